@@ -1,0 +1,104 @@
+// `track metadata`: a readable sheet of the enhanced metadata; json/xml give everything.
+import type { Command } from 'commander';
+import { intOption, output, outputFormat, session, globalsOf } from '../context';
+import { parseIntegerId } from '../ids';
+import type { View } from '../../output/types';
+import { duration } from '../views/format';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const join = (...v: unknown[]) => v.filter((x) => x !== null && x !== undefined && x !== '').join(', ');
+
+export const metadataView: View = {
+  columns: [
+    { key: 'id', header: 'ID', align: 'right', shrink: false },
+    { key: 'title', header: 'Title' },
+    { key: 'release.artist.name', header: 'Artist' },
+    { key: 'bpm', header: 'BPM', align: 'right' },
+    { key: 'key', header: 'Key' },
+    { key: 'scale', header: 'Scale' },
+    { key: 'primaryMoodCluster', header: 'Mood' },
+    { key: 'level1Genre', header: 'Genre' },
+    { key: 'isrc', header: 'ISRC', shrink: false },
+  ],
+  items: (body: any) => (body?.track ? [body.track] : []),
+};
+
+export function metadataSheet(t: any, opts: { top: number; embeddings: boolean }): [string, string][] {
+  const rows: [string, string][] = [];
+  const add = (label: string, value: unknown) => {
+    if (value !== null && value !== undefined && value !== '') rows.push([label, String(value)]);
+  };
+  rows.push(['# Identity', '']);
+  add('Track', `${t.title ?? ''} (id ${t.id})`);
+  add('Artist', t.release?.artist?.appearsAs ?? t.release?.artist?.name);
+  add('Release', t.release ? `${t.release.title ?? ''}${t.release.version ? ` (${t.release.version})` : ''} (id ${t.release.id})` : undefined);
+  add('Label', t.release?.label?.name);
+  add('Track no.', t.discNumber ? `${t.trackNumber} (disc ${t.discNumber})` : t.trackNumber);
+  add('Duration', duration(t.duration));
+  add('ISRC', t.isrc);
+  add('Explicit', t.explicit === undefined ? undefined : t.explicit ? 'yes' : 'no');
+  rows.push(['# Sound', '']);
+  add('BPM', typeof t.bpm === 'number' ? Math.round(t.bpm * 10) / 10 : t.bpm);
+  add('Key', join(t.key, t.scale));
+  add('Tonality', t.tonality);
+  add('Tempo', t.tempo);
+  add('Loudness', t.loudness);
+  add('Vocals', t.vocals);
+  add('Rhythm', t.rhythm);
+  rows.push(['# Mood', '']);
+  add('Moods', join(t.primaryMoodCluster, t.secondaryMoodCluster, t.tertiaryMoodCluster));
+  add('Valence', t.valence);
+  add('Arousal', t.arousal);
+  add('Engagement', t.engagement);
+  rows.push(['# Genre and origin', '']);
+  add('Genres', join(t.level1Genre, t.secondaryLevel1Genre, t.tertiaryLevel1Genre));
+  add('Subgenres', join(t.level2Genre, t.secondaryLevel2Genre));
+  add('Origin', join(t.originRegion, t.originDecade));
+  rows.push(['# Audience and use', '']);
+  add('Age', join(t.audienceAge, t.secondaryAudienceAge, t.tertiaryAudienceAge));
+  add('Gender', t.audienceGender);
+  add('Region', join(t.audienceRegion, t.secondaryAudienceRegion, t.tertiaryAudienceRegion));
+  add('Use cases', join(t.useCase, t.secondaryUseCase));
+  rows.push(['# Instruments', '']);
+  add('Instruments', join(t.dominantInstrument, t.secondaryInstrument, t.tertiaryInstrument));
+  add('Sound generation', t.soundGeneration);
+  add('Recording', t.recordingEnvironment);
+  const strengths = Object.entries((t.tagstrengths ?? {}) as Record<string, unknown>)
+    .filter(([, v]) => typeof v === 'number')
+    .sort((a, b) => Math.abs(b[1] as number) - Math.abs(a[1] as number))
+    .slice(0, opts.top);
+  if (strengths.length) {
+    rows.push([`# Strongest tag strengths (top ${strengths.length})`, '']);
+    for (const [k, v] of strengths) rows.push([k, (v as number).toFixed(3)]);
+  }
+  add('Tags updated', t.tagsUpdatedAt);
+  if (opts.embeddings && Array.isArray(t.embeddings)) {
+    rows.push([`# Embeddings (${t.embeddings.length} values)`, '']);
+    rows.push(['Vector', t.embeddings.map((x: number) => (typeof x === 'number' ? x.toFixed(4) : String(x))).join(' ')]);
+  } else if (Array.isArray(t.embeddings)) {
+    add('Embeddings', `${t.embeddings.length} values (show with --embeddings)`);
+  }
+  return rows;
+}
+
+export async function runTrackMetadata(cmd: Command, trackIdArg: string, flags: { embeddings?: boolean; top: string }): Promise<void> {
+  const trackId = parseIntegerId(trackIdArg, 'track');
+  const top = intOption(flags.top, '--top', { min: 0, max: 500 }) ?? 12;
+  const format = outputFormat(cmd);
+  const out = await output(cmd);
+  const s = await session(cmd);
+  const { trackMetadata } = await import('../../client/catalogue');
+  const body: any = await trackMetadata(s.client, { trackId, country: s.country });
+  if (format === 'table' && globalsOf(cmd).fields === undefined) {
+    const { renderSheet } = await import('../../output/table');
+    const { colorEnabled, terminalWidth } = await import('../../output/tty');
+    const text = renderSheet(metadataSheet(body.track ?? {}, { top, embeddings: Boolean(flags.embeddings) }), {
+      color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: globalsOf(cmd).color }),
+      width: terminalWidth(process.stdout, process.env),
+    });
+    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    return;
+  }
+  await out.document(body, metadataView);
+}

@@ -1,0 +1,161 @@
+// Resolves profile + environment + flags into a client and an output sink, lazily:
+// nothing here loads a heavy module until a command asks for it.
+import type { Command } from 'commander';
+import type { ApiClient } from '../client/http';
+import type { Output } from '../output/sink';
+import type { Format } from '../output/types';
+import type { Settings } from '../config/settings';
+import { UsageError } from '../client/errors';
+import { onCleanup } from './lifecycle';
+
+export interface GlobalOptions {
+  output?: Format;
+  fields?: string;
+  color: boolean;
+  verbose: boolean;
+  profile?: string;
+  baseUrl?: string;
+  country?: string;
+  authIn?: 'header' | 'query';
+  timeout?: string;
+  retries?: string;
+}
+
+export function globalsOf(cmd: Command): GlobalOptions {
+  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  return {
+    output: o.output as Format | undefined,
+    fields: o.fields as string | undefined,
+    color: o.color !== false,
+    verbose: Boolean(o.verbose),
+    profile: o.profile as string | undefined,
+    baseUrl: o.baseUrl as string | undefined,
+    country: o.country as string | undefined,
+    authIn: o.authIn as 'header' | 'query' | undefined,
+    timeout: o.timeout as string | undefined,
+    retries: o.retries as string | undefined,
+  };
+}
+
+export function say(line: string): void {
+  process.stderr.write(line.endsWith('\n') ? line : line + '\n');
+}
+
+/** A whole non-negative integer flag value, or a usage error naming the flag. */
+export function intOption(value: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const min = opts.min ?? 0;
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag} must be a whole number, got '${value}'`);
+  const n = Number(value.trim());
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
+  if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
+  return n;
+}
+
+export interface Session {
+  settings: Settings;
+  client: ApiClient;
+  country: string;
+  userId?: string;
+  isSandbox: boolean;
+}
+
+let sessionPromise: Promise<Session> | undefined;
+
+/** The API session of this run: settings resolved, sandbox started if needed, client built. */
+export function session(cmd: Command): Promise<Session> {
+  sessionPromise ??= openSession(cmd);
+  return sessionPromise;
+}
+
+async function openSession(cmd: Command): Promise<Session> {
+  const g = globalsOf(cmd);
+  const { resolveSettings } = await import('../config/settings');
+  const { openStore } = await import('../config/store');
+  const store = await openStore();
+  const settings = resolveSettings({
+    flags: { profile: g.profile, baseUrl: g.baseUrl, country: g.country, authIn: g.authIn },
+    env: process.env,
+    store: store.snapshot(),
+  });
+
+  let baseUrl = settings.baseUrl.value;
+  let consumerKey = settings.consumerKey.value;
+  let consumerSecret = settings.consumerSecret.value;
+  let token = settings.token.value;
+  let tokenSecret = settings.tokenSecret.value;
+  let country = settings.country.value;
+  let userId = settings.userId.value;
+
+  if (settings.isSandbox) {
+    const sb = await import('../sandbox/index');
+    const dataDir = sb.defaultSandboxDir(process.env);
+    let url = baseUrl ?? (await sb.findRunningSandbox(dataDir));
+    let info;
+    if (url) {
+      info = await sb.getSandboxInfo(dataDir);
+    } else {
+      const running = await sb.startSandbox({ dataDir, host: '127.0.0.1', port: 0 });
+      onCleanup(() => running.close());
+      url = running.baseUrl;
+      info = running.info;
+    }
+    baseUrl = url;
+    const consumer = info.consumers.find((c) => c.countries.length > 1) ?? info.consumers[0];
+    if (!consumerKey) {
+      consumerKey = consumer.key;
+      consumerSecret = consumer.secret;
+    }
+    if (!token) {
+      const u = info.users.find((x) => x.userId === info.examples.lockerUser) ?? info.users[0];
+      token = u.token;
+      tokenSecret = u.tokenSecret;
+    }
+    userId ??= info.users.find((x) => x.token === token)?.userId;
+    country ??= consumer.countries[0];
+    say(`mcat: using the built-in sandbox (demo data) at ${baseUrl}`);
+  }
+
+  if (!baseUrl) throw new UsageError(`no base URL for profile '${settings.profileName}'`, "set one with 'mcat auth login' or MCAT_BASE_URL");
+  if (!consumerKey || consumerSecret === undefined) {
+    const { AuthError } = await import('../client/errors');
+    const e = new AuthError(`no consumer key and secret for profile '${settings.profileName}'`);
+    e.hint = "log in with 'mcat auth login', or set MCAT_CONSUMER_KEY and MCAT_CONSUMER_SECRET";
+    throw e;
+  }
+  if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
+  if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
+
+  const { ApiClient } = await import('../client/http');
+  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1 });
+  const retries = intOption(g.retries, '--retries', { max: 20 });
+  const client = new ApiClient({
+    baseUrl,
+    credentials: { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined },
+    authIn: settings.authIn.value ?? 'header',
+    timeoutMs,
+    retries,
+    trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
+  });
+  onCleanup(() => client.close());
+  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox };
+}
+
+export function outputFormat(cmd: Command): Format {
+  const g = globalsOf(cmd);
+  return g.output ?? (process.stdout.isTTY ? 'table' : 'json');
+}
+
+export async function output(cmd: Command, opts: { format?: Format } = {}): Promise<Output> {
+  const g = globalsOf(cmd);
+  const { createOutput } = await import('../output/sink');
+  const { colorEnabled, terminalWidth } = await import('../output/tty');
+  const { parseFields } = await import('../output/fields');
+  return createOutput({
+    format: opts.format ?? outputFormat(cmd),
+    fields: g.fields !== undefined ? parseFields(g.fields) : undefined,
+    color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
+    width: terminalWidth(process.stdout, process.env),
+    stdout: process.stdout,
+  });
+}

@@ -1,0 +1,68 @@
+// Error -> one stderr line (plus at most one hint) and an exit code. Used only by main.ts.
+import {
+  ApiError,
+  AuthError,
+  HttpError,
+  McatError,
+  NetworkError,
+  PartialError,
+  RateLimitError,
+  ResponseError,
+  TimeoutError,
+  UsageError,
+} from '../client/errors';
+
+export class InterruptedError extends McatError {
+  override name = 'InterruptedError';
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof UsageError) return 2;
+  if (err instanceof PartialError) return 3;
+  if (err instanceof InterruptedError) return 130;
+  if (err instanceof AuthError) return 4;
+  if (err instanceof ApiError) return err.code === 2002 ? 4 : 1;
+  return 1;
+}
+
+function suffix(parts: (string | undefined)[]): string {
+  const p = parts.filter(Boolean);
+  return p.length ? ` (${p.join(', ')})` : '';
+}
+
+export function formatError(err: unknown): string {
+  let line: string;
+  let hint: string | undefined;
+  if (err instanceof ApiError) {
+    const meaning = err.meaning;
+    const msg = err.apiMessage && meaning && !err.apiMessage.toLowerCase().includes(meaning.toLowerCase())
+      ? `${err.apiMessage}: ${meaning}`
+      : err.apiMessage || meaning || 'API error';
+    line = `${err.message !== err.apiMessage && err.message ? err.message : msg}${suffix([err.code !== undefined ? String(err.code) : undefined, `HTTP ${err.httpStatus}`])}`;
+    hint = err.hint;
+  } else if (err instanceof AuthError) {
+    line = `authentication failed: ${err.reason}${suffix([err.code !== undefined ? String(err.code) : undefined, err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
+    hint = err.hint ?? "check the profile's credentials with 'mcat auth status', or log in again with 'mcat auth login'";
+  } else if (err instanceof RateLimitError) {
+    line = err.message + suffix([`HTTP ${err.httpStatus}`]);
+    hint = err.hint ?? `try again in ${err.retryAfterSeconds} s`;
+  } else if (err instanceof HttpError) {
+    line = err.message + suffix([`HTTP ${err.httpStatus}`]);
+    hint = err.hint;
+  } else if (err instanceof ResponseError) {
+    line = `unreadable response: ${err.message}${suffix([err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
+    hint = err.hint;
+  } else if (err instanceof TimeoutError || err instanceof NetworkError) {
+    line = err.message;
+    hint = err.hint ?? 'check the base URL and the network, or raise --timeout';
+  } else if (err instanceof McatError) {
+    line = err.message;
+    hint = err.hint;
+  } else if (err instanceof Error) {
+    line = `unexpected error: ${err.message}`;
+  } else {
+    line = `unexpected error: ${String(err)}`;
+  }
+  line = `mcat: ${line.replace(/\s*\n\s*/g, ' ')}`;
+  return hint ? `${line}\nhint: ${hint.replace(/\s*\n\s*/g, ' ')}` : line;
+}

@@ -1,0 +1,86 @@
+// Id lists from arguments, a file or stdin: space-, comma- or newline-separated; blank lines
+// and # comments ignored. Every id is checked before anything is sent.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../client/errors';
+
+export function splitIdList(text: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    const line = rawLine.replace(/#.*$/, '');
+    for (const tok of line.split(/[\s,]+/)) if (tok) out.push(tok);
+  }
+  return out;
+}
+
+// 100 calls of 500: beyond that a run is a mistake more often than a plan, and would hammer the service.
+export const MAX_IDS = 50_000;
+
+/** Positive integer ids (catalogue entities). Throws one UsageError naming the bad ones. */
+export function parseIntegerIds(tokens: string[], what: string, source?: string): number[] {
+  const bad: string[] = [];
+  const ids: number[] = [];
+  for (const t of tokens) {
+    if (/^[1-9]\d{0,15}$/.test(t) && Number.isSafeInteger(Number(t))) ids.push(Number(t));
+    else bad.push(t);
+  }
+  if (bad.length) {
+    const shown = bad.slice(0, 5).map((b) => `'${printable(b)}'`).join(', ');
+    const more = bad.length > 5 ? ` and ${bad.length - 5} more` : '';
+    throw new UsageError(
+      `invalid ${what} id${bad.length > 1 ? 's' : ''}${source ? ` in ${source}` : ''}: ${shown}${more} (ids are positive whole numbers)`,
+    );
+  }
+  return ids;
+}
+
+export function parseIntegerId(value: string, what: string): number {
+  return parseIntegerIds([value.trim()], what)[0];
+}
+
+function printable(s: string): string {
+  const cut = s.length > 30 ? s.slice(0, 30) + '…' : s;
+  return cut.replace(/[^\x20-\x7e\u00a0-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+export async function readTextInput(file: string): Promise<string> {
+  let buf: Buffer;
+  try {
+    buf = file === '-' ? await readStdin() : await readFile(file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
+  if (text.includes('\u0000') || text.includes('\ufffd')) {
+    throw new UsageError(`${file === '-' ? 'standard input' : file} is not UTF-8 text`);
+  }
+  return text;
+}
+
+export async function readStdin(): Promise<Buffer> {
+  if (process.stdin.isTTY) throw new UsageError("'-' reads from standard input, but it is a terminal", 'pipe the input in, e.g. cat ids.txt | mcat …');
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Ids from positional arguments (where '-' means stdin) and --ids-file. */
+export async function collectIds(args: string[], idsFile: string | undefined, what: string): Promise<number[]> {
+  const tokens: string[] = [];
+  let source: string | undefined;
+  for (const a of args) {
+    if (a === '-') {
+      tokens.push(...splitIdList(await readTextInput('-')));
+      source = 'standard input';
+    } else tokens.push(...splitIdList(a));
+  }
+  if (idsFile !== undefined) {
+    tokens.push(...splitIdList(await readTextInput(idsFile)));
+    source = idsFile === '-' ? 'standard input' : idsFile;
+  }
+  if (tokens.length === 0) {
+    throw new UsageError(`no ${what} ids given`, `pass ids as arguments, with --ids-file FILE, or '-' to read standard input`);
+  }
+  if (tokens.length > MAX_IDS) throw new UsageError(`too many ${what} ids: ${tokens.length} (at most ${MAX_IDS} in one run)`);
+  return parseIntegerIds(tokens, what, source);
+}

@@ -1,0 +1,101 @@
+// Paged listings from the terminal: --page/--page-size for one page, --all/--limit to walk
+// pages (streamed to ndjson/csv; merged into one envelope for json/xml).
+import type { Command } from 'commander';
+import { UsageError } from '../client/errors';
+import type { View } from '../output/types';
+import { intOption, output } from './context';
+
+export interface PagingFlags {
+  page?: string;
+  pageSize?: string;
+  all?: boolean;
+  limit?: string;
+}
+
+export interface ListingSpec {
+  /** dotted path of the object holding page, pageSize and totalItems, e.g. 'releases' */
+  pagingPath: string;
+  /** dotted path of the item array, e.g. 'releases.releases' */
+  listPath: string;
+  maxPageSize: number;
+  defaultPageSize?: number;
+  fetchPage: (page: number, pageSize: number) => Promise<unknown>;
+  view: View;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export function getPath(obj: any, path: string): any {
+  let cur = obj;
+  for (const k of path.split('.')) {
+    if (cur === null || cur === undefined) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+export function setPath(obj: any, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let cur = obj;
+  for (const k of keys.slice(0, -1)) {
+    cur[k] ??= {};
+    cur = cur[k];
+  }
+  cur[keys[keys.length - 1]] = value;
+}
+
+export function itemsAt(body: unknown, listPath: string): unknown[] {
+  const v = getPath(body, listPath);
+  return Array.isArray(v) ? v : [];
+}
+
+export function pagingOptions(cmd: Command, max: number): Command {
+  return cmd
+    .option('--page <n>', 'page number (from 1)')
+    .option('--page-size <n>', `items per page (at most ${max})`)
+    .option('--all', 'every page, streamed')
+    .option('--limit <n>', 'stop after N items (walks pages as needed)');
+}
+
+export function checkPaging(flags: PagingFlags, max: number): { page: number; pageSize: number | undefined; all: boolean; limit: number | undefined } {
+  const page = intOption(flags.page, '--page', { min: 1 }) ?? 1;
+  const pageSize = intOption(flags.pageSize, '--page-size', { min: 1 });
+  if (pageSize !== undefined && pageSize > max) {
+    throw new UsageError(`--page-size must be at most ${max}, got ${pageSize}`, `use --all to walk every page`);
+  }
+  const limit = intOption(flags.limit, '--limit', { min: 1 });
+  return { page, pageSize, all: Boolean(flags.all), limit };
+}
+
+export async function runListing(cmd: Command, flags: PagingFlags, spec: ListingSpec): Promise<void> {
+  const { page, pageSize, all, limit } = checkPaging(flags, spec.maxPageSize);
+  const out = await output(cmd);
+  if (!all && limit === undefined) {
+    const body = await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10);
+    await out.document(body, spec.view);
+    return;
+  }
+  const size = pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
+  const { mergePages } = await import('../output/json');
+  async function* pages(): AsyncGenerator<unknown> {
+    let p = page;
+    let seen = 0;
+    for (;;) {
+      const body = await spec.fetchPage(p, size);
+      const items = itemsAt(body, spec.listPath);
+      const paging = getPath(body, spec.pagingPath) ?? {};
+      const total = Number(paging.totalItems ?? 0);
+      if (limit !== undefined && seen + items.length >= limit) {
+        setPath(body, spec.listPath, items.slice(0, limit - seen));
+        yield body;
+        return;
+      }
+      seen += items.length;
+      yield body;
+      if (items.length === 0 || p * size >= total) return;
+      p++;
+    }
+  }
+  await out.streamPages(pages(), spec.view, {
+    merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),
+  });
+}
