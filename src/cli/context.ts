@@ -60,15 +60,22 @@ export interface Session {
   isSandbox: boolean;
 }
 
+export interface SessionOverrides {
+  /** a user's token and secret given for this run only (e.g. read from stdin by support staff) */
+  token?: string;
+  tokenSecret?: string;
+  userId?: string;
+}
+
 let sessionPromise: Promise<Session> | undefined;
 
 /** The API session of this run: settings resolved, sandbox started if needed, client built. */
-export function session(cmd: Command): Promise<Session> {
-  sessionPromise ??= openSession(cmd);
+export function session(cmd: Command, overrides: SessionOverrides = {}): Promise<Session> {
+  sessionPromise ??= openSession(cmd, overrides);
   return sessionPromise;
 }
 
-async function openSession(cmd: Command): Promise<Session> {
+async function openSession(cmd: Command, overrides: SessionOverrides): Promise<Session> {
   const g = globalsOf(cmd);
   const { resolveSettings } = await import('../config/settings');
   const { openStore } = await import('../config/store');
@@ -86,6 +93,11 @@ async function openSession(cmd: Command): Promise<Session> {
   let tokenSecret = settings.tokenSecret.value;
   let country = settings.country.value;
   let userId = settings.userId.value;
+  if (overrides.token !== undefined) {
+    token = overrides.token;
+    tokenSecret = overrides.tokenSecret ?? '';
+    userId = overrides.userId;
+  }
 
   if (settings.isSandbox) {
     const sb = await import('../sandbox/index');
@@ -141,9 +153,16 @@ async function openSession(cmd: Command): Promise<Session> {
   return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox };
 }
 
+const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'xml'];
+
 export function outputFormat(cmd: Command): Format {
   const g = globalsOf(cmd);
-  return g.output ?? (process.stdout.isTTY ? 'table' : 'json');
+  if (g.output === undefined) return process.stdout.isTTY ? 'table' : 'json';
+  const f = String(g.output).toLowerCase() as Format;
+  if (!FORMATS.includes(f)) {
+    throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
+  }
+  return f;
 }
 
 export async function output(cmd: Command, opts: { format?: Format } = {}): Promise<Output> {

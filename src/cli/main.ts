@@ -16,7 +16,7 @@ export function buildProgram(): Command {
   program
     .description('Music Catalogue, Locker and Playlist API from the terminal (sandbox built in)')
     .version(VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('-o, --output <format>', 'output format').choices([...OUTPUT_FORMATS]))
+    .option('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, json otherwise)`)
     .option('--fields <paths>', 'comma-separated dotted paths to show (table, csv, ndjson)')
     .option('--no-color', 'no colour, whatever the terminal')
     .option('-v, --verbose', 'trace requests and responses on stderr (secrets masked)')

@@ -7,11 +7,13 @@ import { registerTrack } from './track';
 import { registerSandbox } from './sandbox';
 import { registerAuth } from './auth';
 import { registerProfile } from './profile';
+import { registerLocker } from './locker';
 
 export function registerCommands(program: Command): void {
   registerRelease(program);
   registerArtist(program);
   registerTrack(program);
+  registerLocker(program);
   registerAuth(program);
   registerProfile(program);
   registerSandbox(program);

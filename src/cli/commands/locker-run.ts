@@ -1,0 +1,335 @@
+// The work behind `mcat locker`, `locker download` and `locker stream-check`.
+import type { Command } from 'commander';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
+import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { parseIntegerId, readStdin } from '../ids';
+import { checkPaging, getPath, setPath } from '../listing';
+import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
+import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
+import { interruptSignal } from '../lifecycle';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+async function userSession(cmd: Command, fromStdin: boolean | undefined): Promise<Session> {
+  if (!fromStdin) return session(cmd);
+  const text = (await readStdin()).toString('utf8');
+  const [token = '', tokenSecret = ''] = text.split(/\r?\n/).map((l) => l.trim());
+  if (!token) throw new UsageError('--user-token-from-stdin: the first line of standard input must be the access token');
+  return session(cmd, { token, tokenSecret });
+}
+
+export function parseSort(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const m = /^([A-Za-z]+)(?::(asc|desc))?$/i.exec(value.trim());
+  const field = m && LOCKER_SORT_FIELDS.find((f) => f.toLowerCase() === m[1].toLowerCase());
+  if (!m || !field) {
+    throw new UsageError(`--sort must be ${LOCKER_SORT_FIELDS.join('|')} with an optional :asc or :desc, got '${value}'`);
+  }
+  return `${field} ${(m[2] ?? (field === 'purchaseDate' ? 'desc' : 'asc')).toLowerCase()}`;
+}
+
+export interface LockerFilter {
+  active: boolean;
+  apply(lr: any): any | undefined;
+}
+
+export function lockerFilter(flags: LockerFlags): LockerFilter {
+  if (flags.available && flags.unavailable) throw new UsageError('--available and --unavailable exclude each other');
+  const releaseId = flags.release !== undefined ? parseIntegerId(flags.release, 'release') : undefined;
+  const trackId = flags.track !== undefined ? parseIntegerId(flags.track, 'track') : undefined;
+  let since: number | undefined;
+  if (flags.purchasedSince !== undefined) {
+    const v = flags.purchasedSince.trim();
+    since = /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
+    if (!Number.isFinite(since)) throw new UsageError(`--purchased-since must be a date like 2024-01-31, got '${flags.purchasedSince}'`);
+  }
+  const noneLeft = flags.downloadsLeft === false;
+  const trackLevel = trackId !== undefined || since !== undefined || noneLeft;
+  const active = Boolean(flags.available || flags.unavailable || releaseId !== undefined || trackLevel);
+  return {
+    active,
+    apply(lr: any) {
+      if (flags.available && lr.available === false) return undefined;
+      if (flags.unavailable && lr.available !== false) return undefined;
+      if (releaseId !== undefined && Number(lr.release?.id) !== releaseId) return undefined;
+      if (!trackLevel) return lr;
+      const tracks = lockerTracksOf(lr).filter((lt: any) => {
+        if (trackId !== undefined && Number(lt.track?.id) !== trackId) return false;
+        if (since !== undefined && !(Date.parse(lt.purchaseDate) >= since)) return false;
+        if (noneLeft && !noDownloadsLeft(lt, lr)) return false;
+        return true;
+      });
+      if (tracks.length === 0) return undefined;
+      return { ...lr, lockerTracks: { ...lr.lockerTracks, lockerTrack: tracks } };
+    },
+  };
+}
+
+const LIST = 'locker.lockerReleases.lockerRelease';
+const PAGING = 'locker.lockerReleases';
+
+export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void> {
+  const paging = checkPaging(flags, 50);
+  const sort = parseSort(flags.sort);
+  const filter = lockerFilter(flags);
+  const format = outputFormat(cmd);
+  if (format === 'xml' && filter.active) {
+    throw new UsageError('filters do not apply to -o xml, which prints the API\'s XML as received', 'use -o json or -o ndjson with filters');
+  }
+  const explicitPage = flags.page !== undefined;
+  const walk = paging.all || paging.limit !== undefined || (filter.active && !explicitPage);
+  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const locker = await import('../../client/locker');
+  const out = await output(cmd);
+  const pageSize = paging.pageSize ?? (walk ? 50 : 10);
+
+  if (format === 'xml') {
+    if (!walk) {
+      const xml = await locker.getLockerXml(s.client, { country: s.country, sort, page: paging.page, pageSize });
+      await out.raw(await maybePretty(xml));
+      return;
+    }
+    await streamXmlPages(cmd, s, { sort, page: paging.page, pageSize, limit: paging.limit });
+    return;
+  }
+
+  if (!walk) {
+    const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
+    await out.document(body, lockerView);
+    return;
+  }
+
+  const limit = paging.limit;
+  async function* pages(): AsyncGenerator<unknown> {
+    let p = paging.page;
+    let seen = 0;
+    for (;;) {
+      const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: p, pageSize });
+      const raw = lockerReleasesOf(body);
+      let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
+      const total = Number(getPath(body, PAGING)?.totalItems ?? 0);
+      const done = raw.length === 0 || p * pageSize >= total;
+      if (limit !== undefined && seen + items.length >= limit) {
+        items = items.slice(0, limit - seen);
+        setPath(body, LIST, items);
+        yield body;
+        return;
+      }
+      seen += items.length;
+      setPath(body, LIST, items);
+      yield body;
+      if (done) return;
+      p++;
+    }
+  }
+  const { mergePages } = await import('../../output/json');
+  await out.streamPages(pages(), lockerView, {
+    merge: (bodies: unknown[]) => {
+      const merged: any = mergePages(bodies, { listPath: LIST, pagingPath: PAGING });
+      if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
+      return merged;
+    },
+  });
+}
+
+async function maybePretty(xml: string): Promise<string> {
+  const text = process.stdout.isTTY ? (await import('../../output/xml')).prettyXml(xml) : xml;
+  return text.endsWith('\n') ? text : text + '\n';
+}
+
+/**
+ * --all/--limit with -o xml: one XML document holding every page's lockerRelease elements,
+ * written page by page as received (the page/pageSize/totalItems describe the merged set).
+ */
+async function streamXmlPages(
+  cmd: Command,
+  s: Session,
+  o: { sort?: string; page: number; pageSize: number; limit?: number },
+): Promise<void> {
+  const { getLockerXml } = await import('../../client/locker');
+  const out = await output(cmd);
+  let p = o.page;
+  let written = 0;
+  let tail = '';
+  for (;;) {
+    const xml = await getLockerXml(s.client, { country: s.country, sort: o.sort, page: p, pageSize: o.pageSize });
+    const total = Number(/<totalItems>(\d+)<\/totalItems>/.exec(xml)?.[1] ?? 0);
+    const blocks = xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
+    const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
+    if (p === o.page) {
+      const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
+      const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
+      let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
+      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`).replace(/<totalItems>\d+<\/totalItems>/, `<totalItems>${count}</totalItems>`);
+      await out.raw(head);
+      const endIdx = xml.lastIndexOf('</lockerReleases>');
+      tail = endIdx === -1 ? '' : xml.slice(endIdx);
+    }
+    if (take.length) await out.raw(take.join(''));
+    written += take.length;
+    const done = blocks.length === 0 || p * o.pageSize >= total || (o.limit !== undefined && written >= o.limit);
+    if (done) break;
+    p++;
+  }
+  await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
+}
+
+function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined {
+  for (const lr of lockerReleasesOf(body)) {
+    for (const lt of lockerTracksOf(lr)) if (Number(lt.track?.id) === trackId) return { lr, lt };
+  }
+  return undefined;
+}
+
+async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
+  const { getLocker } = await import('../../client/locker');
+  for (let p = 1; ; p++) {
+    const body: any = await getLocker(s.client, { country: s.country, page: p, pageSize: 50 });
+    const hit = findTrack(body, trackId);
+    if (hit) return hit;
+    const total = Number(body?.locker?.lockerReleases?.totalItems ?? 0);
+    if (lockerReleasesOf(body).length === 0 || p * 50 >= total) break;
+  }
+  throw new McatError(`track ${trackId} is not in this user's locker`);
+}
+
+function safeName(s: string): string {
+  return s.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
+}
+
+export async function runDownload(
+  cmd: Command,
+  trackIdArg: string,
+  flags: { format?: string; outputFile?: string; userTokenFromStdin?: boolean },
+): Promise<void> {
+  const trackId = parseIntegerId(trackIdArg, 'track');
+  const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
+  const g = globalsOf(cmd);
+  let dest = flags.outputFile;
+  if (dest === undefined && (g.output as string | undefined) === '-') dest = '-';
+  else if (g.output !== undefined && (g.output as string) !== '-') {
+    throw new UsageError(`locker download writes a file, not a '${g.output}' listing`, 'use -O FILE, or -o - for standard output');
+  }
+  if (dest === '-' && process.stdout.isTTY) {
+    throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
+  }
+  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const { lr, lt } = await locateTrack(s, trackId);
+  const title = lt.track?.title ?? `track ${trackId}`;
+  if (lr.available === false) {
+    throw new McatError(`track ${trackId} (${title}) cannot be downloaded: its release is no longer available`);
+  }
+  if (lt.remainingDownloads === 0) {
+    const e = new McatError(`track ${trackId} (${title}) has no downloads left (0 remaining)`);
+    e.hint = 'streaming stays possible: mcat locker stream-check ' + trackId;
+    throw e;
+  }
+  const urls: any[] = Array.isArray(lt.downloadUrls?.downloadUrl) ? lt.downloadUrls.downloadUrl : [];
+  const chosen = formatId !== undefined ? urls.find((u) => Number(u?.format?.id) === formatId) : urls[0];
+  if (formatId !== undefined && !chosen) {
+    const offered = urls.map((u) => `${u?.format?.id} (${u?.format?.description})`).join(', ') || 'none';
+    throw new UsageError(`format ${formatId} is not offered for track ${trackId}; offered: ${offered}`);
+  }
+  const fmt = chosen?.format;
+  const ext = /flac/i.test(fmt?.description ?? '') ? 'flac' : /aac|mp4|m4a/i.test(fmt?.description ?? '') ? 'm4a' : 'mp3';
+  const artist = lt.track?.artist?.appearsAs ?? lt.track?.artist?.name ?? lr.release?.artist?.name ?? '';
+  const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
+
+  const { downloadTrack } = await import('../../client/media');
+  const signal = interruptSignal();
+  let res;
+  try {
+    res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId });
+  } catch (e) {
+    throw explainMedia(e, trackId, title);
+  }
+  const total = Number(res.headers['content-length'] ?? 0);
+  const progress = progressBar(total, title);
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      progress.tick(chunk.length);
+      cb(null, chunk);
+    },
+  });
+  if (target === '-') {
+    await pipeline(res.body, counter, process.stdout, { signal, end: false } as any);
+    progress.done();
+    return;
+  }
+  const tmp = `${target}.part-${process.pid}`;
+  try {
+    await pipeline(res.body, counter, createWriteStream(tmp, { flags: 'wx' }), { signal });
+    await rename(tmp, target);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    progress.done();
+    throw e;
+  }
+  progress.done();
+  say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+}
+
+function explainMedia(e: unknown, trackId: number, title: string): unknown {
+  if (e instanceof HttpError || e instanceof ApiError) {
+    if (e.httpStatus === 403) return new McatError(`track ${trackId} (${title}) has no downloads left (HTTP 403)`);
+    if (e.httpStatus === 410) return new McatError(`track ${trackId} (${title}) is no longer available: its release was withdrawn (HTTP 410)`);
+  }
+  return e;
+}
+
+function progressBar(total: number, label: string): { tick(n: number): void; done(): void } {
+  const tty = Boolean(process.stderr.isTTY);
+  let got = 0;
+  let last = 0;
+  const draw = () => {
+    const width = 30;
+    const frac = total ? Math.min(1, got / total) : 0;
+    const bar = total ? '█'.repeat(Math.round(frac * width)).padEnd(width, '░') : '';
+    const pct = total ? `${Math.round(frac * 100)}%` : `${got} bytes`;
+    process.stderr.write(`\r${label.slice(0, 30)} ${bar} ${pct}   `);
+  };
+  return {
+    tick(n) {
+      got += n;
+      if (!tty) return;
+      const now = Date.now();
+      if (now - last > 50 || (total && got >= total)) {
+        last = now;
+        draw();
+      }
+    },
+    done() {
+      if (tty && got) {
+        draw();
+        process.stderr.write('\n');
+      }
+    },
+  };
+}
+
+export async function runStreamCheck(cmd: Command, trackIdArg: string, flags: { userTokenFromStdin?: boolean }): Promise<void> {
+  const trackId = parseIntegerId(trackIdArg, 'track');
+  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const { streamCheck } = await import('../../client/media');
+  let r;
+  try {
+    r = await streamCheck(s.client, trackId);
+  } catch (e) {
+    if ((e instanceof HttpError || e instanceof ApiError) && e.httpStatus === 410) {
+      throw new McatError(`track ${trackId} cannot be streamed: its release is no longer available (HTTP 410)`);
+    }
+    throw e;
+  }
+  const result = { trackId, streamable: true, status: r.status, contentType: r.contentType, contentLength: r.contentLength };
+  const format = outputFormat(cmd);
+  if (format === 'table') {
+    process.stdout.write(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
+  } else {
+    const out = await output(cmd);
+    await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: any) => [b] });
+  }
+}

@@ -1,0 +1,67 @@
+// Runs the BUILT CLI (bin/mcat) as a user would: a fresh HOME and config dir, the sandbox
+// data dir of the test's sandbox (so mcat finds that running server), no colour unless asked.
+import { execa, type Options } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const binPath = join(repoRoot, 'bin/mcat');
+
+export interface McatRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface McatOptions {
+  /** the test sandbox's data dir: mcat's default (sandbox) profile finds the server running there */
+  sandboxDir?: string;
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  home?: string;
+  cwd?: string;
+  timeout?: number;
+}
+
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'mcat-home-'));
+}
+
+export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefined> {
+  const home = opts.home ?? tempHome();
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    MCAT_CONFIG_DIR: join(home, '.config/mcat'),
+    MCAT_SANDBOX_DIR: opts.sandboxDir,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    TERM: 'xterm',
+    MCAT_PROFILE: undefined,
+    MCAT_BASE_URL: undefined,
+    MCAT_CONSUMER_KEY: undefined,
+    MCAT_CONSUMER_SECRET: undefined,
+    MCAT_TOKEN: undefined,
+    MCAT_TOKEN_SECRET: undefined,
+    MCAT_COUNTRY: undefined,
+    MCAT_USER_ID: undefined,
+    ...opts.env,
+  };
+}
+
+export async function mcat(args: string[], opts: McatOptions = {}): Promise<McatRun> {
+  const execOpts: Options = {
+    reject: false,
+    env: mcatEnv(opts) as Record<string, string>,
+    extendEnv: true,
+    cwd: opts.cwd ?? repoRoot,
+    timeout: opts.timeout ?? 60_000,
+    stripFinalNewline: false,
+  };
+  if (opts.input !== undefined) execOpts.input = opts.input;
+  else execOpts.stdin = 'ignore';
+  const r = await execa(process.execPath, [binPath, ...args], execOpts);
+  return { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), exitCode: r.exitCode ?? -1 };
+}
