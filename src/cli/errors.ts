@@ -18,6 +18,10 @@ export class InterruptedError extends McatError {
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return 2;
+  if (err instanceof McatError && err.name === 'HttpStatusError') {
+    const status = (err as McatError & { httpStatus: number }).httpStatus;
+    return status === 401 || status === 403 ? 4 : 1;
+  }
   if (err instanceof PartialError) return 3;
   if (err instanceof InterruptedError) return 130;
   if (err instanceof AuthError) return 4;

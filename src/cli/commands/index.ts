@@ -8,6 +8,8 @@ import { registerSandbox } from './sandbox';
 import { registerAuth } from './auth';
 import { registerProfile } from './profile';
 import { registerLocker } from './locker';
+import { registerApi } from './api';
+import { registerCompletion } from './completion';
 
 export function registerCommands(program: Command): void {
   registerRelease(program);
@@ -17,4 +19,6 @@ export function registerCommands(program: Command): void {
   registerAuth(program);
   registerProfile(program);
   registerSandbox(program);
+  registerApi(program);
+  registerCompletion(program);
 }

@@ -1,0 +1,83 @@
+// `mcat api`: the escape hatch. Signed like every other call, retried only when safe,
+// body printed as received (JSON pretty-printed on a terminal).
+import type { Command } from 'commander';
+import { McatError, UsageError } from '../../client/errors';
+import { readTextInput } from '../ids';
+import { session } from '../context';
+import type { ApiFlags } from './api';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+type Method = (typeof METHODS)[number];
+
+export class HttpStatusError extends McatError {
+  override name = 'HttpStatusError';
+  constructor(readonly httpStatus: number) {
+    super(`the API answered HTTP ${httpStatus}`);
+  }
+}
+
+export function parseFields(fields: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of fields) {
+    const i = f.indexOf('=');
+    if (i <= 0) throw new UsageError(`-f expects key=value, got '${f}'`);
+    (out[f.slice(0, i)] ??= []).push(f.slice(i + 1));
+  }
+  return out;
+}
+
+export async function runApi(cmd: Command, methodArg: string, pathArg: string, flags: ApiFlags): Promise<void> {
+  const method = methodArg.toUpperCase() as Method;
+  if (!METHODS.includes(method)) throw new UsageError(`unknown HTTP method '${methodArg}'`, `use one of ${METHODS.join(', ')}`);
+  if (!pathArg.startsWith('/')) throw new UsageError(`the path must start with '/', got '${pathArg}'`);
+  const fields = parseFields(flags.field ?? []);
+  let json: unknown;
+  if (flags.input !== undefined) {
+    const text = await readTextInput(flags.input);
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`${flags.input === '-' ? 'standard input' : flags.input} is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  const url = new URL(pathArg, 'http://x');
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  const bodyInQuery = method === 'GET' || method === 'DELETE' || json !== undefined;
+  let form: Record<string, string | string[]> | undefined;
+  if (bodyInQuery) for (const [k, v] of Object.entries(fields)) query[k] = v.join(',');
+  else if (Object.keys(fields).length) form = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+
+  const s = await session(cmd);
+  const hasCountry = Object.keys(query).some((k) => k.toLowerCase() === 'country') || Object.keys(form ?? {}).some((k) => k.toLowerCase() === 'country');
+  if (flags.autoCountry !== false && !hasCountry) query.country = s.country;
+
+  const res = await s.client.requestRaw({
+    method,
+    path: url.pathname,
+    query,
+    json,
+    form,
+    accept: flags.xml ? 'xml' : 'json',
+    auth: flags.consumerOnly ? 'consumer' : undefined,
+    throwOnHttpError: false,
+  });
+  if (flags.include) {
+    let head = `HTTP ${res.status}\n`;
+    for (const [k, v] of Object.entries(res.headers)) head += `${k}: ${v}\n`;
+    process.stdout.write(head + '\n');
+  }
+  let body = res.body;
+  if (process.stdout.isTTY && /json/i.test(res.headers['content-type'] ?? '')) {
+    try {
+      body = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      // not JSON after all: print as received
+    }
+  }
+  if (body) process.stdout.write(body.endsWith('\n') ? body : body + '\n');
+  if (res.status >= 400) {
+    const e = new HttpStatusError(res.status);
+    throw e;
+  }
+}

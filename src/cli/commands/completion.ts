@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../client/errors';
+
+export const SHELLS = ['bash', 'zsh', 'fish'];
+
+export function registerCompletion(program: Command): void {
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .argument('<shell>', SHELLS.join(', '))
+    .addHelpText('after', '\nExamples:\n  source <(mcat completion bash)\n  mcat completion fish > ~/.config/fish/completions/mcat.fish')
+    .action(async (shell: string) => {
+      if (!SHELLS.includes(shell)) throw new UsageError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
+      const { completionScript } = await import('../completion');
+      process.stdout.write(completionScript(shell, program));
+    });
+
+  // Called by the completion scripts when the shell asks for playlist ids: bounded and silent.
+  program
+    .command('__complete', { hidden: true })
+    .argument('<what>')
+    .action(async (what: string, _flags: unknown, cmd: Command) => {
+      if (what !== 'playlist-ids') return;
+      const timer = setTimeout(() => process.exit(0), 2500);
+      timer.unref();
+      try {
+        const { session } = await import('../context');
+        const s = await session(cmd);
+        const { listPlaylists } = await import('../../client/playlists');
+        const body = (await listPlaylists(s.client, { userId: s.userId, country: s.country, pageSize: 200 })) as {
+          playlists?: { playlist?: { id: string }[] };
+        };
+        const ids = (body.playlists?.playlist ?? []).map((p) => p.id);
+        if (ids.length) process.stdout.write(ids.join('\n') + '\n');
+      } catch {
+        // completion must never print an error into the user's shell
+      }
+    });
+}
