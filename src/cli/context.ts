@@ -99,7 +99,9 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     userId = overrides.userId;
   }
 
-  if (settings.isSandbox) {
+  // The built-in sandbox fills in only what flags, environment and profile left open.
+  const needsSandbox = settings.isSandbox && (!baseUrl || !consumerKey || consumerSecret === undefined || !token);
+  if (needsSandbox) {
     const sb = await import('../sandbox/index');
     const dataDir = sb.defaultSandboxDir(process.env);
     let url = baseUrl ?? (await sb.findRunningSandbox(dataDir));

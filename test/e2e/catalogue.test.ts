@@ -1,0 +1,213 @@
+// End to end: the built bin/mcat against a sandbox on 127.0.0.1, asserting stdout, stderr and exit code.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { startTestSandbox } from '../helpers/sandbox';
+import { mcat } from '../helpers/mcat';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let sb: Sandbox;
+const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('release batch', () => {
+  it('prints the releases as JSON in request order, labelled as sandbox on stderr', async () => {
+    const ids = sb.info.examples.releaseIds.slice(0, 3);
+    const r = await run(['release', 'batch', ...ids.map(String), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.items.releases.map((x: { id: number }) => x.id)).toEqual(ids);
+    expect(body.items.errors).toEqual([]);
+    expect(r.stderr).toMatch(/sandbox/);
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('defaults to JSON when stdout is not a terminal', async () => {
+    const r = await run(['release', 'batch', String(sb.info.examples.releaseIds[0])]);
+    expect(r.exitCode).toBe(0);
+    expect(() => JSON.parse(r.stdout)).not.toThrow();
+  });
+
+  it('1,200 ids with duplicates and unknown ids come back in request order; unknown ones reported, exit 3', async () => {
+    const valid = sb.info.examples.releaseIds;
+    const unknown = sb.info.examples.unknownReleaseId;
+    const ids: number[] = [];
+    for (let i = 0; i < 1200; i++) ids.push(i % 100 === 7 ? unknown + i : valid[i % valid.length]);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-ids-'));
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, '# ids to check\n' + ids.join('\n') + '\n\n');
+    const r = await run(['release', 'batch', '--ids-file', file, '-o', 'json']);
+    expect(r.exitCode).toBe(3);
+    const body = JSON.parse(r.stdout);
+    const expected = ids.filter((id) => valid.includes(id));
+    expect(body.items.releases.map((x: { id: number }) => x.id)).toEqual(expected);
+    const unknownIds = ids.filter((id) => !valid.includes(id));
+    expect(body.items.errors.map((e: { itemId: number }) => Number(e.itemId))).toEqual(unknownIds);
+    for (const u of unknownIds) expect(r.stderr).toContain(`release ${u}`);
+  });
+
+  it('reads ids from stdin with -', async () => {
+    const ids = sb.info.examples.releaseIds.slice(0, 2);
+    const r = await run(['release', 'batch', '-', '-o', 'ndjson'], { input: ids.join(',') + '\n' });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual(ids);
+  });
+
+  it('csv has a header row and one row per release', async () => {
+    const ids = sb.info.examples.releaseIds.slice(0, 2);
+    const r = await run(['release', 'batch', ...ids.map(String), '-o', 'csv']);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trim().split(/\r\n/);
+    expect(lines[0].split(',')[0]).toBe('id');
+    expect(lines).toHaveLength(3);
+  });
+
+  it('xml renders the body with ids as attributes', async () => {
+    const id = sb.info.examples.releaseIds[0];
+    const r = await run(['release', 'batch', String(id), '-o', 'xml']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/<response[^>]*status="ok"/);
+    expect(r.stdout).toContain(`<release id="${id}"`);
+  });
+
+  it('--fields picks columns for ndjson', async () => {
+    const id = sb.info.examples.releaseIds[0];
+    const r = await run(['release', 'batch', String(id), '-o', 'ndjson', '--fields', 'id,title,artist.name']);
+    expect(r.exitCode).toBe(0);
+    const line = JSON.parse(r.stdout.trim());
+    expect(Object.keys(line).sort()).toEqual(['artist', 'id', 'title']);
+    expect(Object.keys(line.artist)).toEqual(['name']);
+  });
+
+  it('a malformed id is a usage error: one line, exit 2, empty stdout', async () => {
+    const r = await run(['release', 'batch', '12', 'abc', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^mcat: invalid release id.*'abc'/m);
+    expect(r.stderr).not.toMatch(/sandbox/);
+  });
+
+  it('no ids at all is a usage error', async () => {
+    const r = await run(['release', 'batch', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unknown output format is a usage error', async () => {
+    const r = await run(['release', 'batch', '1', '-o', 'yaml']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/unknown output format 'yaml'/);
+  });
+
+  it('an unknown flag exits 2 with a hint', async () => {
+    const r = await run(['release', 'batch', '1', '--frobnicate']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^mcat: unknown option '--frobnicate'/m);
+    expect(r.stderr).toMatch(/^hint: /m);
+  });
+
+  it('a country the key is not entitled to exits 4', async () => {
+    const r = await run(['release', 'batch', String(sb.info.examples.releaseIds[0]), '--country', 'JP', '-o', 'json']);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/2002/);
+  });
+});
+
+describe('release tracks', () => {
+  it('lists the tracks of a release', async () => {
+    const r = await run(['release', 'tracks', String(sb.info.examples.releaseIds[0]), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.tracks.tracks.length).toBeGreaterThan(0);
+    expect(body.tracks.tracks[0].isrc).toMatch(/^[A-Z]{2}[A-Z0-9]{3}\d{7}$/);
+  });
+
+  it('explains 2001 in words for an unlicensed release, exit 1', async () => {
+    const r = await run(['release', 'tracks', String(sb.info.examples.unlicensedReleaseId), '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/not licensed/);
+    expect(r.stderr).toMatch(/2001, HTTP 404/);
+  });
+});
+
+describe('artist releases', () => {
+  it('pages: --page-size and --page', async () => {
+    const a = String(sb.info.examples.artistWithManyReleases);
+    const r = await run(['artist', 'releases', a, '--page-size', '5', '--page', '2', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.releases.page).toBe(2);
+    expect(body.releases.releases).toHaveLength(5);
+    expect(body.releases.totalItems).toBeGreaterThan(50);
+  });
+
+  it('--all merges every page into one envelope', async () => {
+    const a = String(sb.info.examples.artistWithManyReleases);
+    const r = await run(['artist', 'releases', a, '--all', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.releases.releases.length).toBe(body.releases.totalItems);
+    expect(body.releases.page).toBe(1);
+    expect(new Set(body.releases.releases.map((x: { id: number }) => x.id)).size).toBe(body.releases.totalItems);
+  });
+
+  it('--limit stops after N items, streamed as ndjson', async () => {
+    const a = String(sb.info.examples.artistWithManyReleases);
+    const r = await run(['artist', 'releases', a, '--limit', '13', '-o', 'ndjson']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(13);
+  });
+
+  it('--page-size over 50 is refused before sending', async () => {
+    const r = await run(['artist', 'releases', '1', '--page-size', '51']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--page-size must be at most 50/);
+  });
+
+  it('a page past the last one is 1003, explained', async () => {
+    const a = String(sb.info.examples.artistWithManyReleases);
+    const r = await run(['artist', 'releases', a, '--page', '999', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/past the last page/);
+    expect(r.stderr).toMatch(/1003/);
+  });
+
+  it('an artist with no releases gives an empty list', async () => {
+    const r = await run(['artist', 'releases', String(sb.info.examples.artistWithNoReleases), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).releases.totalItems).toBe(0);
+  });
+});
+
+describe('track metadata', () => {
+  it('json gives everything: tags, tagstrengths, embeddings', async () => {
+    const r = await run(['track', 'metadata', String(sb.info.examples.trackIds[0]), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const t = JSON.parse(r.stdout).track;
+    expect(typeof t.bpm).toBe('number');
+    expect(Array.isArray(t.embeddings)).toBe(true);
+    expect(Object.keys(t.tagstrengths).length).toBeGreaterThan(20);
+    expect(t).toHaveProperty('primaryMoodCluster');
+  });
+
+  it('the table view is a readable sheet with the strongest tag strengths', async () => {
+    const r = await run(['track', 'metadata', String(sb.info.examples.trackIds[0]), '-o', 'table']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/BPM/);
+    expect(r.stdout).toMatch(/Strongest tag strengths/);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    const withEmb = await run(['track', 'metadata', String(sb.info.examples.trackIds[0]), '-o', 'table', '--embeddings']);
+    expect(withEmb.stdout).toMatch(/Embeddings \(\d+ values\)/);
+  });
+});

@@ -1,0 +1,181 @@
+// End to end: the locker from the terminal, against a sandbox on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { XMLValidator, XMLParser } from 'fast-xml-parser';
+import { startTestSandbox } from '../helpers/sandbox';
+import { mcat } from '../helpers/mcat';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let sb: Sandbox;
+const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+async function lockerAll(): Promise<any[]> {
+  const r = await run(['locker', '--all', '-o', 'json']);
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout).locker.lockerReleases.lockerRelease;
+}
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('locker listing', () => {
+  it('json is the API body; unavailable releases have no download fields', async () => {
+    const releases = await lockerAll();
+    expect(releases.length).toBeGreaterThan(1);
+    const unavailable = releases.filter((r) => r.available === false);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const r of unavailable) {
+      expect(r.release.download).toBeUndefined();
+      for (const t of r.lockerTracks.lockerTrack) {
+        expect(t.remainingDownloads).toBeUndefined();
+        expect(t.downloadUrls ?? null).toBeNull();
+      }
+    }
+  });
+
+  it('filters: --unavailable, --available, --no-downloads-left, --release, --track', async () => {
+    const all = await lockerAll();
+    const un = JSON.parse((await run(['locker', '--unavailable', '-o', 'json'])).stdout).locker.lockerReleases.lockerRelease;
+    expect(un.length).toBe(all.filter((r) => r.available === false).length);
+    const av = JSON.parse((await run(['locker', '--available', '-o', 'json'])).stdout).locker.lockerReleases.lockerRelease;
+    expect(av.every((r: any) => r.available !== false)).toBe(true);
+    const none = JSON.parse((await run(['locker', '--no-downloads-left', '-o', 'json'])).stdout).locker.lockerReleases.lockerRelease;
+    expect(none.length).toBeGreaterThan(0);
+    for (const r of none) for (const t of r.lockerTracks.lockerTrack) expect(t.remainingDownloads).toBe(0);
+    const rel = all[0].release.id;
+    const one = JSON.parse((await run(['locker', '--release', String(rel), '-o', 'json'])).stdout).locker.lockerReleases.lockerRelease;
+    expect(one.map((r: any) => r.release.id)).toEqual([rel]);
+    const trackId = all[0].lockerTracks.lockerTrack[0].track.id;
+    const tr = JSON.parse((await run(['locker', '--track', String(trackId), '-o', 'json'])).stdout).locker.lockerReleases.lockerRelease;
+    expect(tr).toHaveLength(1);
+    expect(tr[0].lockerTracks.lockerTrack.map((t: any) => t.track.id)).toEqual([trackId]);
+  });
+
+  it('--purchased-since keeps later purchases only; a bad date is a usage error', async () => {
+    const r = await run(['locker', '--purchased-since', '2999-01-01', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).locker.lockerReleases.lockerRelease).toEqual([]);
+    const bad = await run(['locker', '--purchased-since', 'yesterday']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--purchased-since/);
+  });
+
+  it('--sort artistName:asc sorts by artist', async () => {
+    const r = await run(['locker', '--all', '--sort', 'artistName:asc', '-o', 'ndjson']);
+    expect(r.exitCode).toBe(0);
+    const names = r.stdout.trim().split('\n').map((l) => JSON.parse(l).release.artist.name as string);
+    const sorted = [...names].sort((a, b) => a.localeCompare(b));
+    expect(names.map((n) => n.toLowerCase())).toEqual(sorted.map((n) => n.toLowerCase()));
+    const bad = await run(['locker', '--sort', 'price']);
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('the table through a pipe has markers, a summary, and no colour codes', async () => {
+    const r = await run(['locker', '--all', '-o', 'table']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    expect(r.stdout).toMatch(/✗/);
+    expect(r.stdout).toMatch(/UNAVAILABLE/);
+    expect(r.stdout).toMatch(/0 left/);
+    expect(r.stdout).toMatch(/\d+ releases?, \d+ tracks?, \d+ unavailable, \d+ with no downloads left/);
+  });
+
+  it('the table in colour with FORCE_COLOR', async () => {
+    const r = await run(['locker', '--all', '-o', 'table'], { env: { FORCE_COLOR: '1' } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/\u001b\[/);
+    const plain = await run(['locker', '--all', '-o', 'table', '--no-color'], { env: { FORCE_COLOR: '1' } });
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+    expect(plain.stdout).toMatch(/✗/);
+  });
+
+  it('-o xml is the API XML: root response with status and version, ids as attributes, discNumber', async () => {
+    const r = await run(['locker', '-o', 'xml']);
+    expect(r.exitCode).toBe(0);
+    expect(XMLValidator.validate(r.stdout)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(r.stdout);
+    expect(doc.response['@status']).toBe('ok');
+    expect(doc.response['@version']).toBe('1.2');
+    const lr = [doc.response.locker.lockerReleases.lockerRelease].flat()[0];
+    expect(lr.release['@id']).toMatch(/^\d+$/);
+    const lt = [lr.lockerTracks.lockerTrack].flat()[0];
+    expect(lt.track['@id']).toMatch(/^\d+$/);
+    expect(lt.track.discNumber).toBeDefined();
+    expect(lt.track.disc).toBeUndefined();
+  });
+
+  it('-o xml --all merges pages into one document', async () => {
+    const all = await lockerAll();
+    const r = await run(['locker', '-o', 'xml', '--all', '--page-size', '2']);
+    expect(r.exitCode).toBe(0);
+    expect(XMLValidator.validate(r.stdout)).toBe(true);
+    expect((r.stdout.match(/<lockerRelease>/g) ?? []).length).toBe(all.length);
+  });
+
+  it('reads a user token from stdin (--user-token-from-stdin)', async () => {
+    const big = sb.info.users.find((u) => u.userId === sb.info.examples.bigLockerUser)!;
+    const r = await run(['locker', '--user-token-from-stdin', '--page-size', '3', '-o', 'json'], {
+      input: `${big.token}\n${big.tokenSecret}\n`,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).locker.lockerReleases.totalItems).toBeGreaterThanOrEqual(20000);
+    expect(r.stderr).not.toContain(big.tokenSecret);
+  });
+});
+
+describe('locker download and stream-check', () => {
+  function pickTrack(releases: any[], pred: (t: any, r: any) => boolean): any {
+    for (const r of releases) for (const t of r.lockerTracks.lockerTrack) if (pred(t, r)) return t;
+    return undefined;
+  }
+
+  it('downloads a track to a file and decrements remainingDownloads by one', async () => {
+    const releases = await lockerAll();
+    const t = pickTrack(releases, (t, r) => r.available !== false && t.remainingDownloads > 1);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-dl-'));
+    const file = join(dir, 'song.mp3');
+    const r = await run(['locker', 'download', String(t.track.id), '-O', file]);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(file).length).toBeGreaterThan(0);
+    const after = pickTrack(await lockerAll(), (x) => x.track.id === t.track.id);
+    expect(after.remainingDownloads).toBe(t.remainingDownloads - 1);
+  });
+
+  it('stream-check never decrements', async () => {
+    const releases = await lockerAll();
+    const t = pickTrack(releases, (t, r) => r.available !== false && t.remainingDownloads > 0);
+    const r = await run(['locker', 'stream-check', String(t.track.id), '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).streamable).toBe(true);
+    const after = pickTrack(await lockerAll(), (x) => x.track.id === t.track.id);
+    expect(after.remainingDownloads).toBe(t.remainingDownloads);
+  });
+
+  it('no downloads left: a clear message, exit 1, no file written', async () => {
+    const t = pickTrack(await lockerAll(), (t, r) => r.available !== false && t.remainingDownloads === 0);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-dl-'));
+    const r = await run(['locker', 'download', String(t.track.id), '-O', join(dir, 'x.mp3')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/no downloads left/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('an unavailable release: a clear message, exit 1, no file written', async () => {
+    const t = pickTrack(await lockerAll(), (_t, r) => r.available === false);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-dl-'));
+    const r = await run(['locker', 'download', String(t.track.id), '-O', join(dir, 'x.mp3')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/no longer available/);
+    expect(existsSync(join(dir, 'x.mp3'))).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+    const sc = await run(['locker', 'stream-check', String(t.track.id)]);
+    expect(sc.exitCode).toBe(1);
+  });
+});
