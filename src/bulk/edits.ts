@@ -1,0 +1,601 @@
+// The bulk edit format (issue 5): one edit per NDJSON line, a JSON array of edits, or CSV
+// track lists. The whole input is validated before anything is sent; every bad line is
+// reported with its line number.
+import { createHash } from 'node:crypto';
+import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
+import { parseCsv } from './csv';
+import { TRACK_METADATA_FIELDS, type TrackInput } from './types';
+
+export const OPS = ['replace', 'details', 'create', 'group-add', 'group-replace'] as const;
+export type Op = (typeof OPS)[number];
+
+export type Status = 'draft' | 'published';
+export type Visibility = 'private' | 'public';
+
+interface Fields {
+  name?: string;
+  status?: Status;
+  visibility?: Visibility;
+  description?: string;
+  imageUrl?: string;
+  annotations?: Record<string, string>;
+}
+
+export interface ReplaceEdit extends Fields {
+  op: 'replace';
+  playlistId: string;
+  /** export writes "create": if the playlist does not exist for this user, create it */
+  ifMissing?: 'create';
+  tracks: TrackInput[];
+}
+export interface DetailsEdit extends Fields {
+  op: 'details';
+  playlistId: string;
+}
+export interface CreateEdit extends Fields {
+  op: 'create';
+  name: string;
+  tracks?: TrackInput[];
+}
+export interface GroupAddEdit {
+  op: 'group-add';
+  groupId: string;
+  playlistIds: string[];
+}
+export interface GroupReplaceEdit {
+  op: 'group-replace';
+  groupId: string;
+  name: string;
+  playlistIds?: string[];
+}
+export type Edit = ReplaceEdit | DetailsEdit | CreateEdit | GroupAddEdit | GroupReplaceEdit;
+export type PlaylistEdit = ReplaceEdit | DetailsEdit | CreateEdit;
+
+export interface ParsedEdit {
+  edit: Edit;
+  /** 1-based line where the edit starts (for CSV: the first row of that playlist) */
+  line: number;
+  /** 0-based position of the edit in the input */
+  index: number;
+  /** stable identity in the journal: "<index+1>:<hash of the edit>" */
+  key: string;
+}
+
+export interface InputProblem {
+  line: number;
+  /** full message: `<file>:<line>: <reason>` */
+  message: string;
+  reason: string;
+}
+
+export interface ParseResult {
+  edits: ParsedEdit[];
+  errors: InputProblem[];
+  /** notes that do not stop the run (a description longer than 500 characters, an empty input) */
+  warnings: InputProblem[];
+  format: InputFormat;
+  /** hash of the normalised edits in order: identifies the input in the journal */
+  inputHash: string;
+}
+
+export type InputFormat = 'ndjson' | 'json' | 'csv';
+
+/** Keys in the order edits are written (export, canonical form, hashing). */
+export const EDIT_KEY_ORDER = [
+  'op',
+  'playlistId',
+  'groupId',
+  'ifMissing',
+  'name',
+  'status',
+  'visibility',
+  'description',
+  'imageUrl',
+  'annotations',
+  'playlistIds',
+  'tracks',
+] as const;
+
+const FIELD_KEYS = ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const;
+const ALLOWED: Record<Op, readonly string[]> = {
+  replace: ['op', 'playlistId', 'ifMissing', ...FIELD_KEYS, 'tracks'],
+  details: ['op', 'playlistId', ...FIELD_KEYS],
+  create: ['op', ...FIELD_KEYS, 'tracks'],
+  'group-add': ['op', 'groupId', 'playlistIds'],
+  'group-replace': ['op', 'groupId', 'name', 'playlistIds'],
+};
+const TRACK_KEYS: readonly string[] = ['trackId', ...TRACK_METADATA_FIELDS];
+
+export const DESCRIPTION_LIMIT = 500;
+const ID_RE = /^[0-9a-f]{24}$/;
+
+export function isPlaylistId(s: unknown): s is string {
+  return typeof s === 'string' && ID_RE.test(s);
+}
+
+/** The format named by a file's extension, or undefined (stdin, unknown extension). */
+export function formatFromFileName(fileName: string): InputFormat | undefined {
+  const m = /\.([A-Za-z0-9]+)$/.exec(fileName);
+  const ext = m?.[1].toLowerCase();
+  if (ext === 'ndjson' || ext === 'jsonl') return 'ndjson';
+  if (ext === 'json') return 'json';
+  if (ext === 'csv') return 'csv';
+  return undefined;
+}
+
+function sniff(text: string): InputFormat {
+  const m = /\S/.exec(text);
+  if (!m) return 'ndjson';
+  if (m[0] === '[') return 'json';
+  if (m[0] === '{') return 'ndjson';
+  return 'csv';
+}
+
+/**
+ * Reads and validates bulk input. `input` is the file's bytes (preferred: invalid UTF-8 is found
+ * and reported per line) or its text. Nothing is thrown for bad input: every problem is returned.
+ */
+export function parseEdits(input: string | Uint8Array, opts: { fileName: string; format?: InputFormat }): ParseResult {
+  const fileName = opts.fileName;
+  const errors: InputProblem[] = [];
+  const warnings: InputProblem[] = [];
+  const problem = (list: InputProblem[], line: number, reason: string) =>
+    list.push({ line, reason, message: `${fileName}:${line}: ${reason}` });
+
+  let text: string;
+  if (typeof input === 'string') {
+    text = input;
+  } else {
+    text = decodeUtf8(input, (line) => problem(errors, line, 'not valid UTF-8 text (binary data or another encoding)'));
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+
+  const format = opts.format ?? formatFromFileName(fileName) ?? sniff(text);
+  const raw: { value: JsonValue; line: number; issues: string[]; label?: string }[] = [];
+  const lines = new LineIndex(text);
+  const badUtf8Lines = new Set(errors.map((e) => e.line));
+
+  if (format === 'csv') {
+    if (errors.length === 0) csvEdits(text, raw, (line, reason) => problem(errors, line, reason));
+  } else if (format === 'ndjson') {
+    let start = 0;
+    let lineNo = 0;
+    while (start <= text.length) {
+      lineNo++;
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      let lineEnd = end;
+      if (lineEnd > start && text[lineEnd - 1] === '\r') lineEnd--;
+      const content = text.slice(start, lineEnd);
+      const next = end + 1;
+      if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
+        const r = new JsonReader(text, start, lineEnd);
+        try {
+          r.skipWs();
+          if (r.peek() !== '{') {
+            const v = r.value();
+            problem(errors, lineNo, `a line must hold one JSON object (an edit), got ${describe(v)}`);
+          } else {
+            const v = r.value();
+            r.skipWs();
+            if (!r.atEnd()) r.fail('unexpected text after the JSON object (one edit per line)');
+            raw.push({ value: v, line: lineNo, issues: r.issues.map((i) => i.message) });
+          }
+        } catch (e) {
+          if (!(e instanceof JsonSyntaxError)) throw e;
+          problem(errors, lineNo, `not valid JSON: ${e.message} at column ${e.offset - start + 1}`);
+        }
+      }
+      if (end >= text.length) break;
+      start = next;
+    }
+  } else {
+    // json: an array of edits, or one or more objects one after another
+    if (errors.length === 0) {
+      const r = new JsonReader(text);
+      try {
+        r.skipWs();
+        if (r.peek() === '[') {
+          r.pos++;
+          r.skipWs();
+          if (r.peek() === ']') r.pos++;
+          else {
+            for (let idx = 0; ; idx++) {
+              r.skipWs();
+              const at = r.pos;
+              r.issues = [];
+              const v = r.value();
+              raw.push({ value: v, line: lines.line(at), issues: r.issues.map((i) => i.message), label: `element ${idx}` });
+              r.skipWs();
+              const c = r.peek();
+              if (c === ',') {
+                r.pos++;
+                continue;
+              }
+              if (c === ']') {
+                r.pos++;
+                break;
+              }
+              if (r.atEnd()) r.fail("unexpected end of input, expected ',' or ']' (truncated?)");
+              r.fail(`unexpected '${c}', expected ',' or ']'`);
+            }
+          }
+          r.skipWs();
+          if (!r.atEnd()) r.fail('unexpected text after the JSON array');
+        } else {
+          for (;;) {
+            r.skipWs();
+            if (r.atEnd()) break;
+            const at = r.pos;
+            r.issues = [];
+            if (r.peek() !== '{') r.fail(`expected a JSON array of edits or an edit object`);
+            const v = r.value();
+            raw.push({ value: v, line: lines.line(at), issues: r.issues.map((i) => i.message) });
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        problem(errors, lines.line(e.offset), `not valid JSON: ${e.message} at column ${lines.column(e.offset)}`);
+      }
+    }
+  }
+
+  const edits: ParsedEdit[] = [];
+  for (const item of raw) {
+    const prefix = item.label ? `${item.label}: ` : '';
+    const reasons: string[] = [...item.issues];
+    const notes: string[] = [];
+    const edit = validateEdit(item.value, reasons, notes);
+    for (const r of reasons) problem(errors, item.line, prefix + r);
+    for (const n of notes) problem(warnings, item.line, prefix + n);
+    if (edit && reasons.length === 0) edits.push({ edit, line: item.line, index: edits.length, key: '' });
+  }
+  errors.sort((a, b) => a.line - b.line);
+  if (edits.length === 0 && errors.length === 0) problem(warnings, 1, 'no edits in the input');
+
+  const hash = createHash('sha256');
+  for (const e of edits) {
+    const c = canonicalJson(e.edit);
+    e.key = `${e.index + 1}:${createHash('sha256').update(c).digest('hex').slice(0, 12)}`;
+    hash.update(c).update('\n');
+  }
+  return { edits: errors.length ? [] : edits, errors, warnings, format, inputHash: hash.digest('hex') };
+}
+
+function describe(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+/** Decodes UTF-8, reporting each line that holds invalid bytes. */
+function decodeUtf8(bytes: Uint8Array, onBadLine: (line: number) => void): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    let start = 0;
+    let line = 1;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i === bytes.length || bytes[i] === 0x0a) {
+        try {
+          strict.decode(bytes.subarray(start, i));
+        } catch {
+          onBadLine(line);
+        }
+        line++;
+        start = i + 1;
+      }
+    }
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Validates one decoded edit; pushes every problem found. Returns the normalised edit. */
+export function validateEdit(v: unknown, errors: string[], notes: string[] = []): Edit | undefined {
+  if (!isObject(v)) {
+    errors.push(`an edit must be a JSON object, got ${describe(v as JsonValue)}`);
+    return undefined;
+  }
+  const op = v.op;
+  if (op === undefined) {
+    errors.push(`"op" is required (one of ${OPS.join(', ')})`);
+    return undefined;
+  }
+  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
+    errors.push(`"op" must be one of ${OPS.join(', ')}, got ${JSON.stringify(op)}`);
+    return undefined;
+  }
+  const o = op as Op;
+  for (const k of Object.keys(v)) {
+    if (!ALLOWED[o].includes(k)) {
+      const elsewhere = OPS.filter((x) => ALLOWED[x].includes(k));
+      errors.push(
+        elsewhere.length
+          ? `"${k}" is not allowed with op "${o}" (only with ${elsewhere.map((x) => `"${x}"`).join(', ')})`
+          : `unknown key ${JSON.stringify(k)}`,
+      );
+    }
+  }
+  const out: Record<string, unknown> = { op: o };
+  const str = (k: string, opts: { required?: boolean; nonEmpty?: boolean } = {}): string | undefined => {
+    const x = v[k];
+    if (x === undefined) {
+      if (opts.required) errors.push(`"${k}" is required for op "${o}"`);
+      return undefined;
+    }
+    if (typeof x !== 'string') {
+      errors.push(`"${k}" must be a string, got ${describe(x)}`);
+      return undefined;
+    }
+    if (opts.nonEmpty && x.trim() === '') {
+      errors.push(`"${k}" must not be empty`);
+      return undefined;
+    }
+    return x;
+  };
+  const id = (k: 'playlistId' | 'groupId'): void => {
+    const x = v[k];
+    if (x === undefined) {
+      errors.push(`"${k}" is required for op "${o}"`);
+      return;
+    }
+    if (!isPlaylistId(x)) {
+      errors.push(`"${k}" must be 24 lower-case hexadecimal characters, got ${JSON.stringify(x)}`);
+      return;
+    }
+    out[k] = x;
+  };
+  const idList = (required: boolean): void => {
+    const x = v.playlistIds;
+    if (x === undefined) {
+      if (required) errors.push(`"playlistIds" is required for op "${o}"`);
+      return;
+    }
+    if (!Array.isArray(x)) {
+      errors.push(`"playlistIds" must be an array of playlist ids, got ${describe(x)}`);
+      return;
+    }
+    if (required && x.length === 0) {
+      errors.push(`"playlistIds" must not be empty for op "${o}"`);
+      return;
+    }
+    let ok = true;
+    x.forEach((p, i) => {
+      if (!isPlaylistId(p)) {
+        ok = false;
+        errors.push(`"playlistIds[${i}]" must be 24 lower-case hexadecimal characters, got ${JSON.stringify(p)}`);
+      }
+    });
+    if (ok) out.playlistIds = [...(x as string[])];
+  };
+
+  if (o === 'group-add' || o === 'group-replace') {
+    id('groupId');
+    if (o === 'group-replace') {
+      const name = str('name', { required: true, nonEmpty: true });
+      if (name !== undefined) out.name = name;
+    }
+    idList(o === 'group-add');
+    return errors.length ? undefined : (order(out) as unknown as Edit);
+  }
+
+  if (o === 'replace' || o === 'details') id('playlistId');
+  if (o === 'replace' && v.ifMissing !== undefined) {
+    if (v.ifMissing !== 'create') errors.push(`"ifMissing" must be "create", got ${JSON.stringify(v.ifMissing)}`);
+    else out.ifMissing = 'create';
+  }
+  const name = str('name', { required: o === 'create', nonEmpty: o === 'create' });
+  if (name !== undefined) out.name = name;
+  for (const [k, allowed] of [
+    ['status', ['draft', 'published']],
+    ['visibility', ['private', 'public']],
+  ] as const) {
+    const x = v[k];
+    if (x === undefined) continue;
+    if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x.toLowerCase())) {
+      errors.push(`"${k}" must be ${allowed.join(' or ')}, got ${JSON.stringify(x)}`);
+    } else out[k] = x.toLowerCase();
+  }
+  const description = str('description');
+  if (description !== undefined) {
+    out.description = description;
+    const n = codePoints(description);
+    if (n > DESCRIPTION_LIMIT) notes.push(`"description" has ${n} characters; the service keeps the first ${DESCRIPTION_LIMIT}`);
+  }
+  const imageUrl = str('imageUrl');
+  if (imageUrl !== undefined) out.imageUrl = imageUrl;
+  if (v.annotations !== undefined) {
+    const a = v.annotations;
+    if (!isObject(a)) errors.push(`"annotations" must be an object of string values, got ${describe(a)}`);
+    else {
+      let ok = true;
+      for (const [k, val] of Object.entries(a)) {
+        if (typeof val !== 'string') {
+          ok = false;
+          errors.push(`"annotations.${k}" must be a string, got ${describe(val)}`);
+        }
+      }
+      if (ok) {
+        const copy: Record<string, string> = {};
+        for (const [k, val] of Object.entries(a)) Object.defineProperty(copy, k, { value: val, enumerable: true, writable: true, configurable: true });
+        out.annotations = copy;
+      }
+    }
+  }
+  if (o === 'replace' || o === 'create') {
+    const t = v.tracks;
+    if (t === undefined) {
+      if (o === 'replace') errors.push('"tracks" is required for op "replace" (use op "details" to change fields only)');
+    } else if (!Array.isArray(t)) {
+      errors.push(`"tracks" must be an array, got ${describe(t)}`);
+    } else {
+      const tracks: TrackInput[] = [];
+      t.forEach((tr, i) => {
+        const track = validateTrack(tr, `tracks[${i}]`, errors);
+        if (track) tracks.push(track);
+      });
+      out.tracks = tracks;
+    }
+  }
+  if (o === 'details' && !FIELD_KEYS.some((k) => out[k] !== undefined) && !FIELD_KEYS.some((k) => v[k] !== undefined)) {
+    errors.push(`op "details" needs at least one of ${FIELD_KEYS.join(', ')}`);
+  }
+  return errors.length ? undefined : (order(out) as unknown as Edit);
+}
+
+function positiveIntString(x: unknown): string | undefined {
+  if (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) return String(x);
+  if (typeof x === 'string' && /^[0-9]+$/.test(x) && /[1-9]/.test(x)) return x.replace(/^0+/, '');
+  return undefined;
+}
+
+/** One track entry; `where` names it in messages (e.g. "tracks[3]"). */
+export function validateTrack(tr: unknown, where: string, errors: string[]): TrackInput | undefined {
+  if (typeof tr === 'number' || typeof tr === 'string') {
+    errors.push(`"${where}" must be an object with "trackId", got ${describe(tr)}`);
+    return undefined;
+  }
+  if (!isObject(tr)) {
+    errors.push(`"${where}" must be an object with "trackId", got ${describe(tr as JsonValue)}`);
+    return undefined;
+  }
+  const before = errors.length;
+  for (const k of Object.keys(tr)) if (!TRACK_KEYS.includes(k)) errors.push(`"${where}": unknown key ${JSON.stringify(k)}`);
+  const out: Record<string, unknown> = {};
+  if (tr.trackId === undefined) errors.push(`"${where}.trackId" is required`);
+  else {
+    const id = positiveIntString(tr.trackId);
+    if (id === undefined) errors.push(`"${where}.trackId" must be a positive integer, got ${JSON.stringify(tr.trackId)}`);
+    else out.trackId = id;
+  }
+  for (const k of TRACK_METADATA_FIELDS) {
+    const x = tr[k];
+    if (x === undefined) continue;
+    if (k === 'releaseId') {
+      if (positiveIntString(x) === undefined) errors.push(`"${where}.releaseId" must be a positive integer, got ${JSON.stringify(x)}`);
+      else out[k] = x; // kept as given (number or string) so a backup restores byte for byte
+    } else if (typeof x !== 'string') errors.push(`"${where}.${k}" must be a string, got ${describe(x)}`);
+    else out[k] = x;
+  }
+  return errors.length > before ? undefined : (out as unknown as TrackInput);
+}
+
+function order(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of EDIT_KEY_ORDER) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+/** Canonical one-line JSON of an edit: keys in EDIT_KEY_ORDER, track keys in spec order. */
+export function canonicalJson(edit: Edit): string {
+  return JSON.stringify(canonicalEdit(edit));
+}
+
+export function canonicalEdit(edit: Edit): Edit {
+  const o = order(edit as unknown as Record<string, unknown>);
+  if (Array.isArray(o.tracks)) {
+    o.tracks = (o.tracks as TrackInput[]).map((t) => {
+      const r: Record<string, unknown> = { trackId: t.trackId };
+      for (const k of TRACK_METADATA_FIELDS) if (t[k] !== undefined) r[k] = t[k];
+      return r;
+    });
+  }
+  return o as unknown as Edit;
+}
+
+/** Hash of a list of edits in order (the same value parseEdits returns as inputHash). */
+export function hashEdits(edits: readonly { edit: Edit }[]): string {
+  const hash = createHash('sha256');
+  for (const e of edits) hash.update(canonicalJson(e.edit)).update('\n');
+  return hash.digest('hex');
+}
+
+/** The playlist or group an edit changes, for ordering edits of one target; undefined for create. */
+export function targetOf(edit: Edit): string | undefined {
+  if (edit.op === 'replace' || edit.op === 'details') return `playlist:${edit.playlistId}`;
+  if (edit.op === 'group-add' || edit.op === 'group-replace') return `group:${edit.groupId}`;
+  return undefined;
+}
+
+const CSV_COLUMNS = ['playlistId', 'trackId', ...TRACK_METADATA_FIELDS] as const;
+
+function csvEdits(
+  text: string,
+  raw: { value: JsonValue; line: number; issues: string[] }[],
+  problem: (line: number, reason: string) => void,
+): void {
+  const { records, errors } = parseCsv(text);
+  for (const e of errors) problem(e.line, e.message);
+  if (records.length === 0) {
+    if (errors.length === 0 && text.trim() !== '') problem(1, 'a CSV header row is required');
+    return;
+  }
+  const header = records[0];
+  const cols: string[] = [];
+  let headerOk = true;
+  header.fields.forEach((h) => {
+    const name = CSV_COLUMNS.find((c) => c.toLowerCase() === h.trim().toLowerCase());
+    if (!name) {
+      headerOk = false;
+      problem(header.line, `unknown CSV column ${JSON.stringify(h)} (columns: ${CSV_COLUMNS.join(', ')})`);
+    } else if (cols.includes(name)) {
+      headerOk = false;
+      problem(header.line, `duplicate CSV column ${JSON.stringify(h)}`);
+    }
+    cols.push(name ?? h);
+  });
+  for (const req of ['playlistId', 'trackId']) {
+    if (!cols.includes(req)) {
+      headerOk = false;
+      problem(header.line, `the CSV header row must name the column "${req}" (header required: playlistId,trackId[,${TRACK_METADATA_FIELDS.join(',')}])`);
+    }
+  }
+  if (!headerOk) return;
+  const byPlaylist = new Map<string, { line: number; tracks: JsonValue[] }>();
+  for (const rec of records.slice(1)) {
+    if (rec.fields.length !== cols.length) {
+      problem(rec.line, `expected ${cols.length} fields as in the header, got ${rec.fields.length}`);
+      continue;
+    }
+    const row: Record<string, string> = {};
+    cols.forEach((c, i) => (row[c] = rec.fields[i]));
+    const pid = row.playlistId.trim();
+    let bad = false;
+    if (!isPlaylistId(pid)) {
+      problem(rec.line, `"playlistId" must be 24 lower-case hexadecimal characters, got ${JSON.stringify(row.playlistId)}`);
+      bad = true;
+    }
+    const track: Record<string, JsonValue> = { trackId: row.trackId.trim() };
+    cols.forEach((c, i) => {
+      if (c === 'playlistId' || c === 'trackId') return;
+      const val = rec.fields[i];
+      if (val === '' && !rec.quoted[i]) return; // an empty cell: field absent
+      track[c] = c === 'releaseId' ? val.trim() : val;
+    });
+    const reasons: string[] = [];
+    validateTrack(track, 'track', reasons);
+    for (const r of reasons) problem(rec.line, r.replace(/^"track\./, '"').replace(/^"track"/, 'the row'));
+    if (bad || reasons.length) continue;
+    for (const val of rec.fields) if (/[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(val) || hasLoneSurrogate(val)) {
+      problem(rec.line, 'a field holds control characters (binary data?)');
+      bad = true;
+      break;
+    }
+    if (bad) continue;
+    let entry = byPlaylist.get(pid);
+    if (!entry) byPlaylist.set(pid, (entry = { line: rec.line, tracks: [] }));
+    entry.tracks.push(track);
+  }
+  for (const [pid, { line, tracks }] of byPlaylist) {
+    raw.push({ value: { op: 'replace', playlistId: pid, tracks }, line, issues: [] });
+  }
+}
