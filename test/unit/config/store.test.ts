@@ -1,0 +1,150 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configDir, openStore } from '../../../src/config/store';
+import { UsageError } from '../../../src/client/errors';
+
+let root: string;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mcat-store-'));
+  dir = join(root, 'conf');
+  env = { MCAT_CONFIG_DIR: dir, HOME: root };
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+const secretProfile = { baseUrl: 'https://api.example.com', consumerKey: 'key-1234', consumerSecret: 'TOP-SECRET-consumer', token: 'tok-9876', tokenSecret: 'TOP-SECRET-token', country: 'GB' };
+
+describe('openStore', () => {
+  it('uses MCAT_CONFIG_DIR, else XDG_CONFIG_HOME/mcat', () => {
+    expect(configDir(env)).toBe(dir);
+    if (process.platform === 'linux') {
+      expect(configDir({ HOME: root, XDG_CONFIG_HOME: join(root, 'xdg') })).toBe(join(root, 'xdg', 'mcat'));
+      expect(configDir({ HOME: root, MCAT_CONFIG_DIR: '' })).toBe(join(root, '.config', 'mcat'));
+    }
+  });
+
+  it('reading creates nothing: no file, no directory', async () => {
+    const store = await openStore(env);
+    expect(store.path).toBe(join(dir, 'config.json'));
+    expect(store.snapshot()).toEqual({ profiles: {} });
+    expect(store.current()).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('reading an existing file does not rewrite it', async () => {
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    const text = JSON.stringify({ current: 'a', profiles: { a: { baseUrl: 'https://a.example.com' } } });
+    writeFileSync(file, text, { mode: 0o600 });
+    const past = new Date(Date.now() - 60_000);
+    const { utimesSync } = await import('node:fs');
+    utimesSync(file, past, past);
+    const before = statSync(file).mtimeMs;
+    const store = await openStore(env);
+    expect(store.snapshot()).toEqual({ current: 'a', profiles: { a: { baseUrl: 'https://a.example.com' } } });
+    expect(statSync(file).mtimeMs).toBe(before);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('writes the file 0600 on creation and after later saves, even if the mode was loosened', async () => {
+    const old = process.umask(0o000);
+    try {
+      const store = await openStore(env);
+      store.setProfile('live', secretProfile);
+      expect(mode(store.path)).toBe(0o600);
+      chmodSync(store.path, 0o644);
+      store.use('live');
+      expect(mode(store.path)).toBe(0o600);
+      chmodSync(store.path, 0o666);
+      store.setProfile('other', { baseUrl: 'https://o.example.com' });
+      expect(mode(store.path)).toBe(0o600);
+      chmodSync(store.path, 0o640);
+      expect(store.removeProfile('other')).toBe(true);
+      expect(mode(store.path)).toBe(0o600);
+      // a second process opening the same file sees the saved state
+      const again = await openStore(env);
+      expect(again.snapshot()).toEqual({ current: 'live', profiles: { live: secretProfile } });
+      expect(mode(dir)).toBe(0o700);
+    } finally {
+      process.umask(old);
+    }
+  });
+
+  it('setProfile drops empty values; use/removeProfile keep current consistent', async () => {
+    const store = await openStore(env);
+    store.setProfile('a', { baseUrl: 'https://a.example.com', token: '', tokenSecret: '' });
+    expect(store.snapshot().profiles.a).toEqual({ baseUrl: 'https://a.example.com' });
+    expect(store.current()).toBeUndefined();
+    store.use('a');
+    expect(store.current()).toBe('a');
+    expect(() => store.use('nope')).toThrow(UsageError);
+    store.use('sandbox');
+    expect(store.current()).toBeUndefined();
+    store.use('a');
+    expect(store.removeProfile('a')).toBe(true);
+    expect(store.current()).toBeUndefined();
+    expect(store.removeProfile('a')).toBe(false);
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: {} });
+  });
+
+  it('rejects bad profile names', async () => {
+    const store = await openStore(env);
+    for (const bad of ['', 'a b', 'a.b', 'x'.repeat(41), '../x']) {
+      expect(() => store.setProfile(bad, {}), bad).toThrow(/invalid profile name/);
+    }
+    store.setProfile('ok_Name-1', {});
+    expect(Object.keys(store.snapshot().profiles)).toEqual(['ok_Name-1']);
+  });
+
+  it('keeps profiles saved by another process in the meantime', async () => {
+    const a = await openStore(env);
+    const b = await openStore(env);
+    a.setProfile('one', { baseUrl: 'https://1.example.com' });
+    b.setProfile('two', { baseUrl: 'https://2.example.com' });
+    expect(Object.keys((await openStore(env)).snapshot().profiles).sort()).toEqual(['one', 'two']);
+  });
+
+  it('a corrupt file: one clear usage error naming the file, no secret from it', async () => {
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles": {"x": {"consumerSecret": "TOP-SECRET-consumer" oops', { mode: 0o600 });
+    const err = await openStore(env).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    const e = err as UsageError;
+    expect(e.message).toBe(`config file ${file} is not valid JSON`);
+    expect(e.hint).toMatch(/fix it, or remove it/);
+    expect(e.message + e.hint).not.toContain('TOP-SECRET');
+    // nothing was rewritten
+    expect(readFileSync(file, 'utf8')).toContain('oops');
+  });
+
+  it('a file of the wrong shape is named too', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), '[1,2]');
+    await expect(openStore(env)).rejects.toThrow(/is not a valid mcat config: expected a JSON object/);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { a: { consumerSecret: 42 } } }));
+    await expect(openStore(env)).rejects.toThrow(/'consumerSecret' of profile 'a' must be a string/);
+  });
+
+  it('an unreadable file: cannot read config file <path>: <reason>', async () => {
+    // a directory where the file should be: unreadable as a file even for root
+    mkdirSync(join(dir, 'config.json'), { recursive: true });
+    const err = await openStore(env).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe(`cannot read config file ${join(dir, 'config.json')}: it is a directory`);
+  });
+
+  it('a failed write is a one-line error naming the file', async () => {
+    writeFileSync(join(root, 'blocker'), 'x');
+    const store = await openStore({ MCAT_CONFIG_DIR: join(root, 'blocker', 'sub') });
+    expect(() => store.setProfile('a', {})).toThrow(/cannot write config file .*blocker\/sub\/config\.json: a part of the path is not a directory/);
+  });
+});
