@@ -1,0 +1,478 @@
+// `mcat playlist apply`: runs validated edits against the API with a journal, so that a run
+// killed at any moment and resumed applies every edit exactly once in effect.
+//
+// replace, details, group-add (set semantics) and group-replace are idempotent: an edit whose
+// outcome was not journalled is simply sent again. create is not: it is sent with a marker
+// annotation ("mcat:apply": "<runId>:<key>") whose intent is journalled first; when the outcome of
+// a create is unknown (response lost, process killed), the user's playlists are searched for the
+// marker before creating again. The marker is removed once the journal holds the new id.
+import { ApiError, AuthError, HttpError, RateLimitError, ResponseError, UsageError } from '../client/errors';
+import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
+import { hashEdits, targetOf } from './edits';
+import { Journal } from './journal';
+import { loadOps, type BulkOps } from './ops';
+import { AimdScheduler, type SchedulerOptions } from './scheduler';
+import type { ClientLike, CreateBody, DetailsBody, PlaylistQuery, ReplaceBody } from './types';
+
+/** Annotation key of the create marker. */
+export const MARKER_KEY = 'mcat:apply';
+
+export interface ApplyProgress {
+  done: number;
+  failed: number;
+  skipped: number;
+  total: number;
+  inFlight: number;
+  /** edits finished per second over the last 20 s */
+  ratePerSec: number;
+  /** seconds left at that rate; undefined until a rate is known */
+  etaSec: number | undefined;
+  /** current effective concurrency (drops after 429s) */
+  concurrency: number;
+  /** true while every worker waits for Retry-After */
+  paused: boolean;
+}
+
+export interface FailedEdit {
+  key: string;
+  line: number;
+  index: number;
+  edit: Edit;
+  /** error class name: ApiError, AuthError, HttpError, NetworkError, ... */
+  error: string;
+  message: string;
+  code?: number;
+  httpStatus?: number;
+  attempts: number;
+  /** a playlist created for this edit before it failed (its marker may still be on it) */
+  playlistId?: string;
+}
+
+export interface CreatedPlaylist {
+  key: string;
+  line: number;
+  playlistId: string;
+  /** found by its marker after an earlier attempt's outcome was lost */
+  adopted: boolean;
+  /** for `replace` with ifMissing: the id the edit named */
+  replacedId?: string;
+}
+
+export interface ApplyResult {
+  total: number;
+  /** applied in this run */
+  applied: number;
+  /** already done according to the journal (--resume) */
+  skipped: number;
+  failed: FailedEdit[];
+  /** not finished because the run was interrupted (resume to apply them) */
+  pending: ParsedEdit[];
+  interrupted: boolean;
+  created: CreatedPlaylist[];
+  /** playlists that carry this run's marker but belong to no edit: a lost create that took effect twice */
+  orphans: string[];
+  journalPath: string;
+  runId: string;
+  resumed: boolean;
+  elapsedMs: number;
+}
+
+export interface ApplyOptions {
+  client: ClientLike;
+  edits: ParsedEdit[];
+  country: string;
+  /** the user whose playlists are changed; required for group edits */
+  userId?: string;
+  /** maximum edits in flight (default 8) */
+  concurrency?: number;
+  journalPath: string;
+  resume?: boolean;
+  signal?: AbortSignal;
+  /** hash identifying the input (parseEdits' inputHash); computed from the edits if absent */
+  inputHash?: string;
+  /** the input's name, recorded in the journal header */
+  input?: string;
+  onProgress?: (s: ApplyProgress) => void;
+  /** one line for people (stderr) */
+  notice?: (line: string) => void;
+  /** the client functions; default: src/client through ops.ts. Tests pass a fake. */
+  ops?: BulkOps;
+  /** a scheduler made by the caller (e.g. to wire the client's 429 hook to noteRateLimited) */
+  scheduler?: AimdScheduler;
+  /** options of the scheduler made when none is given (tests: sleep, random, maxAttempts) */
+  schedulerOptions?: SchedulerOptions;
+  /** page size of the marker search (listPlaylists); default 500 */
+  listPageSize?: number;
+  now?: () => number;
+}
+
+interface EditState {
+  startedJournaled: boolean;
+  markerJournaled: boolean;
+  /** replace with ifMissing found the playlist missing: the edit is a create now */
+  createPath: boolean;
+  createdId?: string;
+  adopted: boolean;
+  /** a create may have taken effect without us knowing its id */
+  ambiguous: boolean;
+  ambiguousSince: number;
+}
+
+interface EditOutcome {
+  playlistId?: string;
+  groupId?: string;
+  created?: boolean;
+  adopted?: boolean;
+}
+
+/** The playlist does not exist for this user (ifMissing: "create" then creates it). */
+export function isMissingPlaylist(err: unknown): boolean {
+  if (err instanceof ApiError) return err.code === 2001 || (err.code === undefined && err.httpStatus === 404);
+  if (err instanceof AuthError) return /access to resource denied/i.test(err.reason);
+  if (err instanceof HttpError) return err.httpStatus === 404;
+  return false;
+}
+
+/** True when the request was refused before it could change anything (so a create is known not to exist). */
+export function definitelyNotApplied(err: unknown): boolean {
+  if (err instanceof ApiError) return err.httpStatus >= 400 && err.httpStatus < 500 && err.code !== 9001;
+  if (err instanceof AuthError || err instanceof RateLimitError) return true;
+  if (err instanceof HttpError) return err.httpStatus >= 400 && err.httpStatus < 500;
+  return false;
+}
+
+export function describeError(err: unknown): { error: string; message: string; code?: number; httpStatus?: number } {
+  if (err instanceof ApiError) {
+    return { error: 'ApiError', message: err.apiMessage || err.meaning || err.message, code: err.code, httpStatus: err.httpStatus };
+  }
+  if (err instanceof AuthError) return { error: 'AuthError', message: err.reason, code: err.code, httpStatus: err.httpStatus };
+  if (err instanceof HttpError || err instanceof RateLimitError || err instanceof ResponseError) {
+    return { error: err.name, message: err.message, httpStatus: err.httpStatus };
+  }
+  if (err instanceof Error) return { error: err.name || 'Error', message: err.message };
+  return { error: 'Error', message: String(err) };
+}
+
+function fieldsOf(e: { name?: string; status?: string; visibility?: string; description?: string; imageUrl?: string; annotations?: Record<string, string> }): DetailsBody {
+  const b: DetailsBody = {};
+  if (e.name !== undefined) b.name = e.name;
+  if (e.status !== undefined) b.status = e.status as DetailsBody['status'];
+  if (e.visibility !== undefined) b.visibility = e.visibility as DetailsBody['visibility'];
+  if (e.description !== undefined) b.description = e.description;
+  if (e.imageUrl !== undefined) b.imageUrl = e.imageUrl;
+  if (e.annotations !== undefined) b.annotations = { ...e.annotations };
+  return b;
+}
+
+/** The body of a replace request for an edit. */
+export function replaceBodyOf(e: ReplaceEdit): ReplaceBody {
+  return { ...fieldsOf(e), tracks: e.tracks.map((t) => ({ ...t })) };
+}
+
+/** The body of a create request for a create edit, or a replace edit whose playlist is missing. */
+export function createBodyOf(e: CreateEdit | ReplaceEdit): CreateBody {
+  const b: CreateBody = { ...fieldsOf(e), name: e.name ?? '' };
+  if (e.tracks !== undefined) b.tracks = e.tracks.map((t) => ({ ...t }));
+  return b;
+}
+
+export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
+  const t0 = (opts.now ?? Date.now)();
+  const now = opts.now ?? Date.now;
+  const notice = opts.notice ?? (() => {});
+  const { client, country, userId, edits } = opts;
+  if (!userId && edits.some((e) => e.edit.op === 'group-add' || e.edit.op === 'group-replace')) {
+    throw new UsageError('group edits need a user: pass --user (or use a profile whose token names the user)');
+  }
+  const ops = opts.ops ?? (await loadOps());
+  const inputHash = opts.inputHash ?? hashEdits(edits);
+  const opened = Journal.open(opts.journalPath, { inputHash, input: opts.input, total: edits.length, resume: opts.resume ?? false });
+  const { journal, state } = opened;
+  for (const n of opened.notes) notice(n);
+  const runId = journal.runId;
+  const q: PlaylistQuery = userId ? { country, userId } : { country };
+
+  const todo = edits.filter((e) => !state.done.has(e.key));
+  const skipped = edits.length - todo.length;
+  if (opened.resumed) notice(`resuming ${opts.journalPath}: ${skipped} of ${edits.length} edits already done`);
+
+  const states = new Map<string, EditState>();
+  for (const e of todo) {
+    const createdId = state.created.get(e.key);
+    const marked = state.markers.has(e.key);
+    states.set(e.key, {
+      startedJournaled: false,
+      markerJournaled: marked,
+      createPath: marked || createdId !== undefined,
+      createdId,
+      adopted: false,
+      // the previous process may have created it without recording the id: search first
+      ambiguous: marked && createdId === undefined,
+      ambiguousSince: t0,
+    });
+  }
+
+  let anyAmbiguity = [...states.values()].some((s) => s.ambiguous);
+
+  // ---- marker search (shared between edits: one listing can answer many) ----
+  let scan: { startedAt: number; promise: Promise<Map<string, string[]>> } | undefined;
+  const pageSize = opts.listPageSize ?? 500;
+  const prefix = `${runId}:`;
+  const listMarkers = async (): Promise<Map<string, string[]>> => {
+    for (let round = 0; ; round++) {
+      const found = new Map<string, string[]>();
+      let total: number | undefined;
+      let shifted = false;
+      let seen = 0;
+      for (let page = 1; ; page++) {
+        const res = await ops.listPlaylists(client, { ...q, page, pageSize });
+        const l = res.playlists;
+        if (total !== undefined && l.totalItems !== total) shifted = true;
+        total = l.totalItems;
+        for (const p of l.playlist ?? []) {
+          const m = p.annotations?.[MARKER_KEY];
+          if (typeof m === 'string' && m.startsWith(prefix)) found.set(m, [...(found.get(m) ?? []), p.id]);
+        }
+        seen += (l.playlist ?? []).length;
+        if (!l.playlist?.length || seen >= l.totalItems) break;
+      }
+      // the list changed while it was read (items may have moved between pages): read again
+      if (!shifted || round >= 2) return found;
+    }
+  };
+  const markerScan = (since: number): Promise<Map<string, string[]>> => {
+    if (scan && scan.startedAt >= since) return scan.promise;
+    const startedAt = now();
+    const promise = listMarkers();
+    const entry = { startedAt, promise };
+    scan = entry;
+    promise.catch(() => {
+      if (scan === entry) scan = undefined;
+    });
+    return promise;
+  };
+
+  const created: CreatedPlaylist[] = [];
+  const createdIds = new Set<string>(state.created.values());
+
+  const createFlow = async (pe: ParsedEdit, body: CreateBody, st: EditState): Promise<EditOutcome> => {
+    const marker = `${runId}:${pe.key}`;
+    if (st.createdId === undefined && st.ambiguous) {
+      const index = await markerScan(st.ambiguousSince);
+      const ids = index.get(marker);
+      if (ids?.length) {
+        st.createdId = ids[0];
+        st.adopted = true;
+        createdIds.add(ids[0]);
+        journal.append({ type: 'created', key: pe.key, playlistId: ids[0], adopted: true, at: journal.stamp() });
+        if (ids.length > 1) notice(`edit at line ${pe.line}: more than one playlist carries its marker (${ids.join(', ')}); keeping ${ids[0]}`);
+      }
+      st.ambiguous = false;
+    }
+    if (st.createdId === undefined) {
+      if (!st.markerJournaled) {
+        // durable before the request leaves: a resumed run then knows to look for the marker
+        journal.append({ type: 'started', key: pe.key, line: pe.line, op: pe.edit.op, marker, at: journal.stamp() });
+        st.markerJournaled = true;
+        st.startedJournaled = true;
+      }
+      const sent: CreateBody = { ...body, annotations: { ...(body.annotations ?? {}), [MARKER_KEY]: marker } };
+      let res;
+      try {
+        res = await ops.createPlaylist(client, sent, q);
+      } catch (err) {
+        if (!definitelyNotApplied(err)) {
+          st.ambiguous = true;
+          st.ambiguousSince = now();
+          anyAmbiguity = true;
+        }
+        throw err;
+      }
+      const id = res?.playlist?.id;
+      if (typeof id !== 'string' || id === '') {
+        st.ambiguous = true;
+        st.ambiguousSince = now();
+        anyAmbiguity = true;
+        throw new ResponseError('the create response names no playlist id');
+      }
+      st.createdId = id;
+      createdIds.add(id);
+      journal.append({ type: 'created', key: pe.key, playlistId: id, adopted: false, at: journal.stamp() });
+    }
+    // the id is on disk: now the marker can go, leaving exactly the annotations the edit asked for
+    const id = st.createdId;
+    const res = await ops.updatePlaylistDetails(client, id, { annotations: { ...(body.annotations ?? {}) } }, q);
+    const ann = res?.playlist?.annotations;
+    if (ann && Object.prototype.hasOwnProperty.call(ann, MARKER_KEY) && ann[MARKER_KEY] === marker && body.annotations?.[MARKER_KEY] !== marker) {
+      // details merged the annotations instead of replacing them: replace the whole playlist
+      await ops.replacePlaylist(client, id, { ...fieldsOf(body), tracks: body.tracks ?? [] }, q);
+    }
+    return { playlistId: id, created: true, adopted: st.adopted };
+  };
+
+  const execute = async (pe: ParsedEdit): Promise<EditOutcome> => {
+    const st = states.get(pe.key)!;
+    const e = pe.edit;
+    if (!st.startedJournaled && e.op !== 'create' && !st.createPath) {
+      journal.append({ type: 'started', key: pe.key, line: pe.line, op: e.op, at: journal.stamp() });
+      st.startedJournaled = true;
+    }
+    switch (e.op) {
+      case 'replace': {
+        if (e.ifMissing === 'create' && st.createPath) return createFlow(pe, createBodyOf(e), st);
+        try {
+          await ops.replacePlaylist(client, e.playlistId, replaceBodyOf(e), q);
+          return { playlistId: e.playlistId };
+        } catch (err) {
+          if (e.ifMissing === 'create' && isMissingPlaylist(err)) {
+            st.createPath = true;
+            return createFlow(pe, createBodyOf(e), st);
+          }
+          throw err;
+        }
+      }
+      case 'details':
+        await ops.updatePlaylistDetails(client, e.playlistId, fieldsOf(e), q);
+        return { playlistId: e.playlistId };
+      case 'create':
+        return createFlow(pe, createBodyOf(e), st);
+      case 'group-add':
+        await ops.addToGroup(client, e.groupId, { playlistIds: [...e.playlistIds] }, { country, userId: userId! });
+        return { groupId: e.groupId };
+      case 'group-replace': {
+        const body: { name: string; playlistIds?: string[] } = { name: e.name };
+        if (e.playlistIds !== undefined) body.playlistIds = [...e.playlistIds];
+        await ops.replaceGroup(client, e.groupId, body, { country, userId: userId! });
+        return { groupId: e.groupId };
+      }
+    }
+  };
+
+  // ---- progress ----
+  let applied = 0;
+  const failed: FailedEdit[] = [];
+  const finishedAt: number[] = [];
+  const scheduler = opts.scheduler ?? new AimdScheduler({ ...opts.schedulerOptions, concurrency: opts.concurrency ?? opts.schedulerOptions?.concurrency ?? 8 });
+  const emit = () => {
+    if (!opts.onProgress) return;
+    const t = now();
+    while (finishedAt.length && finishedAt[0] < t - 20_000) finishedAt.shift();
+    const windowSec = Math.max(1, Math.min(20, (t - t0) / 1000));
+    const ratePerSec = finishedAt.length / windowSec;
+    const remaining = todo.length - applied - failed.length;
+    opts.onProgress({
+      done: applied,
+      failed: failed.length,
+      skipped,
+      total: edits.length,
+      inFlight: scheduler.inFlight,
+      ratePerSec,
+      etaSec: ratePerSec > 0 ? remaining / ratePerSec : undefined,
+      concurrency: scheduler.limit,
+      paused: scheduler.pausedUntil > t,
+    });
+  };
+  const ticker = opts.onProgress ? setInterval(emit, 1000) : undefined;
+  ticker?.unref?.();
+
+  let run: { interrupted: boolean; unfinished: ParsedEdit[] };
+  try {
+    emit();
+    run = await scheduler.run<ParsedEdit, EditOutcome>(
+      todo.map((item) => ({ item, lane: targetOf(item.edit) })),
+      (pe) => execute(pe),
+      {
+        onStart: () => emit(),
+        onDone: (pe, r) => {
+          applied++;
+          finishedAt.push(now());
+          journal.append({
+            type: 'done',
+            key: pe.key,
+            line: pe.line,
+            op: pe.edit.op,
+            at: journal.stamp(),
+            ...(r.playlistId ? { playlistId: r.playlistId } : {}),
+            ...(r.groupId ? { groupId: r.groupId } : {}),
+            ...(r.created ? { created: true } : {}),
+          });
+          if (r.created && r.playlistId) {
+            created.push({
+              key: pe.key,
+              line: pe.line,
+              playlistId: r.playlistId,
+              adopted: Boolean(r.adopted),
+              ...(pe.edit.op === 'replace' ? { replacedId: pe.edit.playlistId } : {}),
+            });
+          }
+          emit();
+        },
+        onFailed: (pe, err, attempts) => {
+          const d = describeError(err);
+          const st = states.get(pe.key)!;
+          finishedAt.push(now());
+          failed.push({ key: pe.key, line: pe.line, index: pe.index, edit: pe.edit, attempts, ...d, ...(st.createdId ? { playlistId: st.createdId } : {}) });
+          journal.append({
+            type: 'failed',
+            key: pe.key,
+            line: pe.line,
+            op: pe.edit.op,
+            at: journal.stamp(),
+            ...d,
+            ...(st.createdId ? { playlistId: st.createdId } : {}),
+          });
+          emit();
+        },
+        onRetry: () => emit(),
+      },
+      opts.signal,
+    );
+  } catch (err) {
+    if (ticker) clearInterval(ticker);
+    journal.close();
+    throw err;
+  }
+  if (ticker) clearInterval(ticker);
+  emit();
+
+  // ---- a lost create that took effect twice leaves a playlist with this run's marker ----
+  const orphans: string[] = [];
+  if (anyAmbiguity && !run.interrupted) {
+    try {
+      const index = await markerScan(now() + 1);
+      const doneKeys = new Set([...state.done.keys()]);
+      for (const c of created) doneKeys.add(c.key);
+      const failedKeys = new Set(failed.map((f) => f.key));
+      for (const pe of todo) if (!failedKeys.has(pe.key)) doneKeys.add(pe.key);
+      for (const [marker, ids] of index) {
+        // a failed edit's playlist keeps its marker on purpose: a resumed run adopts it
+        if (!doneKeys.has(marker.slice(prefix.length))) continue;
+        for (const id of ids) if (!createdIds.has(id)) orphans.push(id);
+      }
+      if (orphans.length) {
+        notice(`${orphans.length} playlist(s) carry this run's "${MARKER_KEY}" marker but belong to no edit (a create whose answer was lost took effect twice): ${orphans.join(', ')}`);
+      }
+    } catch (err) {
+      notice(`could not check for duplicate playlists: ${describeError(err).message}`);
+    }
+  }
+
+  journal.append({ type: 'end', applied, failed: failed.length, skipped, interrupted: run.interrupted, at: journal.stamp() });
+  journal.close();
+  failed.sort((a, b) => a.index - b.index);
+  created.sort((a, b) => a.line - b.line);
+  return {
+    total: edits.length,
+    applied,
+    skipped,
+    failed,
+    pending: run.interrupted ? run.unfinished : [],
+    interrupted: run.interrupted,
+    created,
+    orphans,
+    journalPath: opts.journalPath,
+    runId,
+    resumed: opened.resumed,
+    elapsedMs: now() - t0,
+  };
+}

@@ -1,0 +1,131 @@
+// What a bulk run tells people and scripts at the end: the NDJSON report of failures, the
+// stderr summary, the exit code, and the progress line shown while it runs (TTY only).
+import * as fs from 'node:fs';
+import type { ApplyProgress, ApplyResult } from './apply';
+import { canonicalEdit } from './edits';
+
+export interface ReportLine {
+  edit: unknown;
+  line: number;
+  key: string;
+  outcome: 'failed' | 'interrupted';
+  error?: string;
+  code?: number;
+  httpStatus?: number;
+  message: string;
+  attempts?: number;
+  playlistId?: string;
+}
+
+/** One line per failed edit (and per edit left undone by an interruption), in input order. */
+export function reportLines(result: ApplyResult): ReportLine[] {
+  const lines: ReportLine[] = result.failed.map((f) => ({
+    edit: canonicalEdit(f.edit),
+    line: f.line,
+    key: f.key,
+    outcome: 'failed' as const,
+    error: f.error,
+    ...(f.code !== undefined ? { code: f.code } : {}),
+    ...(f.httpStatus !== undefined ? { httpStatus: f.httpStatus } : {}),
+    message: f.message,
+    attempts: f.attempts,
+    ...(f.playlistId ? { playlistId: f.playlistId } : {}),
+  }));
+  for (const p of result.pending) {
+    lines.push({ edit: canonicalEdit(p.edit), line: p.line, key: p.key, outcome: 'interrupted', message: 'not applied: the run was interrupted (apply again with --resume)' });
+  }
+  return lines.sort((a, b) => a.line - b.line);
+}
+
+/** Writes the NDJSON report (`--report FILE`); an empty file when nothing failed. */
+export function runReport(file: string, result: ApplyResult): void {
+  const text = reportLines(result).map((l) => JSON.stringify(l) + '\n').join('');
+  fs.writeFileSync(file, text);
+}
+
+/** 0 all applied, 3 some failed, 1 none could be applied, 130 interrupted. */
+export function applyExitCode(result: ApplyResult): 0 | 1 | 3 | 130 {
+  if (result.interrupted) return 130;
+  if (result.failed.length === 0) return 0;
+  if (result.applied === 0 && result.skipped === 0) return 1;
+  return 3;
+}
+
+function secs(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** The summary for stderr: one line of counts, then each failure (at most `maxFailures`). */
+export function summaryLines(result: ApplyResult, opts: { fileName?: string; reportPath?: string; maxFailures?: number } = {}): string[] {
+  const out: string[] = [];
+  const parts = [`${result.applied} applied`];
+  if (result.skipped) parts.push(`${result.skipped} already done`);
+  parts.push(`${result.failed.length} failed`);
+  if (result.pending.length) parts.push(`${result.pending.length} not applied (interrupted)`);
+  const created = result.created.length ? `, ${result.created.length} playlist(s) created` : '';
+  out.push(`mcat: ${parts.join(', ')} of ${result.total} edits in ${secs(result.elapsedMs)}${created}`);
+  const max = opts.maxFailures ?? 20;
+  const name = opts.fileName ?? 'input';
+  for (const f of result.failed.slice(0, max)) {
+    const tag = [f.code !== undefined ? String(f.code) : undefined, f.httpStatus ? `HTTP ${f.httpStatus}` : undefined].filter(Boolean).join(', ');
+    out.push(`  ${name}:${f.line}: ${f.edit.op} failed: ${f.message}${tag ? ` (${tag})` : ''}`);
+  }
+  if (result.failed.length > max) out.push(`  … and ${result.failed.length - max} more`);
+  if (result.orphans.length) out.push(`  duplicate playlist(s) left by lost create answers: ${result.orphans.join(', ')}`);
+  if (result.interrupted) out.push(`mcat: interrupted; run again with --resume to apply the rest (journal: ${result.journalPath})`);
+  if (opts.reportPath && (result.failed.length || result.pending.length)) out.push(`mcat: report of failures written to ${opts.reportPath}`);
+  return out;
+}
+
+function clock(sec: number): string {
+  const s = Math.max(0, Math.round(sec));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  return h ? `${h}:${String(m).padStart(2, '0')}:${String(r).padStart(2, '0')}` : `${m}:${String(r).padStart(2, '0')}`;
+}
+
+/** One progress line: `312/1000 done, 2 failed, 14.2/s, 0:48 left`. */
+export function formatProgress(p: ApplyProgress): string {
+  const finished = p.done + p.failed + p.skipped;
+  const parts = [`${finished}/${p.total} done`];
+  if (p.failed) parts.push(`${p.failed} failed`);
+  parts.push(`${p.ratePerSec.toFixed(1)}/s`);
+  parts.push(p.etaSec === undefined ? '--:-- left' : `${clock(p.etaSec)} left`);
+  if (p.paused) parts.push('rate-limited, waiting');
+  return parts.join(', ');
+}
+
+/**
+ * A progress callback for applyEdits that redraws one line on a TTY stream (at most every
+ * `intervalMs`) and does nothing on anything else. Call end() before printing the summary.
+ */
+export function progressRenderer(stream: NodeJS.WriteStream, opts: { intervalMs?: number; now?: () => number } = {}): {
+  onProgress: (p: ApplyProgress) => void;
+  end: () => void;
+} {
+  if (!stream.isTTY) return { onProgress: () => {}, end: () => {} };
+  const interval = opts.intervalMs ?? 200;
+  const now = opts.now ?? Date.now;
+  let last = -Infinity;
+  let shown = false;
+  let latest: ApplyProgress | undefined;
+  const draw = (p: ApplyProgress) => {
+    const width = Math.max(20, (stream.columns || 80) - 1);
+    stream.write(`\r\x1b[2K${formatProgress(p).slice(0, width)}`);
+    shown = true;
+  };
+  return {
+    onProgress: (p) => {
+      latest = p;
+      const t = now();
+      if (t - last < interval && p.done + p.failed + p.skipped < p.total) return;
+      last = t;
+      draw(p);
+    },
+    end: () => {
+      if (latest && shown) draw(latest);
+      if (shown) stream.write('\n');
+    },
+  };
+}

@@ -1,0 +1,328 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyEdits, MARKER_KEY, type ApplyOptions } from '../../../src/bulk/apply';
+import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
+import { readJournal } from '../../../src/bulk/journal';
+import { applyExitCode, reportLines, runReport, summaryLines } from '../../../src/bulk/report';
+import { ApiError, AuthError } from '../../../src/client/errors';
+import { FakeApi, rng, transient, type Fault } from './fake-api';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-bulk-'));
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const FAST = { baseDelayMs: 1, maxDelayMs: 4, defaultRetryAfterMs: 2 };
+const hex = (n: number) => n.toString(16).padStart(24, '0');
+
+function parse(lines: object[]): { edits: ParsedEdit[]; inputHash: string } {
+  const r = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'in.ndjson' });
+  expect(r.errors).toEqual([]);
+  return r;
+}
+
+function run(api: FakeApi, edits: ParsedEdit[], extra: Partial<ApplyOptions> = {}) {
+  return applyEdits({
+    client: {},
+    ops: api,
+    edits,
+    country: 'GB',
+    userId: 'u1',
+    concurrency: 3,
+    journalPath: path.join(dir, 'in.ndjson.journal'),
+    schedulerOptions: FAST,
+    ...extra,
+  });
+}
+
+/** The user-visible state: playlists (created ones by name, seeded ones by id) and groups. */
+function snapshot(api: FakeApi, seeded: Set<string>) {
+  const pls = [...api.playlists.values()]
+    .map((p) => ({ ...p, id: seeded.has(p.id) ? p.id : '(new)', lastUpdated: undefined }))
+    .map((p) => JSON.stringify(p))
+    .sort();
+  const groups = [...api.groups.entries()].map(([id, g]) => JSON.stringify([id, g.name, [...g.playlistIds].sort()])).sort();
+  return { pls, groups };
+}
+
+/** A workload touching every op, with same-target edits and a permanent failure. */
+function workload() {
+  const api = new FakeApi();
+  const S = [1, 2, 3, 4].map((i) => api.seed('u1', { id: hex(0xa0 + i), name: `S${i}`, annotations: { keep: 'yes' } }));
+  const other = api.seed('u2', { id: hex(0xb0), name: 'theirs' });
+  api.nextId = 0x100;
+  const G1 = 'f'.repeat(24);
+  const G2 = 'e'.repeat(24);
+  const lines = [
+    { op: 'create', name: 'C1' },
+    { op: 'create', name: 'C2', annotations: { a: '1' }, visibility: 'public' },
+    { op: 'replace', playlistId: S[0], name: 'S1b', tracks: [{ trackId: 1 }, { trackId: 2 }] },
+    { op: 'details', playlistId: S[1], name: 'S2b', status: 'published' },
+    { op: 'replace', playlistId: S[2], tracks: [{ trackId: 3 }] },
+    { op: 'details', playlistId: S[2], description: 'after the replace' },
+    { op: 'replace', playlistId: hex(0xdead), ifMissing: 'create', name: 'Restored', status: 'published', annotations: { x: 'y' }, tracks: [{ trackId: 9, trackTitle: 'T' }] },
+    { op: 'replace', playlistId: other, ifMissing: 'create', name: 'Restored2', tracks: [] },
+    { op: 'group-add', groupId: G1, playlistIds: [S[0], S[1]] },
+    { op: 'group-add', groupId: G1, playlistIds: [S[2]] },
+    { op: 'group-replace', groupId: G2, name: 'two', playlistIds: [S[3]] },
+    { op: 'replace', playlistId: hex(0xbeef), tracks: [] },
+    { op: 'create', name: 'C3', tracks: [{ trackId: 5 }, { trackId: 6 }] },
+  ];
+  return { api, seeded: new Set([...S, other]), ...parse(lines) };
+}
+
+describe('applyEdits', () => {
+  it('applies every op, journals each outcome and reports the failure', async () => {
+    const { api, edits, seeded } = workload();
+    const res = await run(api, edits);
+    expect(res.applied).toBe(12);
+    expect(res.failed.map((f) => [f.line, f.code, f.httpStatus])).toEqual([[12, 2001, 404]]);
+    expect(applyExitCode(res)).toBe(3);
+    expect(res.created.map((c) => c.line)).toEqual([1, 2, 7, 8, 13]);
+    expect(res.created.find((c) => c.line === 7)!.replacedId).toBe(hex(0xdead));
+    const byName = (n: string) => [...api.playlists.values()].find((p) => p.name === n)!;
+    expect(byName('C2')).toMatchObject({ annotations: { a: '1' }, visibility: 'public' });
+    expect(byName('Restored')).toMatchObject({ owner: 'u1', status: 'published', annotations: { x: 'y' }, tracks: [{ trackId: '9', trackTitle: 'T' }] });
+    expect(byName('Restored2').owner).toBe('u1');
+    expect(byName('S3').description).toBe('after the replace');
+    for (const p of api.playlists.values()) expect(p.annotations[MARKER_KEY]).toBeUndefined();
+    expect(api.groups.get('f'.repeat(24))!.playlistIds).toHaveLength(3);
+
+    const j = readJournal(res.journalPath);
+    expect(j.header).toMatchObject({ type: 'header', version: 1, total: 13 });
+    const types = j.records.map((r) => r.type);
+    expect(types.filter((t) => t === 'done')).toHaveLength(12);
+    expect(types.filter((t) => t === 'failed')).toHaveLength(1);
+    const started = j.records.filter((r) => r.type === 'started' && 'marker' in r && r.marker);
+    expect(started).toHaveLength(5);
+
+    const reportPath = path.join(dir, 'report.ndjson');
+    runReport(reportPath, res);
+    const report = fs.readFileSync(reportPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(report).toEqual([
+      expect.objectContaining({ line: 12, outcome: 'failed', code: 2001, httpStatus: 404, error: 'ApiError', edit: { op: 'replace', playlistId: hex(0xbeef), tracks: [] } }),
+    ]);
+    expect(summaryLines(res, { fileName: 'in.ndjson' }).join('\n')).toMatch(/12 applied, 1 failed of 13 edits[\s\S]*in\.ndjson:12: replace failed/);
+    expect(snapshot(api, seeded).pls.length).toBe(10);
+  });
+
+  it('exits 1 when nothing could be applied and 0 when all applied', async () => {
+    const api = new FakeApi();
+    const { edits } = parse([{ op: 'details', playlistId: hex(1), name: 'x' }]);
+    const res = await run(api, edits);
+    expect(applyExitCode(res)).toBe(1);
+    const api2 = new FakeApi();
+    api2.seed('u1', { id: hex(1), name: 'a' });
+    const ok = await run(api2, edits, { journalPath: path.join(dir, 'j2') });
+    expect(applyExitCode(ok)).toBe(0);
+  });
+
+  it('refuses an existing journal without --resume, and a journal of other edits', async () => {
+    const api = new FakeApi();
+    api.seed('u1', { id: hex(1), name: 'a' });
+    const a = parse([{ op: 'details', playlistId: hex(1), name: 'x' }]);
+    await run(api, a.edits, { inputHash: a.inputHash });
+    await expect(run(api, a.edits, { inputHash: a.inputHash })).rejects.toThrow(/already exists/);
+    const b = parse([{ op: 'details', playlistId: hex(1), name: 'y' }]);
+    await expect(run(api, b.edits, { inputHash: b.inputHash, resume: true })).rejects.toThrow(/different edits/);
+    const again = await run(api, a.edits, { inputHash: a.inputHash, resume: true });
+    expect(again).toMatchObject({ applied: 0, skipped: 1, resumed: true });
+  });
+
+  it('needs a user for group edits', async () => {
+    const { edits } = parse([{ op: 'group-add', groupId: hex(1), playlistIds: [hex(2)] }]);
+    await expect(run(new FakeApi(), edits, { userId: undefined })).rejects.toThrow(/group edits need a user/);
+  });
+
+  it('retries transient failures and 429s, and never creates twice when a create answer is lost', async () => {
+    const api = new FakeApi();
+    const S = Array.from({ length: 40 }, (_, i) => api.seed('u1', { id: hex(0x1000 + i), name: `S${i}` }));
+    api.nextId = 0x5000;
+    const lines: object[] = [];
+    for (let i = 0; i < 40; i++) {
+      lines.push({ op: 'create', name: `C${i}`, tracks: [{ trackId: i + 1 }] });
+      lines.push({ op: 'replace', playlistId: S[i], tracks: [{ trackId: 100 + i }] });
+      lines.push({ op: 'group-add', groupId: hex(0xfff), playlistIds: [S[i], S[(i + 1) % 40]] });
+    }
+    const { edits } = parse(lines);
+    const rand = rng(7);
+    api.fault = (): Fault | undefined => {
+      const x = rand();
+      if (x < 0.1) return { kind: 'before', error: transient.server() };
+      if (x < 0.15) return { kind: 'before', error: transient.rateLimited() };
+      if (x < 0.2) return { kind: 'after', error: transient.reset() };
+      if (x < 0.22) return { kind: 'before', error: transient.gateway() };
+      return undefined;
+    };
+    const res = await run(api, edits, { concurrency: 6, listPageSize: 7, schedulerOptions: { ...FAST, maxAttempts: 12 } });
+    expect(res.failed).toEqual([]);
+    expect(res.applied).toBe(120);
+    const names = [...api.playlists.values()].map((p) => p.name);
+    for (let i = 0; i < 40; i++) expect(names.filter((n) => n === `C${i}`)).toHaveLength(1);
+    expect(api.playlists.size).toBe(80);
+    for (const p of api.playlists.values()) expect(p.annotations[MARKER_KEY]).toBeUndefined();
+    expect([...api.groupAdds.values()].every((n) => n === 1)).toBe(true);
+    expect(res.orphans).toEqual([]);
+  });
+
+  it('gives up on a transient failure after the bounded attempts and records it', async () => {
+    const api = new FakeApi();
+    api.seed('u1', { id: hex(1), name: 'a' });
+    api.fault = () => ({ kind: 'before', error: transient.gateway() });
+    const { edits } = parse([{ op: 'details', playlistId: hex(1), name: 'x' }]);
+    const res = await run(api, edits, { schedulerOptions: { ...FAST, maxAttempts: 3 } });
+    expect(res.failed).toEqual([expect.objectContaining({ attempts: 3, error: 'HttpError', httpStatus: 503 })]);
+    expect(api.calls).toHaveLength(3);
+  });
+
+  it('does not retry permanent errors', async () => {
+    const api = new FakeApi();
+    api.seed('u1', { id: hex(1), name: 'a' });
+    api.fault = () => ({ kind: 'before', error: new ApiError(1002, 'Invalid value', 400) });
+    const res = await run(api, parse([{ op: 'details', playlistId: hex(1), name: 'x' }]).edits);
+    expect(res.failed[0]).toMatchObject({ attempts: 1, code: 1002 });
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('removes the marker with a replace when details merges annotations', async () => {
+    const api = new FakeApi();
+    api.detailsMergesAnnotations = true;
+    const res = await run(api, parse([{ op: 'create', name: 'n', annotations: { k: 'v' }, tracks: [{ trackId: 3 }] }]).edits);
+    expect(res.applied).toBe(1);
+    const p = [...api.playlists.values()][0];
+    expect(p.annotations).toEqual({ k: 'v' });
+    expect(p.tracks).toEqual([{ trackId: '3' }]);
+  });
+
+  it('applies edits of one playlist in input order, never at the same time', async () => {
+    const api = new FakeApi();
+    api.delayMs = 2;
+    const id = api.seed('u1', { id: hex(1), name: 'a' });
+    const lines = Array.from({ length: 10 }, (_, i) => ({ op: 'details', playlistId: id, description: `v${i}` }));
+    let fails = 3;
+    api.fault = (c) => (c.n % 2 === 0 && fails-- > 0 ? { kind: 'before', error: transient.reset() } : undefined);
+    await run(api, parse(lines).edits, { concurrency: 8 });
+    expect(api.playlists.get(id)!.description).toBe('v9');
+    expect(api.maxConcurrent).toBe(1);
+  });
+
+  it('on abort finishes the edits in flight, starts nothing new, and a resume applies the rest', async () => {
+    const api = new FakeApi();
+    api.delayMs = 5;
+    const ids = Array.from({ length: 30 }, (_, i) => api.seed('u1', { id: hex(i + 1), name: `p${i}` }));
+    const { edits, inputHash } = parse(ids.map((id) => ({ op: 'details', playlistId: id, name: 'renamed' })));
+    const ac = new AbortController();
+    let n = 0;
+    const res = await run(api, edits, {
+      inputHash,
+      concurrency: 4,
+      signal: ac.signal,
+      onProgress: (p) => {
+        if (p.done >= 6 && n++ === 0) ac.abort();
+      },
+    });
+    expect(res.interrupted).toBe(true);
+    expect(applyExitCode(res)).toBe(130);
+    expect(res.applied).toBeGreaterThanOrEqual(6);
+    expect(res.applied).toBeLessThanOrEqual(10);
+    expect(res.applied + res.pending.length).toBe(30);
+    expect(api.calls).toHaveLength(res.applied);
+    const renamed = [...api.playlists.values()].filter((p) => p.name === 'renamed').length;
+    expect(renamed).toBe(res.applied);
+    expect(reportLines(res).filter((l) => l.outcome === 'interrupted')).toHaveLength(res.pending.length);
+    const rest = await run(api, edits, { inputHash, resume: true });
+    expect(rest).toMatchObject({ skipped: res.applied, applied: 30 - res.applied, interrupted: false });
+    expect(api.calls).toHaveLength(30);
+  });
+
+  it('reports progress with done, failed, rate and time left', async () => {
+    const api = new FakeApi();
+    const ids = Array.from({ length: 5 }, (_, i) => api.seed('u1', { id: hex(i + 1), name: `p${i}` }));
+    const seen: { done: number; total: number; etaSec?: number }[] = [];
+    await run(api, parse(ids.map((id) => ({ op: 'details', playlistId: id, name: 'x' }))).edits, { onProgress: (p) => seen.push(p) });
+    expect(seen.at(-1)).toMatchObject({ done: 5, failed: 0, total: 5, inFlight: 0 });
+    expect(seen.some((p) => p.etaSec !== undefined)).toBe(true);
+  });
+
+  it('creates the playlist when replace with ifMissing meets one of another user (access denied)', async () => {
+    const api = new FakeApi();
+    const theirs = api.seed('u2', { id: hex(7), name: 'theirs' });
+    const res = await run(api, parse([{ op: 'replace', playlistId: theirs, ifMissing: 'create', name: 'mine', tracks: [] }]).edits);
+    expect(res.created).toHaveLength(1);
+    expect(api.playlists.get(theirs)!.name).toBe('theirs');
+    expect(res.failed).toEqual([]);
+    const noIf = await run(api, parse([{ op: 'replace', playlistId: theirs, name: 'mine', tracks: [] }]).edits, { journalPath: path.join(dir, 'j2') });
+    expect(noIf.failed[0]).toMatchObject({ error: 'AuthError', httpStatus: 401 });
+    expect(new AuthError('x') instanceof AuthError).toBe(true);
+  });
+});
+
+describe('applyEdits: killed at any moment (SIGKILL) and resumed', () => {
+  // The reference: what the workload leaves behind when nothing goes wrong.
+  async function reference() {
+    const w = workload();
+    await run(w.api, w.edits, { journalPath: path.join(dir, 'ref.journal'), concurrency: 1 });
+    return { state: snapshot(w.api, w.seeded), calls: w.api.calls.length };
+  }
+
+  for (const applied of [true, false]) {
+    for (const torn of [false, true]) {
+      it(`ends with every edit applied once, whatever call the kill hits (change ${applied ? 'committed' : 'not sent'}, ${torn ? 'torn' : 'clean'} journal tail)`, async () => {
+        const ref = await reference();
+        // every call of a run: the kill can hit any of them (concurrency 3 makes the order vary, so go past the end)
+        for (let k = 1; k <= ref.calls + 4; k++) {
+          const w = workload();
+          const journalPath = path.join(dir, `k${k}.journal`);
+          const killed = `${journalPath}.at-kill`;
+          w.api.fault = (c) => (c.n === k ? { kind: 'crash', applied } : undefined);
+          w.api.onCrash = () => {
+            fs.copyFileSync(journalPath, killed);
+            if (torn) fs.appendFileSync(killed, '{"type":"done","key":"1:');
+          };
+          const first = run(w.api, w.edits, { journalPath, inputHash: w.inputHash });
+          let finished = false;
+          await Promise.race([first.then(() => (finished = true)), new Promise((r) => setTimeout(r, 60))]);
+          if (finished) {
+            // no kill happened (k past the last call)
+            expect(snapshot(w.api, w.seeded)).toEqual(ref.state);
+            continue;
+          }
+          w.api.revive();
+          const res = await run(w.api, w.edits, { journalPath: killed, inputHash: w.inputHash, resume: true });
+          expect(res.failed.map((f) => f.line)).toEqual([12]);
+          expect(res.applied + res.skipped).toBe(12);
+          expect(snapshot(w.api, w.seeded), `kill at call ${k}`).toEqual(ref.state);
+          for (const p of w.api.playlists.values()) expect(p.annotations[MARKER_KEY], `kill at call ${k}`).toBeUndefined();
+          expect([...w.api.groupAdds.values()].every((n) => n === 1)).toBe(true);
+          expect(res.orphans).toEqual([]);
+        }
+      });
+    }
+  }
+
+  it('survives being killed twice in a row', async () => {
+    const ref = await reference();
+    const w = workload();
+    const j1 = path.join(dir, 'a.journal');
+    const j2 = path.join(dir, 'b.journal');
+    const j3 = path.join(dir, 'c.journal');
+    w.api.fault = (c) => (c.n === 4 ? { kind: 'crash' } : undefined);
+    w.api.onCrash = () => fs.copyFileSync(j1, j2);
+    void run(w.api, w.edits, { journalPath: j1, inputHash: w.inputHash });
+    await new Promise((r) => setTimeout(r, 50));
+    w.api.revive();
+    const base = w.api.calls.length;
+    w.api.fault = (c) => (c.n === base + 5 ? { kind: 'crash' } : undefined);
+    w.api.onCrash = () => fs.copyFileSync(j2, j3);
+    void run(w.api, w.edits, { journalPath: j2, inputHash: w.inputHash, resume: true });
+    await new Promise((r) => setTimeout(r, 50));
+    w.api.revive();
+    await run(w.api, w.edits, { journalPath: j3, inputHash: w.inputHash, resume: true });
+    expect(snapshot(w.api, w.seeded)).toEqual(ref.state);
+  });
+});

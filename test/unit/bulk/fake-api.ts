@@ -1,0 +1,253 @@
+// An in-memory stand-in for the playlist API, shaped like src/bulk/ops.ts's BulkOps, with
+// injectable faults: errors before a change, errors after it (the response lost), 429s, and a
+// simulated SIGKILL that freezes the world at a chosen call.
+import { ApiError, AuthError, HttpError, NetworkError } from '../../../src/client/errors';
+import type { BulkOps, ListQuery } from '../../../src/bulk/ops';
+import type { CreateBody, DetailsBody, Playlist, PlaylistQuery, ReplaceBody, TrackInput } from '../../../src/bulk/types';
+
+export type FnName = keyof BulkOps;
+export interface Call {
+  fn: FnName;
+  n: number;
+  args: unknown[];
+}
+export type Fault =
+  | { kind: 'before'; error: Error }
+  | { kind: 'after'; error: Error }
+  | { kind: 'crash'; applied?: boolean };
+
+interface StoredPlaylist {
+  id: string;
+  owner: string;
+  name: string;
+  status: string;
+  visibility: string;
+  description: string;
+  image: string;
+  annotations: Record<string, string>;
+  tracks: TrackInput[];
+  lastUpdated: string;
+}
+
+const cap = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+export class FakeApi implements BulkOps {
+  playlists = new Map<string, StoredPlaylist>();
+  groups = new Map<string, { owner: string; name: string; playlistIds: string[] }>();
+  calls: Call[] = [];
+  /** number of times each (group, playlist) pair was newly added */
+  groupAdds = new Map<string, number>();
+  creates = 0;
+  frozen = false;
+  nextId = 1;
+  fault: (c: Call) => Fault | undefined = () => undefined;
+  onCrash: () => void = () => {};
+  /** when true, details merges annotations rather than replacing them */
+  detailsMergesAnnotations = false;
+  /** async delay per call, to let calls overlap */
+  delayMs = 0;
+  maxConcurrent = 0;
+  private concurrent = 0;
+  constructor(readonly defaultUser = 'u1') {}
+
+  newId(): string {
+    return (this.nextId++).toString(16).padStart(24, '0');
+  }
+
+  seed(owner: string, p: Partial<StoredPlaylist> & { name: string }): string {
+    const id = p.id ?? this.newId();
+    this.playlists.set(id, {
+      id,
+      owner,
+      status: 'draft',
+      visibility: 'private',
+      description: '',
+      image: '',
+      annotations: {},
+      tracks: [],
+      lastUpdated: new Date(0).toISOString(),
+      ...p,
+    });
+    return id;
+  }
+
+  private async call<T>(fn: FnName, args: unknown[], apply: () => T): Promise<T> {
+    if (this.frozen) return new Promise<T>(() => {});
+    const c: Call = { fn, n: this.calls.length + 1, args };
+    this.calls.push(c);
+    this.concurrent++;
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.concurrent);
+    try {
+      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+      else await Promise.resolve();
+      if (this.frozen) return new Promise<T>(() => {});
+      const f = this.fault(c);
+      if (f?.kind === 'before') throw f.error;
+      if (f?.kind === 'crash' && f.applied === false) {
+        this.frozen = true;
+        this.onCrash();
+        return new Promise<T>(() => {});
+      }
+      const r = apply();
+      if (f?.kind === 'after') throw f.error;
+      if (f?.kind === 'crash') {
+        this.frozen = true;
+        this.onCrash();
+        return new Promise<T>(() => {});
+      }
+      return structuredClone(r);
+    } finally {
+      this.concurrent--;
+    }
+  }
+
+  private own(id: string, q: PlaylistQuery): StoredPlaylist {
+    const p = this.playlists.get(id);
+    if (!p) throw new ApiError(2001, 'Playlist not found', 404);
+    if (p.owner !== (q.userId ?? this.defaultUser)) throw new AuthError('OAuth authentication error: access to resource denied', 401);
+    return p;
+  }
+
+  view(p: StoredPlaylist): Playlist {
+    return {
+      id: p.id,
+      name: p.name,
+      status: cap(p.status),
+      visibility: cap(p.visibility),
+      description: p.description,
+      image: p.image,
+      annotations: { ...p.annotations },
+      tags: [],
+      tracks: p.tracks.map((t, i) => ({ ...t, id: String(i + 1), source: 'catalogue', audioUrl: 'x', dateAdded: 'd', image: 'i' })),
+      lastUpdated: p.lastUpdated,
+    };
+  }
+
+  private setFields(p: StoredPlaylist, b: DetailsBody, mergeAnnotations: boolean) {
+    if (b.name !== undefined) p.name = b.name;
+    if (b.status !== undefined) p.status = b.status;
+    if (b.visibility !== undefined) p.visibility = b.visibility;
+    if (b.description !== undefined) p.description = [...b.description].slice(0, 500).join('');
+    if (b.imageUrl !== undefined) p.image = b.imageUrl;
+    if (b.annotations !== undefined) p.annotations = mergeAnnotations ? { ...p.annotations, ...b.annotations } : { ...b.annotations };
+    p.lastUpdated = new Date(this.calls.length * 1000).toISOString();
+  }
+
+  listPlaylists(_c: object, q: ListQuery) {
+    return this.call('listPlaylists', [q], () => {
+      const user = q.userId ?? this.defaultUser;
+      const all = [...this.playlists.values()].filter((p) => p.owner === user);
+      const page = q.page ?? 1;
+      const size = q.pageSize ?? 10;
+      const slice = all.slice((page - 1) * size, page * size);
+      return {
+        playlists: {
+          page,
+          pageSize: size,
+          totalItems: all.length,
+          playlist: slice.map((p) => {
+            const v = this.view(p);
+            delete v.tracks;
+            return { ...v, trackCount: p.tracks.length };
+          }),
+        },
+      };
+    });
+  }
+
+  getPlaylist(_c: object, id: string, q: PlaylistQuery) {
+    return this.call('getPlaylist', [id, q], () => ({ playlist: this.view(this.own(id, q)) }));
+  }
+
+  createPlaylist(_c: object, body: CreateBody, q: PlaylistQuery) {
+    return this.call('createPlaylist', [structuredClone(body), q], () => {
+      this.creates++;
+      const id = this.newId();
+      const p: StoredPlaylist = {
+        id,
+        owner: q.userId ?? this.defaultUser,
+        name: body.name,
+        status: 'draft',
+        visibility: 'private',
+        description: '',
+        image: '',
+        annotations: {},
+        tracks: (body.tracks ?? []).map((t) => ({ ...t })),
+        lastUpdated: '',
+      };
+      this.setFields(p, body, false);
+      this.playlists.set(id, p);
+      return { playlist: this.view(p) };
+    });
+  }
+
+  updatePlaylistDetails(_c: object, id: string, body: DetailsBody, q: PlaylistQuery) {
+    return this.call('updatePlaylistDetails', [id, structuredClone(body), q], () => {
+      const p = this.own(id, q);
+      this.setFields(p, body, this.detailsMergesAnnotations);
+      return { playlist: this.view(p) };
+    });
+  }
+
+  replacePlaylist(_c: object, id: string, body: ReplaceBody, q: PlaylistQuery) {
+    return this.call('replacePlaylist', [id, structuredClone(body), q], () => {
+      const p = this.own(id, q);
+      this.setFields(p, body, false);
+      p.tracks = body.tracks.map((t) => ({ ...t }));
+      return { playlist: this.view(p) };
+    });
+  }
+
+  replaceGroup(_c: object, groupId: string, body: { name: string; playlistIds?: string[] }, q: { userId: string; country: string }) {
+    return this.call('replaceGroup', [groupId, structuredClone(body), q], () => {
+      const g = { owner: q.userId, name: body.name, playlistIds: [...new Set(body.playlistIds ?? [])] };
+      this.groups.set(groupId, g);
+      return { playlistGroup: { id: groupId, name: g.name, playlists: g.playlistIds.map((id) => ({ id })) } };
+    });
+  }
+
+  addToGroup(_c: object, groupId: string, body: { playlistIds: string[] }, q: { userId: string; country: string }) {
+    return this.call('addToGroup', [groupId, structuredClone(body), q], () => {
+      let g = this.groups.get(groupId);
+      if (!g) {
+        g = { owner: q.userId, name: '', playlistIds: [] };
+        this.groups.set(groupId, g);
+      }
+      for (const id of body.playlistIds) {
+        if (!g.playlistIds.includes(id)) {
+          g.playlistIds.push(id);
+          const k = `${groupId}/${id}`;
+          this.groupAdds.set(k, (this.groupAdds.get(k) ?? 0) + 1);
+        }
+      }
+      return { playlistGroup: { id: groupId, name: g.name, playlists: g.playlistIds.map((id) => ({ id })) } };
+    });
+  }
+
+  /** the same world, unfrozen, with no faults: the server after a crash, seen by a new process */
+  revive(): this {
+    this.frozen = false;
+    this.fault = () => undefined;
+    this.onCrash = () => {};
+    return this;
+  }
+}
+
+export const transient = {
+  reset: () => new NetworkError('socket hang up', 'ECONNRESET'),
+  server: () => new ApiError(9001, 'Unexpected server error', 500),
+  gateway: () => new HttpError(503, 'HTTP 503'),
+  rateLimited: () => new HttpError(429, 'HTTP 429'),
+};
+
+/** A small deterministic PRNG (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
