@@ -1,0 +1,191 @@
+// The work behind `mcat auth login|status|logout`. Nothing here prints a secret: keys and
+// tokens are masked to their last 4 characters, secrets are only "set" or "not set".
+import type { Command } from 'commander';
+import { UsageError } from '../../client/errors';
+import { globalsOf, outputFormat, say } from '../context';
+import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
+import { checkProfileName, openStore, type ProfileStore } from '../../config/store';
+import { statusLines, statusView, type SandboxDefaults } from '../views/profiles';
+import type { LoginFlags } from './auth';
+
+/** The parts of the sandbox module auth status reads (never starting a server). */
+interface SandboxInfoLike {
+  consumers: { key: string; secret: string; countries: string[] }[];
+  users: { userId: string; token: string; tokenSecret: string }[];
+  examples?: { lockerUser?: string };
+}
+interface SandboxModuleLike {
+  defaultSandboxDir(env?: NodeJS.ProcessEnv): string;
+  getSandboxInfo(dataDir: string): Promise<SandboxInfoLike>;
+  findRunningSandbox?(dataDir: string): Promise<string | undefined>;
+}
+
+export function checkBaseUrl(value: string, flag = '--base-url'): string {
+  const v = value.trim();
+  let u: URL | undefined;
+  try {
+    u = new URL(v);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
+    throw new UsageError(`${flag} must be an http or https URL, got '${value}'`);
+  }
+  return v;
+}
+
+export function checkCountry(value: string, flag = '--country'): string {
+  const v = value.trim();
+  if (!/^[A-Za-z]{2}$/.test(v)) throw new UsageError(`${flag} must be a two-letter ISO 3166 code, got '${value}'`);
+  return v.toUpperCase();
+}
+
+export interface Secrets {
+  consumerKey: string;
+  consumerSecret: string;
+  token?: string;
+  tokenSecret?: string;
+}
+
+/** Checks four values (consumer key, consumer secret, token, token secret); the token pair may be empty. */
+export function checkSecrets(values: string[], from: string): Secrets {
+  const [consumerKey = '', consumerSecret = '', token = '', tokenSecret = ''] = values.map((v) => v.trim());
+  if (!consumerKey) throw new UsageError(`${from}: the consumer key is empty`, 'give the consumer key, consumer secret, token and token secret (the last two may be empty)');
+  if (!consumerSecret) throw new UsageError(`${from}: the consumer secret is empty`, 'give the consumer key, consumer secret, token and token secret (the last two may be empty)');
+  if (/\s/.test(consumerKey) || /\s/.test(consumerSecret) || /\s/.test(token) || /\s/.test(tokenSecret)) {
+    throw new UsageError(`${from}: keys, tokens and secrets cannot contain spaces`, 'one value per line');
+  }
+  if (!token && tokenSecret) throw new UsageError(`${from}: a token secret was given without a token`);
+  if (token && !tokenSecret) throw new UsageError(`${from}: a token was given without its token secret`);
+  return { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined };
+}
+
+function loginProfileName(cmd: Command): string {
+  const g = globalsOf(cmd);
+  const name = g.profile?.trim() || envValue(process.env, ENV.profile)?.trim() || 'default';
+  checkProfileName(name);
+  if (name === SANDBOX_PROFILE) {
+    throw new UsageError(`'${SANDBOX_PROFILE}' is the built-in profile and cannot be saved`, "choose another name with --profile, e.g. 'mcat auth login --profile live'");
+  }
+  return name;
+}
+
+export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
+  const g = globalsOf(cmd);
+  const name = loginProfileName(cmd);
+  const store = await openStore();
+  const existing: Profile = store.snapshot().profiles[name] ?? {};
+  const interactive = !flags.withSecretsFromStdin && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
+  if (!flags.withSecretsFromStdin && !interactive) {
+    throw new UsageError('no terminal to prompt for the credentials on', "pipe them in with --with-secrets-from-stdin: four lines, consumer key, consumer secret, token, token secret");
+  }
+
+  // everything that can be checked is checked before a secret is read
+  let baseUrl = g.baseUrl !== undefined ? checkBaseUrl(g.baseUrl) : existing.baseUrl;
+  if (!baseUrl && !interactive) {
+    throw new UsageError(`a base URL is required for profile '${name}'`, `pass --base-url https://…, e.g. 'mcat auth login --profile ${name} --base-url https://api.example.com --with-secrets-from-stdin'`);
+  }
+  const country = g.country !== undefined ? checkCountry(g.country) : existing.country;
+  let userId = existing.userId;
+  if (flags.userId !== undefined) {
+    userId = flags.userId.trim();
+    if (!userId) throw new UsageError('--user-id cannot be empty');
+  }
+  const authIn = g.authIn ?? existing.authIn;
+
+  let secrets: Secrets;
+  if (interactive) {
+    const { ask } = await import('../prompt');
+    if (!baseUrl) {
+      const [url] = await ask([{ label: 'Base URL (https://…): ' }]);
+      baseUrl = checkBaseUrl(url, 'the base URL');
+    }
+    const answers = await ask([
+      { label: 'Consumer key: ' },
+      { label: 'Consumer secret (hidden): ', hidden: true },
+      { label: 'Access token (empty for none): ' },
+      { label: 'Token secret (hidden): ', hidden: true, when: (a) => a[2] !== '' },
+    ]);
+    secrets = checkSecrets(answers, 'login');
+  } else {
+    const { readLines } = await import('../prompt');
+    const lines = await readLines(process.stdin, 4);
+    secrets = checkSecrets(lines, '--with-secrets-from-stdin');
+  }
+
+  const profile: Profile = { baseUrl, ...secrets, country, authIn, userId };
+  store.setProfile(name, profile);
+  say(`mcat: saved profile '${name}' to ${store.path}`);
+  const wasCurrent = store.current() === name;
+  if (!wasCurrent && (flags.use || store.current() === undefined)) {
+    store.use(name);
+    say(`mcat: '${name}' is now the current profile`);
+  } else if (!wasCurrent) {
+    say(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
+  }
+}
+
+async function sandboxDefaults(): Promise<SandboxDefaults | undefined> {
+  try {
+    const sb = (await import('../../sandbox/index')) as unknown as SandboxModuleLike;
+    const dir = sb.defaultSandboxDir(process.env);
+    const info = await sb.getSandboxInfo(dir);
+    const consumer = info.consumers.find((c) => c.countries.length > 1) ?? info.consumers[0];
+    const user = info.users.find((u) => u.userId === info.examples?.lockerUser) ?? info.users[0];
+    let baseUrl: string | undefined;
+    try {
+      baseUrl = (await sb.findRunningSandbox?.(dir)) ?? undefined;
+    } catch {
+      baseUrl = undefined;
+    }
+    return {
+      baseUrl,
+      consumerKey: consumer?.key,
+      consumerSecretSet: Boolean(consumer?.secret),
+      countriesByKey: Object.fromEntries(info.consumers.map((c) => [c.key, c.countries])),
+      token: user?.token,
+      tokenSecretSet: Boolean(user?.tokenSecret),
+      userId: user?.userId,
+    };
+  } catch {
+    // no sandbox data yet (or none readable): status shows what settings alone say
+    return undefined;
+  }
+}
+
+export async function runStatus(cmd: Command): Promise<void> {
+  const g = globalsOf(cmd);
+  const format = outputFormat(cmd);
+  if (format !== 'json' && format !== 'ndjson' && format !== 'table') {
+    throw new UsageError(`auth status prints table or json, not ${format}`);
+  }
+  const store = await openStore();
+  const settings = resolveSettings({
+    flags: { profile: g.profile, baseUrl: g.baseUrl, country: g.country, authIn: g.authIn },
+    env: process.env,
+    store: store.snapshot(),
+  });
+  const needSandbox =
+    settings.isSandbox && (!settings.consumerKey.value || !settings.token.value || !settings.country.value || !settings.baseUrl.value);
+  const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults() : undefined);
+  if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
+  if (format === 'table') process.stdout.write(statusLines(view).join('\n') + '\n');
+  else process.stdout.write((format === 'json' ? JSON.stringify(view, null, 2) : JSON.stringify(view)) + '\n');
+}
+
+export async function runLogout(cmd: Command): Promise<void> {
+  const g = globalsOf(cmd);
+  const store: ProfileStore = await openStore();
+  const snap = store.snapshot();
+  const name = g.profile?.trim() || envValue(process.env, ENV.profile)?.trim() || snap.current;
+  if (!name || (name === SANDBOX_PROFILE && !Object.hasOwn(snap.profiles, name))) {
+    throw new UsageError('the built-in sandbox profile has no stored credentials to remove', "name a profile with --profile; see 'mcat profile list'");
+  }
+  const wasCurrent = snap.current === name;
+  if (!store.removeProfile(name)) {
+    const names = Object.keys(snap.profiles).sort();
+    throw new UsageError(`no profile named '${name}'`, names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored');
+  }
+  say(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
+  if (wasCurrent) say(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
+}

@@ -1,0 +1,58 @@
+// `mcat auth login|status|logout`: commander definitions only; the work is in auth-run.ts.
+// --profile, --base-url, --country and --auth-in are the global options (read with globalsOf):
+// for login they name the profile to save and the values it keeps.
+import type { Command } from 'commander';
+
+export interface LoginFlags {
+  userId?: string;
+  withSecretsFromStdin?: boolean;
+  use?: boolean;
+}
+
+export function registerAuth(program: Command): void {
+  const auth = program
+    .command('auth')
+    .description('credentials of a profile: log in, show what is in use (never a secret), log out');
+
+  auth
+    .command('login')
+    .description('save a profile: base URL, consumer key and secret, optional user token and secret, default country')
+    .option('--user-id <id>', "the user id that goes with the token (used by locker and playlist commands)")
+    .option('--with-secrets-from-stdin', 'read four lines from standard input: consumer key, consumer secret, token, token secret (the last two may be empty)')
+    .option('--use', 'make this the current profile (a first profile always becomes current)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Uses the global options: --profile NAME (default: $MCAT_PROFILE, else "default"), --base-url URL,',
+        '--country CC (the default country) and --auth-in header|query. Secrets are never taken as flags:',
+        'on a terminal they are prompted for (hidden), otherwise pass --with-secrets-from-stdin.',
+        '',
+        'Examples:',
+        '  mcat auth login --profile live --base-url https://api.example.com --country GB',
+        `  printf '%s\\n' "$KEY" "$SECRET" "$TOKEN" "$TOKEN_SECRET" | mcat auth login --profile live --base-url https://api.example.com --with-secrets-from-stdin`,
+      ].join('\n'),
+    )
+    .action(async (flags: LoginFlags, cmd: Command) => {
+      const { runLogin } = await import('./auth-run');
+      await runLogin(cmd, flags);
+    });
+
+  auth
+    .command('status')
+    .description('the profile in use and why, its base URL, key (last 4 characters), countries, token and user: never a secret')
+    .addHelpText('after', '\nExamples:\n  mcat auth status\n  mcat auth status --profile live -o json')
+    .action(async (_flags: unknown, cmd: Command) => {
+      const { runStatus } = await import('./auth-run');
+      await runStatus(cmd);
+    });
+
+  auth
+    .command('logout')
+    .description('remove a stored profile and its credentials (default: the profile in use); the sandbox is used if it was current')
+    .addHelpText('after', '\nExamples:\n  mcat auth logout --profile live')
+    .action(async (_flags: unknown, cmd: Command) => {
+      const { runLogout } = await import('./auth-run');
+      await runLogout(cmd);
+    });
+}

@@ -1,0 +1,82 @@
+// Reading credentials from people and scripts: a prompt on the terminal (secrets not echoed),
+// or a few lines from standard input. Never from flags, never echoed, never logged.
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { UsageError } from '../client/errors';
+import { InterruptedError } from './errors';
+
+/**
+ * Up to `max` lines from a stream: stops reading after the `max`-th line ending (what follows is
+ * left unread), or at the end of input. CRLF and a missing final newline are tolerated.
+ */
+export async function readLines(input: Readable, max: number): Promise<string[]> {
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  let seen = 0;
+  for await (const chunk of input) {
+    const s = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    text += s;
+    for (const c of s) if (c === '\n') seen++;
+    if (seen >= max) break;
+  }
+  text += decoder.decode();
+  if (text === '') return [];
+  return text.split('\n').slice(0, max).map((l) => l.replace(/\r$/, ''));
+}
+
+export interface Question {
+  label: string;
+  hidden?: boolean;
+  /** asked only when this returns true, given the answers so far */
+  when?: (answers: string[]) => boolean;
+}
+
+/** Asks each question on the terminal (prompts on `output`, normally stderr); hidden answers are not echoed. */
+export async function ask(questions: Question[], io: { input: Readable; output: Writable } = { input: process.stdin, output: process.stderr }): Promise<string[]> {
+  const rl = createInterface({ input: io.input, output: io.output, terminal: true });
+  let muted = false;
+  // readline echoes through _writeToOutput: silenced while a secret is typed
+  const internal = rl as unknown as { _writeToOutput(s: string): void };
+  const write = internal._writeToOutput.bind(rl);
+  internal._writeToOutput = (s: string) => {
+    if (!muted) write(s);
+  };
+  const answers: string[] = [];
+  try {
+    for (const q of questions) {
+      if (q.when && !q.when(answers)) {
+        answers.push('');
+        continue;
+      }
+      answers.push(await askOne(rl, io.output, q, (m) => (muted = m)));
+    }
+  } finally {
+    muted = false;
+    rl.close();
+  }
+  return answers;
+}
+
+function askOne(rl: ReturnType<typeof createInterface>, output: Writable, q: Question, mute: (m: boolean) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const onClose = () => reject(new UsageError('no answer: nothing saved'));
+    const onSigint = () => {
+      output.write('\n');
+      rl.off('close', onClose);
+      reject(new InterruptedError('interrupted: nothing saved'));
+    };
+    rl.once('close', onClose);
+    rl.once('SIGINT', onSigint);
+    // the prompt is written (echo on) as the question is asked; echo goes off for a secret's keystrokes
+    mute(false);
+    rl.question(q.label, (answer) => {
+      mute(false);
+      rl.off('close', onClose);
+      rl.off('SIGINT', onSigint);
+      // the Enter of a hidden answer was swallowed with the rest of it
+      if (q.hidden) output.write('\n');
+      resolve(answer.trim());
+    });
+    mute(Boolean(q.hidden));
+  });
+}

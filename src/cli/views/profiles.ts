@@ -1,0 +1,216 @@
+// What `auth status` and `profile list` show, built from resolved settings and the store:
+// keys and tokens masked, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
+import { maskSecret } from '../../config/mask';
+import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
+
+/** Why this profile is in use. */
+export type ProfileWhy = 'flag' | 'env' | 'current' | 'built-in';
+
+/** The built-in sandbox's values, for what settings leave open (from the sandbox's info file). */
+export interface SandboxDefaults {
+  baseUrl?: string;
+  consumerKey?: string;
+  consumerSecretSet?: boolean;
+  /** the entitled countries of each sandbox consumer key */
+  countriesByKey?: Record<string, string[]>;
+  token?: string;
+  tokenSecretSet?: boolean;
+  userId?: string;
+}
+
+export interface StatusView {
+  profile: string;
+  source: ProfileWhy;
+  configFile: string;
+  baseUrl: string | null;
+  consumerKey: string;
+  consumerSecret: 'set' | 'not set';
+  countries: string[];
+  token: string;
+  tokenSecret: 'set' | 'not set';
+  userId: string | null;
+  authIn: 'header' | 'query';
+  sources: {
+    baseUrl: Source;
+    consumerKey: Source;
+    consumerSecret: Source;
+    countries: Source;
+    token: Source;
+    tokenSecret: Source;
+    userId: Source;
+    authIn: Source;
+  };
+}
+
+export function whyOf(source: Source): ProfileWhy {
+  return source === 'flag' ? 'flag' : source === 'env' ? 'env' : source === 'profile' ? 'current' : 'built-in';
+}
+
+function has(v: string | undefined): v is string {
+  return v !== undefined && v !== '';
+}
+
+export function statusView(settings: Settings, configFile: string, sandbox?: SandboxDefaults): StatusView {
+  const sb = settings.isSandbox ? sandbox : undefined;
+  const fill = <T>(r: { value: T | undefined; source: Source }, v: T | undefined): { value: T | undefined; source: Source } =>
+    r.value === undefined && v !== undefined ? { value: v, source: 'sandbox' } : r;
+
+  const baseUrl = fill(settings.baseUrl, sb?.baseUrl);
+  // the sandbox fills key and secret together, token and token secret together (as context.ts does)
+  const keyFromSandbox = !has(settings.consumerKey.value) && has(sb?.consumerKey);
+  const consumerKey = keyFromSandbox ? { value: sb!.consumerKey, source: 'sandbox' as Source } : settings.consumerKey;
+  const consumerSecretSet = keyFromSandbox ? Boolean(sb?.consumerSecretSet) : has(settings.consumerSecret.value);
+  const consumerSecretSource: Source = keyFromSandbox ? 'sandbox' : settings.consumerSecret.source;
+  const tokenFromSandbox = !has(settings.token.value) && has(sb?.token);
+  const token = tokenFromSandbox ? { value: sb!.token, source: 'sandbox' as Source } : settings.token;
+  const tokenSecretSet = tokenFromSandbox ? Boolean(sb?.tokenSecretSet) : has(settings.tokenSecret.value);
+  const tokenSecretSource: Source = tokenFromSandbox ? 'sandbox' : settings.tokenSecret.source;
+  const userId = settings.userId.value === undefined && tokenFromSandbox ? { value: sb?.userId, source: 'sandbox' as Source } : settings.userId;
+
+  let countries: string[] = [];
+  let countriesSource: Source = settings.country.source;
+  if (has(settings.country.value)) {
+    countries = [settings.country.value.toUpperCase()];
+  } else if (sb && has(consumerKey.value) && sb.countriesByKey?.[consumerKey.value]) {
+    countries = sb.countriesByKey[consumerKey.value];
+    countriesSource = 'sandbox';
+  }
+
+  return {
+    profile: settings.profileName,
+    source: whyOf(settings.profileSource),
+    configFile,
+    baseUrl: baseUrl.value ?? null,
+    consumerKey: maskSecret(consumerKey.value),
+    consumerSecret: consumerSecretSet ? 'set' : 'not set',
+    countries,
+    token: maskSecret(token.value),
+    tokenSecret: tokenSecretSet ? 'set' : 'not set',
+    userId: userId.value ?? null,
+    authIn: settings.authIn.value ?? 'header',
+    sources: {
+      baseUrl: baseUrl.source,
+      consumerKey: consumerKey.source,
+      consumerSecret: consumerSecretSource,
+      countries: countriesSource,
+      token: token.source,
+      tokenSecret: tokenSecretSource,
+      userId: userId.source,
+      authIn: settings.authIn.source,
+    },
+  };
+}
+
+const FLAG_OF: Partial<Record<keyof StatusView['sources'], string>> = {
+  baseUrl: '--base-url',
+  countries: '--country',
+  authIn: '--auth-in',
+};
+const ENV_OF: Record<keyof StatusView['sources'], string> = {
+  baseUrl: ENV.baseUrl,
+  consumerKey: ENV.consumerKey,
+  consumerSecret: ENV.consumerSecret,
+  countries: ENV.country,
+  token: ENV.token,
+  tokenSecret: ENV.tokenSecret,
+  userId: ENV.userId,
+  authIn: ENV.authIn,
+};
+
+function from(key: keyof StatusView['sources'], source: Source, profile: string): string {
+  switch (source) {
+    case 'flag':
+      return `from ${FLAG_OF[key] ?? 'a flag'}`;
+    case 'env':
+      return `from ${ENV_OF[key]}`;
+    case 'profile':
+      return `from profile '${profile}'`;
+    case 'sandbox':
+      return 'from the built-in sandbox';
+    default:
+      return 'default';
+  }
+}
+
+const WHY_TEXT: Record<ProfileWhy, string> = {
+  flag: 'chosen with --profile',
+  env: `chosen with ${ENV.profile}`,
+  current: 'the current profile',
+  'built-in': 'built-in: no profile selected',
+};
+
+/** `label: value (where from)` lines, labels aligned. */
+export function statusLines(v: StatusView): string[] {
+  const rows: [string, string][] = [
+    ['profile', `${v.profile} (${WHY_TEXT[v.source]})`],
+    ['config file', v.configFile],
+    ['base URL', `${v.baseUrl ?? (v.sources.baseUrl === 'sandbox' ? '(started on demand)' : '(none)')} (${from('baseUrl', v.sources.baseUrl, v.profile)})`],
+    ['consumer key', `${v.consumerKey} (${from('consumerKey', v.sources.consumerKey, v.profile)})`],
+    ['consumer secret', `${v.consumerSecret} (${from('consumerSecret', v.sources.consumerSecret, v.profile)})`],
+    ['countries', `${v.countries.length ? v.countries.join(', ') : '(none)'} (${from('countries', v.sources.countries, v.profile)})`],
+    ['token', `${v.token} (${from('token', v.sources.token, v.profile)})`],
+    ['token secret', `${v.tokenSecret} (${from('tokenSecret', v.sources.tokenSecret, v.profile)})`],
+    ['user id', `${v.userId ?? '(none)'} (${from('userId', v.sources.userId, v.profile)})`],
+    ['auth transport', `${v.authIn} (${from('authIn', v.sources.authIn, v.profile)})`],
+  ];
+  const width = Math.max(...rows.map(([l]) => l.length)) + 1;
+  return rows.map(([l, val]) => `${(l + ':').padEnd(width + 1)}${val}`);
+}
+
+export interface ProfileRow {
+  name: string;
+  current: boolean;
+  builtIn: boolean;
+  baseUrl: string | null;
+  consumerKey: string | null;
+  country: string | null;
+  token: string | null;
+}
+
+/** Every profile, the built-in sandbox first (unless a stored profile takes its name), then by name. */
+export function profileRows(store: StoreSnapshot): ProfileRow[] {
+  const current = store.current ?? SANDBOX_PROFILE;
+  const rows: ProfileRow[] = [];
+  if (!Object.hasOwn(store.profiles, SANDBOX_PROFILE)) {
+    rows.push({ name: SANDBOX_PROFILE, current: current === SANDBOX_PROFILE, builtIn: true, baseUrl: null, consumerKey: null, country: null, token: null });
+  }
+  const names = Object.keys(store.profiles).sort((a, b) => a.localeCompare(b));
+  for (const name of names) {
+    const p: Profile = store.profiles[name];
+    rows.push({
+      name,
+      current: current === name,
+      builtIn: false,
+      baseUrl: p.baseUrl ?? null,
+      consumerKey: p.consumerKey ? maskSecret(p.consumerKey) : null,
+      country: p.country ?? null,
+      token: p.token ? maskSecret(p.token) : null,
+    });
+  }
+  return rows;
+}
+
+/** A plain aligned table for a terminal. */
+export function profileTable(rows: ProfileRow[]): string[] {
+  const cells = rows.map((r) => [
+    r.current ? '*' : ' ',
+    r.name,
+    r.builtIn ? '(built-in, local demo server)' : (r.baseUrl ?? '(none)'),
+    r.builtIn ? '(built-in)' : (r.consumerKey ?? '(none)'),
+    r.country ?? '',
+  ]);
+  const head = [' ', 'NAME', 'BASE URL', 'KEY', 'COUNTRY'];
+  const all = [head, ...cells];
+  const widths = head.map((_, i) => Math.max(...all.map((row) => row[i].length)));
+  return all.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+}
+
+function csvCell(v: string | boolean | null): string {
+  const s = v === null ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function profileCsv(rows: ProfileRow[]): string {
+  const cols = ['name', 'current', 'builtIn', 'baseUrl', 'consumerKey', 'country', 'token'] as const;
+  return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].map((l) => l + '\r\n').join('');
+}
