@@ -21,7 +21,9 @@ export async function readLines(input: Readable, max: number): Promise<string[]>
   }
   text += decoder.decode();
   if (text === '') return [];
-  return text.split('\n').slice(0, max).map((l) => l.replace(/\r$/, ''));
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines.slice(0, max).map((l) => l.replace(/\r$/, ''));
 }
 
 export interface Question {

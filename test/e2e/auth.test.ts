@@ -1,0 +1,213 @@
+// auth login|status|logout and profile list|use through the built CLI (bin/mcat), with a fresh
+// HOME and MCAT_CONFIG_DIR per test: 0600 file, masked output, stdin secrets, clear errors.
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { mcat, tempHome } from '../helpers/mcat';
+
+const KEY = 'live-consumer-key-QRST';
+const SECRET = 'TOPSECRET-consumer-9f8e7d';
+const TOKEN = 'live-user-token-6789';
+const TOKEN_SECRET = 'TOPSECRET-token-1a2b3c';
+const SECRETS = [SECRET, TOKEN_SECRET];
+
+function cfgFile(home: string): string {
+  return join(home, '.config/mcat/config.json');
+}
+
+function noSecrets(text: string): void {
+  for (const s of SECRETS) {
+    expect(text).not.toContain(s);
+    expect(text).not.toContain(encodeURIComponent(s));
+  }
+  expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+}
+
+async function login(home: string, args: string[], input = `${KEY}\n${SECRET}\n${TOKEN}\n${TOKEN_SECRET}\n`) {
+  return mcat(['auth', 'login', ...args, '--with-secrets-from-stdin'], { home, input });
+}
+
+describe('auth login', () => {
+  it('saves a profile from four stdin lines, 0600, prints nothing on stdout, becomes current', async () => {
+    const home = tempHome();
+    const r = await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com', '--country', 'gb', '--user-id', 'u77']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`mcat: saved profile 'live' to ${cfgFile(home)}`);
+    noSecrets(r.stderr);
+    expect(statSync(cfgFile(home)).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(cfgFile(home), 'utf8'));
+    expect(saved.current).toBe('live');
+    expect(saved.profiles.live).toEqual({
+      baseUrl: 'https://api.example.com',
+      consumerKey: KEY,
+      consumerSecret: SECRET,
+      token: TOKEN,
+      tokenSecret: TOKEN_SECRET,
+      country: 'GB',
+      userId: 'u77',
+    });
+
+    // a later save: still 0600 even if someone loosened it; the first profile stays current
+    chmodSync(cfgFile(home), 0o644);
+    const r2 = await login(home, ['--profile', 'other', '--base-url', 'http://127.0.0.1:9999', '--auth-in', 'query'], 'k-other\ns-other\r\n');
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(statSync(cfgFile(home)).mode & 0o777).toBe(0o600);
+    const again = JSON.parse(readFileSync(cfgFile(home), 'utf8'));
+    expect(again.current).toBe('live');
+    expect(again.profiles.other).toEqual({ baseUrl: 'http://127.0.0.1:9999', consumerKey: 'k-other', consumerSecret: 's-other', authIn: 'query' });
+
+    // --use switches
+    const r3 = await login(home, ['--profile', 'other', '--use'], 'k-other\ns-other\n');
+    expect(r3.exitCode, r3.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBe('other');
+  });
+
+  it('refuses bad input with exit 2 and saves nothing', async () => {
+    const home = tempHome();
+    const cases: [string[], string | undefined, RegExp][] = [
+      [['--base-url', 'https://a.example.com'], `${KEY}\n\n`, /consumer secret is empty/],
+      [['--base-url', 'https://a.example.com'], `\n${SECRET}\n`, /consumer key is empty/],
+      [['--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n${TOKEN}\n`, /token was given without its token secret/],
+      [['--base-url', 'ftp://a.example.com'], `${KEY}\n${SECRET}\n`, /--base-url must be an http or https URL/],
+      [[], `${KEY}\n${SECRET}\n`, /a base URL is required/],
+      [['--profile', 'sandbox', '--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n`, /built-in profile/],
+      [['--profile', 'no/slash', '--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n`, /invalid profile name/],
+      [['--base-url', 'https://a.example.com', '--country', 'GBR'], `${KEY}\n${SECRET}\n`, /two-letter/],
+    ];
+    for (const [args, input, message] of cases) {
+      const r = await login(home, args, input);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+      noSecrets(r.stderr);
+    }
+    // no terminal and no --with-secrets-from-stdin
+    const r = await mcat(['auth', 'login', '--base-url', 'https://a.example.com'], { home, input: `${KEY}\n${SECRET}\n` });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--with-secrets-from-stdin/);
+    expect(existsSync(cfgFile(home))).toBe(false);
+  });
+
+  it('takes no secret as a flag value', async () => {
+    const home = tempHome();
+    for (const flag of ['--consumer-secret', '--token-secret', '--secret']) {
+      const r = await mcat(['auth', 'login', '--base-url', 'https://a.example.com', flag, SECRET], { home });
+      expect(r.exitCode, flag).toBe(2);
+      expect(r.stderr).toMatch(/unknown option/);
+    }
+    expect(existsSync(cfgFile(home))).toBe(false);
+  });
+});
+
+describe('auth status', () => {
+  it('shows the profile, why, masked key and token, countries and sources; never a secret', async () => {
+    const home = tempHome();
+    await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com', '--country', 'GB']);
+    const r = await mcat(['auth', 'status', '-o', 'json'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    noSecrets(r.stdout + r.stderr);
+    expect(r.stdout).not.toContain(KEY);
+    expect(r.stdout).not.toContain(TOKEN);
+    const s = JSON.parse(r.stdout);
+    expect(s).toMatchObject({
+      profile: 'live',
+      source: 'current',
+      baseUrl: 'https://api.example.com',
+      consumerKey: '\u2026QRST',
+      consumerSecret: 'set',
+      countries: ['GB'],
+      token: '\u20266789',
+      tokenSecret: 'set',
+      authIn: 'header',
+      sources: { baseUrl: 'profile', consumerKey: 'profile', token: 'profile', countries: 'profile', authIn: 'default' },
+    });
+
+    // env and flags override, and say so
+    const r2 = await mcat(['auth', 'status', '--country', 'us', '--profile', 'live'], {
+      home,
+      env: { MCAT_TOKEN: 'env-token-4321', MCAT_TOKEN_SECRET: 'TOPSECRET-env' },
+    });
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(r2.stdout).not.toContain('TOPSECRET-env');
+    const s2 = JSON.parse(r2.stdout); // not a TTY: JSON by default
+    expect(s2).toMatchObject({ source: 'flag', token: '\u20264321', countries: ['US'], sources: { token: 'env', tokenSecret: 'env', countries: 'flag' } });
+  });
+
+  it('an unknown profile from MCAT_PROFILE or --profile: exit 2, one line and a hint', async () => {
+    const home = tempHome();
+    for (const opts of [{ args: ['--profile', 'nope'], env: {} }, { args: [], env: { MCAT_PROFILE: 'nope' } }]) {
+      const r = await mcat(['auth', 'status', ...opts.args], { home, env: opts.env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^mcat: no profile named 'nope'.*\nhint: .*mcat auth login --profile nope/);
+    }
+  });
+});
+
+describe('profile list|use and auth logout', () => {
+  it('lists the built-in sandbox and stored profiles; use and logout move the current marker', async () => {
+    const home = tempHome();
+    await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com', '--country', 'GB']);
+    await login(home, ['--profile', 'other', '--base-url', 'https://other.example.com'], 'k-other-1234\ns-other\n');
+
+    let r = await mcat(['profile', 'list'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    noSecrets(r.stdout + r.stderr);
+    let rows = JSON.parse(r.stdout) as { name: string; current: boolean; consumerKey: string | null }[];
+    expect(rows.map((x) => [x.name, x.current])).toEqual([
+      ['sandbox', false],
+      ['live', true],
+      ['other', false],
+    ]);
+    expect(rows[1].consumerKey).toBe('\u2026QRST');
+
+    r = await mcat(['profile', 'use', 'other'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBe('other');
+
+    r = await mcat(['profile', 'use', 'missing'], { home });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/no profile named 'missing'/);
+
+    // logging out of the current profile: no profile is current, the sandbox is used again
+    r = await mcat(['auth', 'logout'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/removed profile 'other'/);
+    rows = JSON.parse((await mcat(['profile', 'list', '-o', 'json'], { home })).stdout);
+    expect(rows.map((x) => [x.name, x.current])).toEqual([
+      ['sandbox', true],
+      ['live', false],
+    ]);
+    expect(statSync(cfgFile(home)).mode & 0o777).toBe(0o600);
+
+    r = await mcat(['auth', 'logout', '--profile', 'other'], { home });
+    expect(r.exitCode).toBe(2);
+
+    await mcat(['profile', 'use', 'live'], { home });
+    r = await mcat(['profile', 'use', 'sandbox'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBeUndefined();
+  });
+
+  it('a corrupt profiles file: one line naming the file, a hint, exit 2, no stack, no secret', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, '.config/mcat'), { recursive: true });
+    writeFileSync(cfgFile(home), `{"profiles": {"x": {"consumerSecret": "${SECRET}" `, { mode: 0o600 });
+    for (const args of [['auth', 'status'], ['profile', 'list'], ['auth', 'logout', '--profile', 'x'], ['--verbose', 'auth', 'status']]) {
+      const r = await mcat(args, { home });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`mcat: config file ${cfgFile(home)} is not valid JSON\nhint: fix it, or remove it and log in again with 'mcat auth login'\n`);
+    }
+  });
+
+  it('reading creates no file', async () => {
+    const home = tempHome();
+    const r = await mcat(['profile', 'list', '-o', 'json'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ name: 'sandbox', current: true, builtIn: true, baseUrl: null, consumerKey: null, country: null, token: null }]);
+    expect(existsSync(join(home, '.config/mcat'))).toBe(false);
+  });
+});
