@@ -11,7 +11,7 @@ import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { Journal } from './journal';
 import { loadOps, type BulkOps } from './ops';
-import { AimdScheduler, type SchedulerOptions } from './scheduler';
+import { AimdScheduler, classifyError, retryAfterMsOf, type SchedulerOptions } from './scheduler';
 import type { ClientLike, CreateBody, DetailsBody, PlaylistQuery, ReplaceBody } from './types';
 
 /** Annotation key of the create marker. */
@@ -191,6 +191,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   for (const n of opened.notes) notice(n);
   const runId = journal.runId;
   const q: PlaylistQuery = userId ? { country, userId } : { country };
+  const scheduler = opts.scheduler ?? new AimdScheduler({ ...opts.schedulerOptions, concurrency: opts.concurrency ?? opts.schedulerOptions?.concurrency ?? 8 });
 
   const todo = edits.filter((e) => !state.done.has(e.key));
   const skipped = edits.length - todo.length;
@@ -225,7 +226,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       let shifted = false;
       let seen = 0;
       for (let page = 1; ; page++) {
-        const res = await ops.listPlaylists(client, { ...q, page, pageSize });
+        const res = await withPageRetries(() => ops.listPlaylists(client, { ...q, page, pageSize }));
         const l = res.playlists;
         if (total !== undefined && l.totalItems !== total) shifted = true;
         total = l.totalItems;
@@ -238,6 +239,24 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       }
       // the list changed while it was read (items may have moved between pages): read again
       if (!shifted || round >= 2) return found;
+    }
+  };
+  // a scan reads many pages: retry a page on its own rather than the whole edit
+  const withPageRetries = async <T>(fn: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        const cls = classifyError(err);
+        if (cls === 'permanent' || attempt >= 4) throw err;
+        let wait = scheduler.backoffMs(attempt);
+        if (cls === 'rate-limited') {
+          const ra = retryAfterMsOf(err) ?? scheduler.opts.defaultRetryAfterMs;
+          scheduler.noteRateLimited(ra);
+          wait = Math.max(wait, ra);
+        }
+        await scheduler.opts.sleep(wait);
+      }
     }
   };
   const markerScan = (since: number): Promise<Map<string, string[]>> => {
@@ -352,7 +371,6 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   let applied = 0;
   const failed: FailedEdit[] = [];
   const finishedAt: number[] = [];
-  const scheduler = opts.scheduler ?? new AimdScheduler({ ...opts.schedulerOptions, concurrency: opts.concurrency ?? opts.schedulerOptions?.concurrency ?? 8 });
   const emit = () => {
     if (!opts.onProgress) return;
     const t = now();
