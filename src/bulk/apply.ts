@@ -11,7 +11,8 @@ import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { Journal } from './journal';
 import { loadOps, type BulkOps } from './ops';
-import { AimdScheduler, classifyError, retryAfterMsOf, type SchedulerOptions } from './scheduler';
+import { AimdScheduler, type SchedulerOptions } from './scheduler';
+import { withRetries } from './retry';
 import type { ClientLike, CreateBody, DetailsBody, PlaylistQuery, ReplaceBody } from './types';
 
 /** Annotation key of the create marker. */
@@ -242,23 +243,16 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     }
   };
   // a scan reads many pages: retry a page on its own rather than the whole edit
-  const withPageRetries = async <T>(fn: () => Promise<T>): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (err) {
-        const cls = classifyError(err);
-        if (cls === 'permanent' || attempt >= 4) throw err;
-        let wait = scheduler.backoffMs(attempt);
-        if (cls === 'rate-limited') {
-          const ra = retryAfterMsOf(err) ?? scheduler.opts.defaultRetryAfterMs;
-          scheduler.noteRateLimited(ra);
-          wait = Math.max(wait, ra);
-        }
-        await scheduler.opts.sleep(wait);
-      }
-    }
-  };
+  const withPageRetries = <T>(fn: () => Promise<T>): Promise<T> =>
+    withRetries(fn, {
+      attempts: 4,
+      baseDelayMs: scheduler.opts.baseDelayMs,
+      maxDelayMs: scheduler.opts.maxDelayMs,
+      defaultRetryAfterMs: scheduler.opts.defaultRetryAfterMs,
+      onRateLimited: (ms) => scheduler.noteRateLimited(ms),
+      sleep: scheduler.opts.sleep,
+      random: scheduler.opts.random,
+    });
   const markerScan = (since: number): Promise<Map<string, string[]>> => {
     if (scan && scan.startedAt >= since) return scan.promise;
     const startedAt = now();

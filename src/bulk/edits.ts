@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
+import { DESCRIPTION_LIMIT } from './diff';
 import { TRACK_METADATA_FIELDS, type TrackInput } from './types';
 
 export const OPS = ['replace', 'details', 'create', 'group-add', 'group-replace'] as const;
@@ -106,7 +107,6 @@ const ALLOWED: Record<Op, readonly string[]> = {
 };
 const TRACK_KEYS: readonly string[] = ['trackId', ...TRACK_METADATA_FIELDS];
 
-export const DESCRIPTION_LIMIT = 500;
 const ID_RE = /^[0-9a-f]{24}$/;
 
 export function isPlaylistId(s: unknown): s is string {

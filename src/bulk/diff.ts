@@ -1,0 +1,209 @@
+// What a playlist change would do: tracks added, removed and moved, fields changed. Used by
+// `playlist apply --dry-run` and `playlist replace --dry-run`.
+import type { Playlist, TrackInput } from './types';
+
+export const DESCRIPTION_LIMIT = 500;
+
+/** The state an edit asks for; absent fields are left as they are (tracks absent: not compared). */
+export interface DesiredPlaylist {
+  name?: string;
+  status?: string;
+  visibility?: string;
+  description?: string;
+  imageUrl?: string;
+  annotations?: Record<string, string>;
+  tracks?: readonly (TrackInput | { trackId: string | number; trackTitle?: string })[];
+}
+
+export interface TrackAt {
+  trackId: string;
+  /** 1-based position: in the desired list for added tracks, in the current list for removed ones */
+  position: number;
+  title?: string;
+}
+
+export interface TrackMove {
+  trackId: string;
+  /** 1-based positions before and after */
+  from: number;
+  to: number;
+  title?: string;
+}
+
+export type DiffField = 'name' | 'status' | 'visibility' | 'description' | 'imageUrl' | 'annotations';
+
+export interface FieldChange {
+  field: DiffField;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PlaylistDiff {
+  /** false when there is no current playlist (a create) */
+  exists: boolean;
+  tracksAdded: TrackAt[];
+  tracksRemoved: TrackAt[];
+  tracksMoved: TrackMove[];
+  fieldsChanged: FieldChange[];
+  /** whether the edit sets the track list at all (details edits do not) */
+  tracksCompared: boolean;
+  currentTrackCount: number;
+  desiredTrackCount: number;
+  unchanged: boolean;
+}
+
+/** The first `limit` code points (never half a surrogate pair), as the service stores it. */
+export function cutDescription(s: string, limit = DESCRIPTION_LIMIT): string {
+  let n = 0;
+  let i = 0;
+  for (const ch of s) {
+    if (n === limit) return s.slice(0, i);
+    n++;
+    i += ch.length;
+  }
+  return s;
+}
+
+function sameAnnotations(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  const ka = Object.keys(a ?? {});
+  const kb = Object.keys(b ?? {});
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b ?? {}, k) && (a ?? {})[k] === (b ?? {})[k]);
+}
+
+/** Indexes (into `seq`) of one longest strictly increasing subsequence. */
+function longestIncreasing(seq: number[]): Set<number> {
+  const tails: number[] = [];
+  const prev: number[] = new Array(seq.length).fill(-1);
+  for (let i = 0; i < seq.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]] < seq[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[i] = tails[lo - 1];
+    tails[lo] = i;
+  }
+  const keep = new Set<number>();
+  let k = tails.length ? tails[tails.length - 1] : -1;
+  while (k >= 0) {
+    keep.add(k);
+    k = prev[k];
+  }
+  return keep;
+}
+
+export function diffPlaylist(current: Playlist | undefined, desired: DesiredPlaylist): PlaylistDiff {
+  const fieldsChanged: FieldChange[] = [];
+  const cur = current ?? ({} as Partial<Playlist>);
+  const eqCase = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+  if (desired.name !== undefined && desired.name !== cur.name) fieldsChanged.push({ field: 'name', from: cur.name, to: desired.name });
+  if (desired.status !== undefined && !eqCase(desired.status, cur.status)) {
+    fieldsChanged.push({ field: 'status', from: cur.status?.toLowerCase(), to: desired.status.toLowerCase() });
+  }
+  if (desired.visibility !== undefined && !eqCase(desired.visibility, cur.visibility)) {
+    fieldsChanged.push({ field: 'visibility', from: cur.visibility?.toLowerCase(), to: desired.visibility.toLowerCase() });
+  }
+  if (desired.description !== undefined) {
+    const to = cutDescription(desired.description);
+    if (to !== (cur.description ?? (current ? '' : undefined))) fieldsChanged.push({ field: 'description', from: cur.description, to });
+  }
+  if (desired.imageUrl !== undefined) {
+    const from = cur.image ?? cur.imageUrl;
+    if (desired.imageUrl !== from) fieldsChanged.push({ field: 'imageUrl', from, to: desired.imageUrl });
+  }
+  if (desired.annotations !== undefined && !(current && sameAnnotations(cur.annotations, desired.annotations))) {
+    if (current || Object.keys(desired.annotations).length) fieldsChanged.push({ field: 'annotations', from: cur.annotations, to: desired.annotations });
+  }
+
+  const tracksAdded: TrackAt[] = [];
+  const tracksRemoved: TrackAt[] = [];
+  const tracksMoved: TrackMove[] = [];
+  const curTracks = (cur.tracks ?? []).map((t) => ({ id: String(t.trackId), title: t.trackTitle }));
+  const want = (desired.tracks ?? []).map((t) => ({ id: String(t.trackId), title: t.trackTitle }));
+  if (desired.tracks !== undefined) {
+    // the k-th occurrence of a track id in one list matches its k-th occurrence in the other
+    const slots = new Map<string, number[]>();
+    curTracks.forEach((t, i) => slots.set(t.id, [...(slots.get(t.id) ?? []), i]));
+    const matchedCur = new Set<number>();
+    const pairs: [number, number][] = []; // [desired index, current index]
+    want.forEach((t, j) => {
+      const free = slots.get(t.id);
+      if (free?.length) {
+        const i = free.shift()!;
+        matchedCur.add(i);
+        pairs.push([j, i]);
+      } else tracksAdded.push({ trackId: t.id, position: j + 1, ...(t.title ? { title: t.title } : {}) });
+    });
+    curTracks.forEach((t, i) => {
+      if (!matchedCur.has(i)) tracksRemoved.push({ trackId: t.id, position: i + 1, ...(t.title ? { title: t.title } : {}) });
+    });
+    // tracks outside one longest run kept in the same relative order are the ones that moved
+    const keep = longestIncreasing(pairs.map(([, i]) => i));
+    pairs.forEach(([j, i], k) => {
+      if (!keep.has(k)) {
+        const title = curTracks[i].title ?? want[j].title;
+        tracksMoved.push({ trackId: want[j].id, from: i + 1, to: j + 1, ...(title ? { title } : {}) });
+      }
+    });
+  }
+  return {
+    exists: current !== undefined,
+    tracksAdded,
+    tracksRemoved,
+    tracksMoved,
+    fieldsChanged,
+    tracksCompared: desired.tracks !== undefined,
+    currentTrackCount: curTracks.length,
+    desiredTrackCount: desired.tracks !== undefined ? want.length : curTracks.length,
+    unchanged: current !== undefined && !fieldsChanged.length && !tracksAdded.length && !tracksRemoved.length && !tracksMoved.length,
+  };
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return '(none)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  return JSON.stringify(v);
+}
+
+function track(t: { trackId: string; title?: string }): string {
+  return `track ${t.trackId}${t.title ? ` ${JSON.stringify(t.title)}` : ''}`;
+}
+
+/** Human lines for a diff, e.g. `name: "Old" -> "New"`, `+ track 12 at 3`, `~ track 9 moved 5 -> 1`. */
+export function formatDiff(d: PlaylistDiff, opts: { maxTracks?: number } = {}): string[] {
+  const out: string[] = [];
+  for (const f of d.fieldsChanged) {
+    if (f.field === 'annotations') {
+      const from = (f.from ?? {}) as Record<string, unknown>;
+      const to = (f.to ?? {}) as Record<string, unknown>;
+      const parts: string[] = [];
+      for (const k of Object.keys(to)) {
+        if (!Object.prototype.hasOwnProperty.call(from, k)) parts.push(`+${k}=${show(to[k])}`);
+        else if (from[k] !== to[k]) parts.push(`${k}: ${show(from[k])} -> ${show(to[k])}`);
+      }
+      for (const k of Object.keys(from)) if (!Object.prototype.hasOwnProperty.call(to, k)) parts.push(`-${k}`);
+      out.push(`annotations: ${parts.join(', ') || 'set'}`);
+    } else if (f.field === 'status' || f.field === 'visibility') {
+      out.push(`${f.field}: ${f.from ?? '(none)'} -> ${f.to}`);
+    } else {
+      out.push(`${f.field}: ${show(f.from)} -> ${show(f.to)}`);
+    }
+  }
+  const max = opts.maxTracks ?? 50;
+  const lines: string[] = [];
+  for (const t of d.tracksRemoved) lines.push(`- ${track(t)} (was at ${t.position})`);
+  for (const t of d.tracksAdded) lines.push(`+ ${track(t)} at ${t.position}`);
+  for (const m of d.tracksMoved) lines.push(`~ ${track(m)} moved ${m.from} -> ${m.to}`);
+  if (d.tracksCompared && lines.length) {
+    out.push(
+      `tracks: ${d.currentTrackCount} -> ${d.desiredTrackCount} (${d.tracksAdded.length} added, ${d.tracksRemoved.length} removed, ${d.tracksMoved.length} moved)`,
+    );
+    out.push(...lines.slice(0, max).map((l) => `  ${l}`));
+    if (lines.length > max) out.push(`  … and ${lines.length - max} more track changes`);
+  }
+  if (d.unchanged) out.push('no change');
+  return out;
+}

@@ -1,0 +1,144 @@
+// `playlist apply --dry-run`: reads the current state of every playlist the edits touch and
+// says, per edit, what would change. Nothing is sent but reads. Edits of the same playlist are
+// planned in order, each against the state the earlier ones would leave.
+import { diffPlaylist, formatDiff, type PlaylistDiff } from './diff';
+import type { Edit, ParsedEdit } from './edits';
+import { describeError, isMissingPlaylist } from './apply';
+import { loadOps, type BulkOps } from './ops';
+import { withRetries } from './retry';
+import type { ClientLike, Playlist, PlaylistQuery } from './types';
+
+export type PlanAction = 'change' | 'no-change' | 'create' | 'group' | 'fail';
+
+export interface DryRunPlan {
+  key: string;
+  line: number;
+  edit: Edit;
+  action: PlanAction;
+  /** for playlist edits: the diff against the current (or projected) playlist */
+  diff?: PlaylistDiff;
+  /** why the edit would fail (e.g. the playlist does not exist), from the read that showed it */
+  error?: { error: string; message: string; code?: number; httpStatus?: number };
+  /** human lines describing the plan */
+  lines: string[];
+}
+
+export interface DryRunOptions {
+  client: ClientLike;
+  edits: ParsedEdit[];
+  country: string;
+  userId?: string;
+  /** parallel reads (default 4) */
+  concurrency?: number;
+  ops?: BulkOps;
+  signal?: AbortSignal;
+}
+
+type Fetched = { playlist: Playlist } | { missing: true; error: unknown } | { failed: unknown };
+
+function project(p: Playlist | undefined, e: Edit, id: string): Playlist {
+  const next: Playlist = p ? structuredClone(p) : { id };
+  if (e.op === 'group-add' || e.op === 'group-replace') return next;
+  if (e.name !== undefined) next.name = e.name;
+  if (e.status !== undefined) next.status = e.status;
+  if (e.visibility !== undefined) next.visibility = e.visibility;
+  if (e.description !== undefined) next.description = e.description;
+  if (e.imageUrl !== undefined) next.image = e.imageUrl;
+  if (e.annotations !== undefined) next.annotations = { ...e.annotations };
+  if ((e.op === 'replace' || e.op === 'create') && e.tracks) next.tracks = e.tracks.map((t) => ({ ...t }));
+  return next;
+}
+
+export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
+  const ops = o.ops ?? (await loadOps());
+  const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
+  const ids = [...new Set(o.edits.flatMap((pe) => (pe.edit.op === 'replace' || pe.edit.op === 'details' ? [pe.edit.playlistId] : [])))];
+  const fetched = new Map<string, Fetched>();
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length && !o.signal?.aborted) {
+      const id = ids[next++];
+      try {
+        const r = await withRetries(() => ops.getPlaylist(o.client, id, q));
+        fetched.set(id, { playlist: r.playlist });
+      } catch (err) {
+        fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, ids.length)) }, worker));
+
+  // projected state per playlist id, advanced edit by edit
+  const state = new Map<string, Playlist | undefined>();
+  const plans: DryRunPlan[] = [];
+  for (const pe of o.edits) {
+    const e = pe.edit;
+    const base = { key: pe.key, line: pe.line, edit: e };
+    if (e.op === 'group-add') {
+      plans.push({ ...base, action: 'group', lines: [`would add ${e.playlistIds.length} playlist(s) to group ${e.groupId}: ${e.playlistIds.join(', ')} (already there: unchanged)`] });
+      continue;
+    }
+    if (e.op === 'group-replace') {
+      const pl = e.playlistIds === undefined ? 'no playlist ids given' : e.playlistIds.length ? `playlists ${e.playlistIds.join(', ')}` : 'no playlists';
+      plans.push({ ...base, action: 'group', lines: [`would set group ${e.groupId}: name ${JSON.stringify(e.name)}, ${pl}`] });
+      continue;
+    }
+    if (e.op === 'create') {
+      const diff = diffPlaylist(undefined, e);
+      plans.push({ ...base, action: 'create', diff, lines: [`would create playlist ${JSON.stringify(e.name)} with ${e.tracks?.length ?? 0} track(s)`, ...formatDiff(diff)] });
+      continue;
+    }
+    const id = e.playlistId;
+    if (!state.has(id)) {
+      const f = fetched.get(id);
+      if (!f) {
+        plans.push({ ...base, action: 'fail', error: { error: 'Interrupted', message: 'not read (interrupted)' }, lines: ['not read: interrupted'] });
+        continue;
+      }
+      if ('failed' in f) {
+        const d = describeError(f.failed);
+        plans.push({ ...base, action: 'fail', error: d, lines: [`could not read playlist ${id}: ${d.message}`] });
+        continue;
+      }
+      state.set(id, 'playlist' in f ? f.playlist : undefined);
+    }
+    const current = state.get(id);
+    if (!current) {
+      if (e.op === 'replace' && e.ifMissing === 'create') {
+        const diff = diffPlaylist(undefined, e);
+        plans.push({
+          ...base,
+          action: 'create',
+          diff,
+          lines: [`playlist ${id} does not exist for this user: would create ${JSON.stringify(e.name ?? '')} with ${e.tracks.length} track(s)`, ...formatDiff(diff)],
+        });
+        // later edits of this id would still find it missing (the new playlist gets a new id)
+        continue;
+      }
+      const f = fetched.get(id);
+      const d = f && 'error' in f ? describeError(f.error) : { error: 'ApiError', message: 'not found' };
+      plans.push({ ...base, action: 'fail', error: d, lines: [`would fail: playlist ${id} not found for this user (${d.message})`] });
+      continue;
+    }
+    const diff = diffPlaylist(current, e);
+    state.set(id, project(current, e, id));
+    plans.push({ ...base, action: diff.unchanged ? 'no-change' : 'change', diff, lines: formatDiff(diff) });
+  }
+  return plans;
+}
+
+/** All plans as text: `<file>:<line>: <op> <target>` then the indented change lines. */
+export function formatDryRun(plans: DryRunPlan[], fileName = 'input'): string[] {
+  const out: string[] = [];
+  for (const p of plans) {
+    const e = p.edit;
+    const target = e.op === 'group-add' || e.op === 'group-replace' ? ` group ${e.groupId}` : e.op === 'create' ? '' : ` playlist ${e.playlistId}`;
+    out.push(`${fileName}:${p.line}: ${e.op}${target}`);
+    for (const l of p.lines) out.push(`  ${l}`);
+  }
+  const count = (a: PlanAction) => plans.filter((p) => p.action === a).length;
+  out.push(
+    `dry run: ${plans.length} edits: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edits, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
+  );
+  return out;
+}

@@ -1,0 +1,107 @@
+// `mcat playlist export`: every playlist of a user as a `replace` edit with ifMissing "create",
+// so that `mcat playlist apply` of the output restores them (into the same user, or an empty one).
+import { canonicalJson, type ReplaceEdit } from './edits';
+import { loadOps, type BulkOps } from './ops';
+import { withRetries } from './retry';
+import { TRACK_METADATA_FIELDS, type ClientLike, type Playlist, type PlaylistQuery, type TrackInput } from './types';
+
+export interface ExportOptions {
+  client: ClientLike;
+  country: string;
+  userId?: string;
+  /** playlists read in parallel (default 4); output stays in listing order */
+  concurrency?: number;
+  /** listing page size (default 100) */
+  pageSize?: number;
+  ops?: BulkOps;
+  signal?: AbortSignal;
+}
+
+const lower = (s: unknown) => (typeof s === 'string' && s !== '' ? s.toLowerCase() : undefined);
+
+/** One playlist, as read with getPlaylist, as the edit that recreates it exactly. */
+export function playlistToEdit(p: Playlist): ReplaceEdit {
+  const e: Record<string, unknown> = { op: 'replace', playlistId: p.id, ifMissing: 'create', name: p.name ?? '' };
+  const status = lower(p.status);
+  if (status) e.status = status;
+  const visibility = lower(p.visibility);
+  if (visibility) e.visibility = visibility;
+  if (typeof p.description === 'string') e.description = p.description;
+  const image = p.image ?? p.imageUrl;
+  if (typeof image === 'string' && image !== '') e.imageUrl = image;
+  const annotations: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p.annotations ?? {})) {
+    if (v === null || v === undefined) continue;
+    Object.defineProperty(annotations, k, { value: typeof v === 'string' ? v : JSON.stringify(v), enumerable: true, writable: true, configurable: true });
+  }
+  e.annotations = annotations;
+  e.tracks = (p.tracks ?? []).map((t) => {
+    const out: Record<string, unknown> = { trackId: String(t.trackId) };
+    for (const k of TRACK_METADATA_FIELDS) {
+      const v = t[k];
+      if (v === undefined || v === null) continue;
+      if (k === 'releaseId') {
+        if ((typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && /^[0-9]*[1-9][0-9]*$/.test(v))) out[k] = v;
+      } else if (typeof v === 'string') out[k] = v;
+    }
+    return out as unknown as TrackInput;
+  });
+  return e as unknown as ReplaceEdit;
+}
+
+/** The NDJSON line of an edit (fields in a stable order). */
+export function exportLine(edit: ReplaceEdit): string {
+  return canonicalJson(edit);
+}
+
+/**
+ * Every playlist of the user, in listing order: all pages of listPlaylists, then getPlaylist of
+ * each (a bounded number at a time).
+ */
+export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<ReplaceEdit> {
+  const ops = o.ops ?? (await loadOps());
+  const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
+  const pageSize = o.pageSize ?? 100;
+  const width = Math.max(1, o.concurrency ?? 4);
+
+  async function* ids(): AsyncGenerator<string> {
+    const seen = new Set<string>();
+    let read = 0;
+    for (let page = 1; ; page++) {
+      const res = await withRetries(() => ops.listPlaylists(o.client, { ...q, page, pageSize }));
+      const l = res.playlists;
+      const items = l.playlist ?? [];
+      for (const p of items) {
+        // a playlist can shift to the next page while we read: write it once
+        if (seen.has(p.id)) continue;
+        seen.add(p.id);
+        yield p.id;
+      }
+      read += items.length;
+      if (items.length === 0 || read >= l.totalItems) return;
+    }
+  }
+
+  const window: Promise<Playlist>[] = [];
+  const source = ids();
+  let exhausted = false;
+  const fill = async () => {
+    while (!exhausted && window.length < width && !o.signal?.aborted) {
+      const n = await source.next();
+      if (n.done) {
+        exhausted = true;
+        break;
+      }
+      const id = n.value;
+      const p = withRetries(() => ops.getPlaylist(o.client, id, q)).then((r) => r.playlist);
+      p.catch(() => {}); // handled when its turn comes
+      window.push(p);
+    }
+  };
+  await fill();
+  while (window.length) {
+    const p = await window.shift()!;
+    yield playlistToEdit(p);
+    await fill();
+  }
+}

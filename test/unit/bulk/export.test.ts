@@ -1,0 +1,104 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyEdits } from '../../../src/bulk/apply';
+import { dryRunEdits, formatDryRun } from '../../../src/bulk/dryrun';
+import { parseEdits } from '../../../src/bulk/edits';
+import { exportLine, exportPlaylists } from '../../../src/bulk/export';
+import { FakeApi } from './fake-api';
+
+const hex = (n: number) => n.toString(16).padStart(24, '0');
+
+async function exportText(api: FakeApi, userId: string, pageSize = 3): Promise<string> {
+  const lines: string[] = [];
+  for await (const e of exportPlaylists({ client: {}, ops: api, country: 'GB', userId, pageSize, concurrency: 3 })) lines.push(exportLine(e));
+  return lines.map((l) => l + '\n').join('');
+}
+
+describe('exportPlaylists', () => {
+  it('writes every playlist as a replace edit, fields in a stable order', async () => {
+    const api = new FakeApi();
+    api.seed('u1', {
+      id: hex(1),
+      name: 'One',
+      status: 'published',
+      visibility: 'public',
+      description: 'desc',
+      image: 'http://i/$size$',
+      annotations: { k: 'v' },
+      tracks: [{ trackId: '5', trackTitle: 'T', releaseId: 9 }, { trackId: '6' }],
+    });
+    const text = await exportText(api, 'u1');
+    expect(text).toBe(
+      `{"op":"replace","playlistId":"${hex(1)}","ifMissing":"create","name":"One","status":"published","visibility":"public","description":"desc","imageUrl":"http://i/$size$","annotations":{"k":"v"},"tracks":[{"trackId":"5","trackTitle":"T","releaseId":9},{"trackId":"6"}]}\n`,
+    );
+  });
+
+  it('round-trips: export, apply into an empty user, export again gives the same playlists', async () => {
+    const api = new FakeApi();
+    for (let i = 0; i < 11; i++) {
+      api.seed('u1', {
+        id: hex(0x100 + i),
+        name: `P${i}`,
+        status: i % 2 ? 'published' : 'draft',
+        visibility: i % 3 ? 'private' : 'public',
+        description: i === 4 ? '' : `d${i} ✓ "quoted"`,
+        image: i === 5 ? '' : `http://img/${i}`,
+        annotations: i === 7 ? {} : { n: String(i), 'mcat:apply': i === 2 ? 'user value' : 'x' },
+        tracks: Array.from({ length: i }, (_, k) => ({ trackId: String(1000 + k), ...(k % 2 ? { trackTitle: `t${k}`, artistAppearsAs: 'A' } : {}) })),
+      });
+    }
+    api.seed('u2', { id: hex(0x999), name: 'not mine' });
+    api.nextId = 0x5000;
+    const backup = await exportText(api, 'u1');
+    expect(backup.trim().split('\n')).toHaveLength(11);
+    const parsed = parseEdits(Buffer.from(backup), { fileName: 'backup.ndjson' });
+    expect(parsed.errors).toEqual([]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-export-'));
+    try {
+      const res = await applyEdits({ client: {}, ops: api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j'), schedulerOptions: { baseDelayMs: 1 } });
+      expect(res.failed).toEqual([]);
+      expect(res.created).toHaveLength(11);
+      const restored = await exportText(api, 'u3');
+      const strip = (t: string) => t.replace(/"playlistId":"[0-9a-f]{24}"/g, '"playlistId":"-"');
+      expect(strip(restored)).toBe(strip(backup));
+      // applying the backup to its own user changes nothing and creates nothing
+      const before = api.creates;
+      const again = await applyEdits({ client: {}, ops: api, edits: parsed.edits, country: 'GB', userId: 'u1', journalPath: path.join(dir, 'j2') });
+      expect(again.created).toEqual([]);
+      expect(api.creates).toBe(before);
+      expect(await exportText(api, 'u1')).toBe(backup);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('dryRunEdits', () => {
+  it('plans every edit against the current state and sends nothing', async () => {
+    const api = new FakeApi();
+    const a = api.seed('u1', { id: hex(1), name: 'A', tracks: [{ trackId: '1' }, { trackId: '2' }] });
+    const b = api.seed('u1', { id: hex(2), name: 'B' });
+    const lines = [
+      { op: 'replace', playlistId: a, tracks: [{ trackId: 2 }, { trackId: 3 }] },
+      { op: 'details', playlistId: a, name: 'A2' },
+      { op: 'details', playlistId: a, name: 'A2' },
+      { op: 'details', playlistId: b, name: 'B' },
+      { op: 'replace', playlistId: hex(9), ifMissing: 'create', name: 'R', tracks: [{ trackId: 1 }] },
+      { op: 'replace', playlistId: hex(8), tracks: [] },
+      { op: 'create', name: 'C' },
+      { op: 'group-add', groupId: hex(7), playlistIds: [a] },
+      { op: 'group-replace', groupId: hex(7), name: 'G', playlistIds: [] },
+    ];
+    const { edits } = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'x.ndjson' });
+    const plans = await dryRunEdits({ client: {}, ops: api, edits, country: 'GB', userId: 'u1' });
+    expect(plans.map((p) => p.action)).toEqual(['change', 'change', 'no-change', 'no-change', 'create', 'fail', 'create', 'group', 'group']);
+    expect(plans[0].diff).toMatchObject({ tracksAdded: [{ trackId: '3', position: 2 }], tracksRemoved: [{ trackId: '1', position: 1 }] });
+    expect(plans[5].error).toMatchObject({ code: 2001 });
+    expect(api.calls.every((c) => c.fn === 'getPlaylist')).toBe(true);
+    const text = formatDryRun(plans, 'x.ndjson');
+    expect(text[0]).toBe(`x.ndjson:1: replace playlist ${a}`);
+    expect(text.at(-1)).toMatch(/nothing was sent/);
+  });
+});
