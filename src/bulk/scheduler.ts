@@ -197,12 +197,22 @@ export class AimdScheduler {
       if (q.length) insertReady(q[0]);
     };
     let delayed = 0;
+    // a hook that throws (the journal cannot be written) stops the run like an abort, then is rethrown
+    let fatal: { error: unknown } | undefined;
+    const safely = (f: () => void) => {
+      try {
+        f();
+      } catch (error) {
+        fatal ??= { error };
+      }
+    };
+    const stopped = () => Boolean(signal?.aborted || fatal);
     const onAbort = () => this.kick();
     signal?.addEventListener('abort', onAbort);
 
     const start = (e: Entry) => {
       this.inFlightCount++;
-      hooks.onStart?.(e.task.item, e.attempt);
+      safely(() => hooks.onStart?.(e.task.item, e.attempt));
       let p: Promise<R>;
       try {
         p = fn(e.task.item, e.attempt);
@@ -214,7 +224,7 @@ export class AimdScheduler {
           this.inFlightCount--;
           this.noteSuccess();
           advanceLane(e);
-          hooks.onDone(e.task.item, result, e.attempt);
+          safely(() => hooks.onDone(e.task.item, result, e.attempt));
           this.kick();
         },
         (err) => {
@@ -226,21 +236,21 @@ export class AimdScheduler {
             this.noteRateLimited(ra);
             wait = ra;
           }
-          if (cls !== 'permanent' && e.attempt < this.opts.maxAttempts && !signal?.aborted) {
+          if (cls !== 'permanent' && e.attempt < this.opts.maxAttempts && !stopped()) {
             const delay = Math.max(wait, this.backoffMs(e.attempt));
-            hooks.onRetry?.(e.task.item, err, e.attempt, delay);
+            safely(() => hooks.onRetry?.(e.task.item, err, e.attempt, delay));
             delayed++;
             this.opts.sleep(delay, signal).then(() => {
               delayed--;
-              if (!signal?.aborted) insertReady({ task: e.task, attempt: e.attempt + 1, seq: e.seq });
+              if (!stopped()) insertReady({ task: e.task, attempt: e.attempt + 1, seq: e.seq });
               this.kick();
             });
-          } else if (cls !== 'permanent' && signal?.aborted) {
+          } else if (cls !== 'permanent' && stopped()) {
             // interrupted between attempts: leave it undone (the journal shows it started)
             this.kick();
           } else {
             advanceLane(e);
-            hooks.onFailed(e.task.item, err, e.attempt);
+            safely(() => hooks.onFailed(e.task.item, err, e.attempt));
             this.kick();
           }
         },
@@ -249,7 +259,7 @@ export class AimdScheduler {
 
     try {
       for (;;) {
-        const aborted = signal?.aborted ?? false;
+        const aborted = stopped();
         if (!aborted && ready.length > 0 && this.inFlightCount < this.limitValue) {
           const waitMs = this.pausedUntilMs - this.opts.now();
           if (waitMs > 0) {
@@ -266,6 +276,7 @@ export class AimdScheduler {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
+    if (fatal) throw fatal.error;
     const interrupted = signal?.aborted ?? false;
     const unfinished = tasks.filter((_, i) => !finished.has(i)).map((t) => t.item);
     return { interrupted, unfinished };

@@ -146,4 +146,25 @@ describe('AimdScheduler', () => {
     expect(res.unfinished).toContain(1);
     expect(res.unfinished.length + done.length).toBe(20);
   });
+
+  it('stops and rethrows when a hook throws (the journal cannot be written)', async () => {
+    const s = new AimdScheduler({ concurrency: 2 });
+    let calls = 0;
+    await expect(
+      s.run(
+        Array.from({ length: 10 }, (_, i) => ({ item: i })),
+        async () => {
+          calls++;
+          await tick();
+        },
+        {
+          onDone: (i) => {
+            if (i === 2) throw new Error('ENOSPC');
+          },
+          onFailed: () => {},
+        },
+      ),
+    ).rejects.toThrow('ENOSPC');
+    expect(calls).toBeLessThan(10);
+  });
 });
