@@ -17,3 +17,5 @@ export { exportPlaylists, playlistToEdit, exportLine } from './export';
 export type { ExportOptions } from './export';
 export { loadOps } from './ops';
 export type { BulkOps } from './ops';
+export { verifyEdits } from './verify';
+export type { VerifyOptions, VerifyResult } from './verify';

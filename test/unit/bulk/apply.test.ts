@@ -6,6 +6,7 @@ import { applyEdits, MARKER_KEY, type ApplyOptions } from '../../../src/bulk/app
 import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
 import { readJournal } from '../../../src/bulk/journal';
 import { applyExitCode, reportLines, runReport, summaryLines } from '../../../src/bulk/report';
+import { verifyEdits } from '../../../src/bulk/verify';
 import { ApiError, AuthError } from '../../../src/client/errors';
 import { FakeApi, rng, transient, type Fault } from './fake-api';
 
@@ -168,6 +169,12 @@ describe('applyEdits', () => {
     for (const p of api.playlists.values()) expect(p.annotations[MARKER_KEY]).toBeUndefined();
     expect([...api.groupAdds.values()].every((n) => n === 1)).toBe(true);
     expect(res.orphans).toEqual([]);
+    api.fault = () => undefined;
+    const v = await verifyEdits({ client: {}, ops: api, edits, created: res.created, country: 'GB', userId: 'u1' });
+    expect(v).toEqual({ checked: 80, mismatches: [] });
+    api.playlists.get(S[3])!.tracks = [];
+    const bad = await verifyEdits({ client: {}, ops: api, edits, created: res.created, country: 'GB', userId: 'u1' });
+    expect(bad.mismatches).toEqual([expect.objectContaining({ playlistId: S[3], line: 11 })]);
   });
 
   it('gives up on a transient failure after the bounded attempts and records it', async () => {
