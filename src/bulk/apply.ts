@@ -210,11 +210,15 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       adopted: false,
       // the previous process may have created it without recording the id: search first
       ambiguous: marked && createdId === undefined,
-      ambiguousSince: t0,
+      ambiguousSince: 0,
     });
   }
 
   let anyAmbiguity = [...states.values()].some((s) => s.ambiguous);
+  // a logical clock orders "this create's outcome became unknown" against "this scan began":
+  // only a scan begun strictly after can be trusted to show the playlist if it exists
+  let clock = 0;
+  const tick = () => ++clock;
 
   // ---- marker search (shared between edits: one listing can answer many) ----
   let scan: { startedAt: number; promise: Promise<Map<string, string[]>> } | undefined;
@@ -254,8 +258,8 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       random: scheduler.opts.random,
     });
   const markerScan = (since: number): Promise<Map<string, string[]>> => {
-    if (scan && scan.startedAt >= since) return scan.promise;
-    const startedAt = now();
+    if (scan && scan.startedAt > since) return scan.promise;
+    const startedAt = tick();
     const promise = listMarkers();
     const entry = { startedAt, promise };
     scan = entry;
@@ -296,7 +300,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       } catch (err) {
         if (!definitelyNotApplied(err)) {
           st.ambiguous = true;
-          st.ambiguousSince = now();
+          st.ambiguousSince = tick();
           anyAmbiguity = true;
         }
         throw err;
@@ -304,7 +308,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       const id = res?.playlist?.id;
       if (typeof id !== 'string' || id === '') {
         st.ambiguous = true;
-        st.ambiguousSince = now();
+        st.ambiguousSince = tick();
         anyAmbiguity = true;
         throw new ResponseError('the create response names no playlist id');
       }
@@ -451,7 +455,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const orphans: string[] = [];
   if (anyAmbiguity && !run.interrupted) {
     try {
-      const index = await markerScan(now() + 1);
+      const index = await markerScan(tick());
       const doneKeys = new Set([...state.done.keys()]);
       for (const c of created) doneKeys.add(c.key);
       const failedKeys = new Set(failed.map((f) => f.key));

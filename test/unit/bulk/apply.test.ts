@@ -30,7 +30,7 @@ function parse(lines: object[]): { edits: ParsedEdit[]; inputHash: string } {
 function run(api: FakeApi, edits: ParsedEdit[], extra: Partial<ApplyOptions> = {}) {
   return applyEdits({
     client: {},
-    ops: api,
+    ops: api.forRun(),
     edits,
     country: 'GB',
     userId: 'u1',
@@ -287,13 +287,15 @@ describe('applyEdits: killed at any moment (SIGKILL) and resumed', () => {
           const journalPath = path.join(dir, `k${k}.journal`);
           const killed = `${journalPath}.at-kill`;
           w.api.fault = (c) => (c.n === k ? { kind: 'crash', applied } : undefined);
+          let onKill = () => {};
+          const kill = new Promise<'killed'>((r) => (onKill = () => r('killed')));
           w.api.onCrash = () => {
             fs.copyFileSync(journalPath, killed);
             if (torn) fs.appendFileSync(killed, '{"type":"done","key":"1:');
+            onKill();
           };
           const first = run(w.api, w.edits, { journalPath, inputHash: w.inputHash });
-          let finished = false;
-          await Promise.race([first.then(() => (finished = true)), new Promise((r) => setTimeout(r, 60))]);
+          const finished = (await Promise.race([first.then(() => 'finished'), kill])) === 'finished';
           if (finished) {
             // no kill happened (k past the last call)
             expect(snapshot(w.api, w.seeded)).toEqual(ref.state);
@@ -318,18 +320,90 @@ describe('applyEdits: killed at any moment (SIGKILL) and resumed', () => {
     const j1 = path.join(dir, 'a.journal');
     const j2 = path.join(dir, 'b.journal');
     const j3 = path.join(dir, 'c.journal');
-    w.api.fault = (c) => (c.n === 4 ? { kind: 'crash' } : undefined);
-    w.api.onCrash = () => fs.copyFileSync(j1, j2);
+    const killAt = (n: number, from: string, to: string) =>
+      new Promise<void>((r) => {
+        w.api.fault = (c) => (c.n === n ? { kind: 'crash' } : undefined);
+        w.api.onCrash = () => {
+          fs.copyFileSync(from, to);
+          r();
+        };
+      });
+    let killed = killAt(4, j1, j2);
     void run(w.api, w.edits, { journalPath: j1, inputHash: w.inputHash });
-    await new Promise((r) => setTimeout(r, 50));
+    await killed;
     w.api.revive();
-    const base = w.api.calls.length;
-    w.api.fault = (c) => (c.n === base + 5 ? { kind: 'crash' } : undefined);
-    w.api.onCrash = () => fs.copyFileSync(j2, j3);
+    killed = killAt(w.api.calls.length + 5, j2, j3);
     void run(w.api, w.edits, { journalPath: j2, inputHash: w.inputHash, resume: true });
-    await new Promise((r) => setTimeout(r, 50));
+    await killed;
     w.api.revive();
     await run(w.api, w.edits, { journalPath: j3, inputHash: w.inputHash, resume: true });
     expect(snapshot(w.api, w.seeded)).toEqual(ref.state);
   });
+});
+
+describe('applyEdits: random faults and kills (fuzz)', () => {
+  function bigWorkload(seed: number) {
+    const r = rng(seed);
+    const api = new FakeApi();
+    const S = Array.from({ length: 12 }, (_, i) => api.seed('u1', { id: hex(0x2000 + i), name: `S${i}` }));
+    api.nextId = 0x9000;
+    const lines: object[] = [];
+    for (let i = 0; i < 60; i++) {
+      const x = r();
+      const p = S[Math.floor(r() * S.length)];
+      if (x < 0.25) lines.push({ op: 'create', name: `C${i}`, annotations: { i: String(i) }, tracks: [{ trackId: i + 1 }] });
+      else if (x < 0.45) lines.push({ op: 'replace', playlistId: p, tracks: [{ trackId: i + 1 }, { trackId: 7 }] });
+      else if (x < 0.6) lines.push({ op: 'details', playlistId: p, description: `v${i}` });
+      else if (x < 0.75) lines.push({ op: 'replace', playlistId: hex(0x7000 + i), ifMissing: 'create', name: `R${i}`, tracks: [] });
+      else if (x < 0.9) lines.push({ op: 'group-add', groupId: hex(0xf00 + (i % 3)), playlistIds: [p, S[(i * 7) % S.length]] });
+      else lines.push({ op: 'group-replace', groupId: hex(0xe00 + (i % 2)), name: `g${i}`, playlistIds: [p] });
+    }
+    return { api, seeded: new Set(S), ...parse(lines) };
+  }
+  const faults = (r: () => number) => (_c?: unknown): Fault | undefined => {
+    const x = r();
+    if (x < 0.08) return { kind: 'before', error: transient.server() };
+    if (x < 0.12) return { kind: 'before', error: transient.rateLimited() };
+    if (x < 0.18) return { kind: 'after', error: transient.reset() };
+    return undefined;
+  };
+
+  for (const seed of Array.from({ length: Number(process.env.MCAT_FUZZ_SEEDS ?? 6) }, (_, i) => i + 1)) {
+    it(`seed ${seed}: killed twice under faults, resumed, every edit applied once`, async () => {
+      const ref = bigWorkload(seed);
+      await run(ref.api, ref.edits, { journalPath: path.join(dir, 'ref'), concurrency: 1 });
+      const expected = snapshot(ref.api, ref.seeded);
+
+      const w = bigWorkload(seed);
+      const r = rng(seed * 1000);
+      let journal = path.join(dir, 'run0');
+      for (let round = 1; round <= 3; round++) {
+        const next = path.join(dir, `run${round}`);
+        w.api.revive();
+        w.api.fault = faults(r);
+        const killAt = round < 3 ? w.api.calls.length + 5 + Math.floor(r() * 40) : Infinity;
+        const base = w.api.fault;
+        let killed = false;
+        const current = journal;
+        let onKill = () => {};
+        const kill = new Promise<undefined>((res) => (onKill = () => res(undefined)));
+        w.api.fault = (c) => (c.n === killAt ? { kind: 'crash', applied: r() < 0.5 } : base(c));
+        w.api.onCrash = () => {
+          killed = true;
+          fs.copyFileSync(current, next);
+          onKill();
+        };
+        const p = run(w.api, w.edits, { journalPath: current, inputHash: w.inputHash, resume: round > 1, concurrency: 4, schedulerOptions: { ...FAST, maxAttempts: 20 } });
+        const done = await Promise.race([p, kill]);
+        if (!killed) {
+          expect(done, `round ${round}`).toBeDefined();
+          expect(done!.failed).toEqual([]);
+          break;
+        }
+        journal = next;
+      }
+      expect(snapshot(w.api, w.seeded)).toEqual(expected);
+      for (const pl of w.api.playlists.values()) expect(pl.annotations[MARKER_KEY]).toBeUndefined();
+    });
+  }
 });

@@ -78,13 +78,24 @@ export class FakeApi implements BulkOps {
     this.concurrent++;
     this.maxConcurrent = Math.max(this.maxConcurrent, this.concurrent);
     try {
+      const gen = this.epoch;
       if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
       else await Promise.resolve();
+      if (this.epoch !== gen) {
+        // in flight when the client process died: the server still commits it; nobody hears back
+        try {
+          apply();
+        } catch {
+          // an error answer nobody reads
+        }
+        return new Promise<T>(() => {});
+      }
       if (this.frozen) return new Promise<T>(() => {});
       const f = this.fault(c);
       if (f?.kind === 'before') throw f.error;
       if (f?.kind === 'crash' && f.applied === false) {
         this.frozen = true;
+        this.epoch++;
         this.onCrash();
         return new Promise<T>(() => {});
       }
@@ -92,6 +103,7 @@ export class FakeApi implements BulkOps {
       if (f?.kind === 'after') throw f.error;
       if (f?.kind === 'crash') {
         this.frozen = true;
+        this.epoch++;
         this.onCrash();
         return new Promise<T>(() => {});
       }
@@ -222,6 +234,27 @@ export class FakeApi implements BulkOps {
       }
       return { playlistGroup: { id: groupId, name: g.name, playlists: g.playlistIds.map((id) => ({ id })) } };
     });
+  }
+
+  /** bumped by a crash: calls from a process started before it never return (it is dead) */
+  epoch = 0;
+
+  /** the API as seen by one process: after a crash, that process makes no more calls */
+  forRun(): BulkOps {
+    const gen = this.epoch;
+    const wrap =
+      <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+      (...a: A): Promise<R> =>
+        gen === this.epoch ? f.apply(this, a) : new Promise<R>(() => {});
+    return {
+      listPlaylists: wrap(this.listPlaylists),
+      getPlaylist: wrap(this.getPlaylist),
+      createPlaylist: wrap(this.createPlaylist),
+      updatePlaylistDetails: wrap(this.updatePlaylistDetails),
+      replacePlaylist: wrap(this.replacePlaylist),
+      replaceGroup: wrap(this.replaceGroup),
+      addToGroup: wrap(this.addToGroup),
+    };
   }
 
   /** the same world, unfrozen, with no faults: the server after a crash, seen by a new process */

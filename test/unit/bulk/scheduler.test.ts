@@ -125,7 +125,7 @@ describe('AimdScheduler', () => {
 
   it('on abort starts nothing new, lets in-flight work finish, and drops pending retries', async () => {
     const ac = new AbortController();
-    const s = new AimdScheduler({ concurrency: 3, baseDelayMs: 50, maxDelayMs: 50 });
+    const s = new AimdScheduler({ concurrency: 3, baseDelayMs: 50, maxDelayMs: 50, random: () => 0.99 });
     const started: number[] = [];
     const done: number[] = [];
     const res = await s.run(
