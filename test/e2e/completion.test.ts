@@ -1,0 +1,129 @@
+// Completions: generated from the command tree, kept in sync with completions/, and loaded in
+// each real shell that is installed here to ask for completions of partial command lines.
+import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcat, binPath } from '../helpers/mcat';
+import { startTestSandbox } from '../helpers/sandbox';
+
+const root = path.resolve(__dirname, '../..');
+const FILES: Record<string, string> = { bash: 'mcat.bash', zsh: '_mcat', fish: 'mcat.fish' };
+
+function has(shell: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('mcat completion', () => {
+  for (const shell of Object.keys(FILES)) {
+    it(`completions/${FILES[shell]} is what 'mcat completion ${shell}' prints`, async () => {
+      const r = await mcat(['completion', shell]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.length).toBeGreaterThan(500);
+      const file = readFileSync(path.join(root, 'completions', FILES[shell]), 'utf8');
+      expect(r.stdout, `completions/${FILES[shell]} is stale: run 'npm run completions'`).toBe(file);
+    });
+  }
+
+  it('refuses an unknown shell with a usage error', async () => {
+    const r = await mcat(['completion', 'powershell']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^mcat: unknown shell 'powershell'/);
+  });
+});
+
+// Each case: the words typed so far (the last one is being completed) and what must be offered.
+const CASES: { words: string[]; expect: string[]; not?: string[] }[] = [
+  { words: ['loc'], expect: ['locker'] },
+  { words: ['playlist', ''], expect: ['list', 'show', 'details', 'replace', 'apply', 'export', 'create'] },
+  { words: ['group', ''], expect: ['replace', 'add', 'show'] },
+  { words: ['locker', '--so'], expect: ['--sort'] },
+  { words: ['locker', '--sort', ''], expect: ['purchaseDate:desc', 'artistName:asc', 'releaseTitle:desc'] },
+  { words: ['release', 'batch', '-o', ''], expect: ['table', 'json', 'ndjson', 'csv', 'xml'] },
+  { words: ['release', 'batch', '--usage-types', ''], expect: ['download', 'subscriptionstreaming', 'adsupportedstreaming'] },
+  { words: ['release', 'batch', '--type', ''], expect: ['album', 'single'] },
+  { words: ['artist', 'releases', '--type', ''], expect: ['album', 'single', 'video'] },
+  { words: ['playlist', 'details', 'x', '--visibility', ''], expect: ['private', 'public'] },
+  { words: ['playlist', 'replace', 'x', '--status', ''], expect: ['draft', 'published'] },
+  { words: ['completion', ''], expect: ['bash', 'zsh', 'fish'] },
+];
+
+const bashCmd = (words: string[]) =>
+  `source completions/mcat.bash; COMP_WORDS=(mcat ${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length}; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+// zsh runs the bash functions through bashcompinit, which calls them under `emulate sh`.
+const zshCmd = (words: string[]) =>
+  `source completions/_mcat >/dev/null 2>&1; (( $+_comps[mcat] )) || { echo 'not registered'; exit 9; }; emulate -L sh; setopt kshglob noshglob braceexpand; COMP_WORDS=(mcat ${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length}; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+const fishCmd = (words: string[]) => `source completions/mcat.fish; complete -C ${JSON.stringify(['mcat', ...words].join(' '))}`;
+
+const SHELLS: { name: string; argv: (words: string[]) => string[] }[] = [
+  { name: 'bash', argv: (w) => ['bash', '--norc', '--noprofile', '-c', bashCmd(w)] },
+  { name: 'zsh', argv: (w) => ['zsh', '-f', '-c', zshCmd(w)] },
+  { name: 'fish', argv: (w) => ['fish', '--no-config', '-c', fishCmd(w)] },
+];
+
+async function complete(shell: (typeof SHELLS)[number], words: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const [cmd, ...args] = shell.argv(words);
+  const r = await execa(cmd, args, { cwd: root, reject: false, timeout: 15_000, env: { ...env, HOME: root }, extendEnv: true });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.stdout.split('\n').map((l) => l.split('\t')[0]).filter(Boolean);
+}
+
+for (const shell of SHELLS) {
+  describe.skipIf(!has(shell.name))(`completions loaded in ${shell.name}`, () => {
+    for (const c of CASES) {
+      it(`mcat ${c.words.join(' ')}<TAB>`, async () => {
+        const got = await complete(shell, c.words);
+        for (const e of c.expect) expect(got).toContain(e);
+      });
+    }
+  });
+}
+
+describe.skipIf(!has('bash'))('playlist ids complete from the current profile', () => {
+  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+    const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
+    const user = sb.info.users.find((u) => u.userId === sb.info.examples.lockerUser)!;
+    env = {
+      MCAT_BASE_URL: sb.baseUrl,
+      MCAT_CONSUMER_KEY: consumer.key,
+      MCAT_CONSUMER_SECRET: consumer.secret,
+      MCAT_TOKEN: user.token,
+      MCAT_TOKEN_SECRET: user.tokenSecret,
+      MCAT_COUNTRY: consumer.countries[0],
+      MCAT_CONFIG_DIR: path.join(sb.dataDir, 'conf'),
+    };
+  });
+  afterAll(() => sb?.close());
+
+  it('offers the user playlist ids after `playlist show`', async () => {
+    const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env, reject: false, timeout: 15_000 });
+    expect(r.exitCode).toBe(0);
+    for (const id of sb.info.examples.playlistIds) expect(r.stdout.split('\n')).toContain(id);
+  });
+
+  it('is silent and quick when the API cannot be reached', async () => {
+    const t0 = Date.now();
+    const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], {
+      cwd: root,
+      env: { ...env, MCAT_BASE_URL: 'http://127.0.0.1:9' },
+      reject: false,
+      timeout: 15_000,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe('');
+    expect(r.stderr).toBe('');
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+});
