@@ -33,10 +33,7 @@ let loaded: Promise<BulkOps> | undefined;
 /** The real client functions, imported on first use (keeps `mcat --help` light). */
 export function loadOps(): Promise<BulkOps> {
   loaded ??= (async () => {
-    // ts-ignore only while src/client/playlists.ts and groups.ts are being written (remove then)
-    // @ts-ignore
     const p = await import('../client/playlists');
-    // @ts-ignore
     const g = await import('../client/groups');
     // The client's own parameter types are stricter than ClientLike; the casts are the adaptor's job.
     /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -55,22 +55,28 @@ export class NetworkError extends McatError {
 
 export class TimeoutError extends McatError {
   override name = 'TimeoutError';
-  constructor(readonly timeoutMs: number) {
-    super(`request timed out after ${timeoutMs} ms`);
+  constructor(
+    readonly timeoutMs: number,
+    /** 'connect': no connection within the time (nothing was sent); 'request': no complete answer in time */
+    readonly phase: 'connect' | 'request' = 'request',
+  ) {
+    super(phase === 'connect' ? `could not connect within ${timeoutMs} ms` : `request timed out after ${timeoutMs} ms`);
   }
 }
 
 /** The server asked us to wait longer than we are willing to (Retry-After above the cap). */
 export class RateLimitError extends McatError {
   override name = 'RateLimitError';
-  constructor(readonly retryAfterSeconds: number, readonly httpStatus = 429) {
-    super(`rate limited: the service asks to wait ${retryAfterSeconds} s, more than the 60 s mcat waits`);
+  constructor(readonly retryAfterSeconds: number, readonly httpStatus = 429, readonly maxWaitSeconds = 60) {
+    super(`rate limited: the service asks to wait ${retryAfterSeconds} s, more than the ${maxWaitSeconds} s mcat waits`);
   }
 }
 
 /** An HTTP failure with no API error body (5xx HTML page, 404 with no body, ...). */
 export class HttpError extends McatError {
   override name = 'HttpError';
+  /** Retry-After of a 429/503 that was still refused after the client's own retries, in seconds. */
+  retryAfterSeconds?: number;
   constructor(readonly httpStatus: number, message: string, readonly body?: string) {
     super(message);
   }

@@ -1,0 +1,135 @@
+// Catalogue reads (endpoints 4 to 7): typed parameters in, parsed body out.
+import type { ApiClient } from './http';
+import { chunk, mapBounded } from './batch';
+import { artistReleasesBody, batchBody, type ArtistReleasesBody, type BatchError, type Release } from './schemas/release';
+import { releaseTracksBody, trackMetadataBody, type ReleaseTracksBody, type TrackMetadataBody } from './schemas/track';
+
+/** The most release ids the batch call takes (spec, limits). */
+export const MAX_BATCH_IDS = 500;
+
+const list = (v: readonly (string | number)[] | undefined) => (v && v.length ? v.join(',') : undefined);
+
+export interface CatalogueFilters {
+  country: string;
+  usageTypes?: string[];
+  /** release type filter (Album, Single, Video) */
+  type?: string;
+  /** only releases with one of these packages (usage type download only) */
+  packageIds?: number[];
+  /** image width in pixels */
+  imageSize?: number;
+}
+
+export interface BatchOptions extends CatalogueFilters {
+  ids: number[];
+  /** calls in flight at once (default 4) */
+  concurrency?: number;
+  /** ids per call (default and maximum 500) */
+  chunkSize?: number;
+  signal?: AbortSignal;
+}
+
+export interface BatchResult {
+  /** one release per requested valid id, in request order (duplicates as requested) */
+  releases: Release[];
+  /** one entry per requested invalid id, in request order */
+  errors: BatchError[];
+}
+
+function filterQuery(o: CatalogueFilters) {
+  return {
+    country: o.country,
+    usageTypes: list(o.usageTypes) ?? 'download',
+    type: o.type,
+    packageIds: list(o.packageIds),
+    imageSize: o.imageSize,
+  };
+}
+
+/**
+ * Details of any number of releases: unique ids sent at most 500 a call, calls in flight
+ * bounded, results put back in the order (and multiplicity) of the requested ids.
+ */
+export async function releaseDetailsBatch(c: ApiClient, o: BatchOptions): Promise<BatchResult> {
+  const size = Math.min(MAX_BATCH_IDS, Math.max(1, o.chunkSize ?? MAX_BATCH_IDS));
+  const unique = [...new Set(o.ids)];
+  const chunks = chunk(unique, size);
+  const bodies = await mapBounded(
+    chunks,
+    o.concurrency ?? 4,
+    (ids) =>
+      c.request('GET', '/1.2/release/details/batch', {
+        query: { releaseIds: ids.join(','), ...filterQuery(o), showErrors: 'true' },
+        auth: 'consumer',
+        schema: batchBody,
+        what: 'release details',
+        signal: o.signal,
+      }),
+    o.signal,
+  );
+  const releaseById = new Map<number, Release>();
+  const errorById = new Map<number, BatchError>();
+  const stray: Release[] = [];
+  bodies.forEach((body, i) => {
+    const asked = new Set(chunks[i]);
+    for (const r of body.items.releases) {
+      if (asked.has(r.id) && !releaseById.has(r.id)) releaseById.set(r.id, r);
+      else if (!asked.has(r.id)) stray.push(r);
+    }
+    for (const e of body.items.errors) if (!errorById.has(e.itemId)) errorById.set(e.itemId, e);
+  });
+  const releases: Release[] = [];
+  const errors: BatchError[] = [];
+  for (const id of o.ids) {
+    const r = releaseById.get(id);
+    if (r) releases.push(r);
+    else {
+      const e = errorById.get(id);
+      if (e) errors.push(e);
+    }
+  }
+  // A release the service answered under another id than asked: keep it rather than lose it.
+  releases.push(...stray);
+  return { releases, errors };
+}
+
+export interface ArtistReleasesOptions extends CatalogueFilters {
+  artistId: number;
+  page?: number;
+  pageSize?: number;
+}
+
+export function artistReleases(c: ApiClient, o: ArtistReleasesOptions): Promise<ArtistReleasesBody> {
+  return c.request('GET', '/1.2/artist/releases', {
+    query: { artistId: o.artistId, ...filterQuery(o), page: o.page, pageSize: o.pageSize },
+    auth: 'consumer',
+    schema: artistReleasesBody,
+    what: 'artist releases',
+  });
+}
+
+export interface ReleaseTracksOptions {
+  releaseId: number;
+  country: string;
+  usageTypes?: string[];
+  page?: number;
+  pageSize?: number;
+}
+
+export function releaseTracks(c: ApiClient, o: ReleaseTracksOptions): Promise<ReleaseTracksBody> {
+  return c.request('GET', '/1.2/release/tracks', {
+    query: { releaseId: o.releaseId, country: o.country, usageTypes: list(o.usageTypes) ?? 'download', page: o.page, pageSize: o.pageSize },
+    auth: 'consumer',
+    schema: releaseTracksBody,
+    what: 'release tracks',
+  });
+}
+
+export function trackMetadata(c: ApiClient, o: { trackId: number; country: string }): Promise<TrackMetadataBody> {
+  return c.request('GET', `/track/by-id/${encodeURIComponent(String(o.trackId))}/metadata/enhanced`, {
+    query: { country: o.country },
+    auth: 'consumer',
+    schema: trackMetadataBody,
+    what: 'track metadata',
+  });
+}

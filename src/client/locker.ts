@@ -1,0 +1,23 @@
+// The user's locker (endpoint 3), as JSON or as the API's own XML.
+import type { ApiClient } from './http';
+import { lockerBody, type LockerBody } from './schemas/locker';
+
+export interface LockerOptions {
+  country: string;
+  /** "<purchaseDate|artistName|releaseTitle> <asc|desc>" */
+  sort?: string;
+  page?: number;
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+const query = (o: LockerOptions) => ({ country: o.country, sort: o.sort, page: o.page, pageSize: o.pageSize });
+
+export function getLocker(c: ApiClient, o: LockerOptions): Promise<LockerBody> {
+  return c.request('GET', '/1.2/user/locker', { query: query(o), auth: 'user', schema: lockerBody, what: 'locker', signal: o.signal });
+}
+
+/** The locker page as the API's XML text (errors in it are still thrown as typed errors). */
+export function getLockerXml(c: ApiClient, o: LockerOptions): Promise<string> {
+  return c.requestText('GET', '/1.2/user/locker', { query: query(o), auth: 'user', accept: 'xml', what: 'locker', signal: o.signal });
+}

@@ -1,0 +1,84 @@
+// OAuth 1.0a HMAC-SHA1 signing through oauth-1.0a, for the header and the query transports.
+// The package's own URL handling is not used: it keeps the query in the base URI's place and
+// decodes '+' wrongly, so callers hand us the normalised base URI and the decoded parameters.
+import { createHmac, randomBytes } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
+
+export interface Credentials {
+  consumerKey: string;
+  consumerSecret: string;
+  token?: string;
+  tokenSecret?: string;
+}
+
+export type Params = Record<string, string | string[]>;
+
+export interface SignInput {
+  method: string;
+  /** base URI: scheme and host lower-case, default port dropped, no query (see baseUri) */
+  url: string;
+  /** decoded query and form-body parameters (a JSON body is never part of the signature) */
+  params?: Params;
+  credentials: Credentials;
+  /** sign with the access token (three-legged); false signs with the consumer key only */
+  useToken: boolean;
+  /** fixed for test vectors; fresh per call otherwise */
+  nonce?: string;
+  timestamp?: number | string;
+  /** oauth_version to send; null leaves it out (RFC 5849's example has none) */
+  version?: string | null;
+}
+
+/** RFC 3986 percent-encoding: only A-Z a-z 0-9 - . _ ~ stay as they are. */
+export function percentEncode(s: string): string {
+  return encodeURIComponent(s).replace(/[!*'()]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/** The base string URI: lower-case scheme and host, no default port, no query or fragment. */
+export function baseUri(url: string | URL): string {
+  const u = new URL(String(url));
+  return `${u.protocol}//${u.host}${u.pathname}`;
+}
+
+const hmacSha1 = (base: string, key: string) => createHmac('sha1', key).update(base).digest('base64');
+
+export function nonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** The oauth_* parameters of one request, oauth_signature included. */
+export function oauthParams(input: SignInput): Record<string, string> {
+  const { credentials: c } = input;
+  const oauth = new OAuth({
+    consumer: { key: c.consumerKey, secret: c.consumerSecret },
+    signature_method: 'HMAC-SHA1',
+    hash_function: hmacSha1,
+  });
+  const data: Record<string, string> = {
+    oauth_consumer_key: c.consumerKey,
+    oauth_nonce: input.nonce ?? nonce(),
+    oauth_signature_method: 'HMAC-SHA1',
+    oauth_timestamp: String(input.timestamp ?? Math.floor(Date.now() / 1000)),
+  };
+  const version = input.version === undefined ? '1.0' : input.version;
+  if (version !== null) data.oauth_version = version;
+  if (input.useToken && c.token) data.oauth_token = c.token;
+  // oauth-1.0a merges (and sorts in place) whatever it is given: hand it copies.
+  const params: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(input.params ?? {})) params[k] = Array.isArray(v) ? [...v] : v;
+  const signature = oauth.getSignature(
+    { url: input.url, method: input.method.toUpperCase(), data: params },
+    input.useToken ? c.tokenSecret : undefined,
+    { ...data } as unknown as OAuth.Data,
+  );
+  return { ...data, oauth_signature: signature };
+}
+
+/** `OAuth realm="...", oauth_consumer_key="...", ...` (values percent-encoded, as RFC 5849 asks). */
+export function authorizationHeader(oauth: Record<string, string>, realm = ''): string {
+  const pairs = Object.keys(oauth)
+    .filter((k) => k.startsWith('oauth_'))
+    .sort()
+    .map((k) => `${percentEncode(k)}="${percentEncode(oauth[k])}"`);
+  return `OAuth realm="${realm.replace(/"/g, '')}", ${pairs.join(', ')}`;
+}
