@@ -536,7 +536,10 @@ export function interpret(status: number, headers: Record<string, string>, text:
     if (status === 401) return throwIt(new AuthError(message || 'access denied', status, code));
     return throwIt(new ApiError(code, message, status, url));
   }
-  if (isObj && typeof body.status === 'string' && body.status !== 'ok') {
+  // In XML the status is always the envelope's; in JSON only beside a version (a playlist has
+  // a status of its own: published, draft).
+  const envelopeStatus = kind === 'xml' || (isObj && 'version' in body);
+  if (isObj && envelopeStatus && typeof body.status === 'string' && body.status !== 'ok') {
     return throwIt(new ResponseError(`${label}unrecognised response status "${body.status}"`, status));
   }
   if (status >= 400) {

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { authorizationHeader, baseUri, oauthParams, percentEncode } from '../../../src/client/oauth';
+import { encodeParams } from '../../../src/client/http';
+
+describe('OAuth 1.0a HMAC-SHA1 vectors (shared/oauth-vectors.md)', () => {
+  const rfc = {
+    method: 'GET',
+    url: baseUri('http://photos.example.net/photos?file=vacation.jpg&size=original'),
+    params: { file: 'vacation.jpg', size: 'original' },
+    credentials: { consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00' },
+    useToken: true,
+    nonce: 'chapoH',
+    timestamp: 137131202,
+    version: null,
+  };
+  const twitter = {
+    method: 'POST',
+    url: baseUri('https://api.twitter.com/1.1/statuses/update.json?include_entities=true'),
+    params: { include_entities: 'true', status: 'Hello Ladies + Gentlemen, a signed OAuth request!' },
+    credentials: {
+      consumerKey: 'xvz1evFS4wEEPTGEFPHBog',
+      consumerSecret: 'kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw',
+      token: '370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb',
+      tokenSecret: 'LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE',
+    },
+    useToken: true,
+    nonce: 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg',
+    timestamp: 1318622958,
+    version: '1.0',
+  };
+
+  it('RFC 5849 section 1.2: signature, header form and query form', () => {
+    const o = oauthParams(rfc);
+    expect(o.oauth_signature).toBe('MdpQcU8iPSUjWoN/UDMsK2sui9I=');
+    expect(o).not.toHaveProperty('oauth_version');
+    const header = authorizationHeader(o, 'Photos');
+    expect(header).toMatch(/^OAuth realm="Photos", /);
+    expect(header).toContain('oauth_signature="MdpQcU8iPSUjWoN%2FUDMsK2sui9I%3D"');
+    expect(header).toContain('oauth_token="nnch734d00sl2jdk"');
+    expect(header).toContain('oauth_consumer_key="dpf43f3p2l4k3l03"');
+    const query = encodeParams({ ...rfc.params, ...o });
+    expect(query).toContain('oauth_signature=MdpQcU8iPSUjWoN%2FUDMsK2sui9I%3D');
+    expect(query).toContain('file=vacation.jpg');
+    expect(query).toContain('oauth_nonce=chapoH');
+  });
+
+  it("Twitter's example: form body in the signature, header form and query form", () => {
+    const o = oauthParams(twitter);
+    expect(o.oauth_signature).toBe('hCtSmYh+iHYCEqBWrE7C7hYmtUk=');
+    const header = authorizationHeader(o);
+    expect(header).toContain('oauth_signature="hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D"');
+    expect(header).toContain('oauth_version="1.0"');
+    expect(header).toMatch(/^OAuth realm="", oauth_consumer_key=/);
+    const query = encodeParams({ include_entities: 'true', ...o });
+    expect(query).toContain('oauth_signature=hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D');
+  });
+
+  it('the signature depends on form params but the same inputs give the same signature', () => {
+    const a = oauthParams(twitter).oauth_signature;
+    const b = oauthParams({ ...twitter, params: { include_entities: 'true' } }).oauth_signature;
+    expect(a).not.toBe(b);
+    expect(oauthParams(twitter).oauth_signature).toBe(a);
+  });
+
+  it('percent-encodes by RFC 3986 and normalises the base URI', () => {
+    expect(percentEncode("a b+c!*'()~")).toBe('a%20b%2Bc%21%2A%27%28%29~');
+    expect(baseUri('HTTP://Example.COM:80/r%20v/x?q=1#f')).toBe('http://example.com/r%20v/x');
+    expect(baseUri('https://example.com:443/a')).toBe('https://example.com/a');
+    expect(baseUri('https://example.com:8443/a')).toBe('https://example.com:8443/a');
+  });
+
+  it('two-legged signing leaves the token out and signs with an empty token secret', () => {
+    const o = oauthParams({ ...rfc, useToken: false });
+    expect(o).not.toHaveProperty('oauth_token');
+    expect(o.oauth_signature).not.toBe('MdpQcU8iPSUjWoN/UDMsK2sui9I=');
+  });
+
+  it('fresh nonce and timestamp when none is given', () => {
+    const a = oauthParams({ ...rfc, nonce: undefined, timestamp: undefined });
+    const b = oauthParams({ ...rfc, nonce: undefined, timestamp: undefined });
+    expect(a.oauth_nonce).not.toBe(b.oauth_nonce);
+    expect(Math.abs(Number(a.oauth_timestamp) - Date.now() / 1000)).toBeLessThan(5);
+  });
+});
