@@ -1,0 +1,334 @@
+// The request core against undici's MockAgent (no network): retries and backoff, Retry-After
+// and its cap, idempotency, fresh signatures per attempt, timeouts, error mapping, tracing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, AuthError, HttpError, NetworkError, RateLimitError, TimeoutError } from '../../../src/client/errors';
+import { ApiClient } from '../../../src/client/http';
+import { baseUri, oauthParams } from '../../../src/client/oauth';
+import { CREDS, ORIGIN, json, mockApi, type Recorded } from './helpers';
+
+let api: ReturnType<typeof mockApi>;
+afterEach(async () => {
+  await api?.agent.close().catch(() => undefined);
+});
+
+const ok = { status: 200, body: '{"status":"ok","version":"1.2","n":1}', headers: json };
+
+function authParams(h: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of h.matchAll(/(\w+)="([^"]*)"/g)) out[m[1]] = decodeURIComponent(m[2]);
+  return out;
+}
+
+/** Recomputes the signature the server would expect for a recorded call. */
+function verify(call: Recorded, extra: Record<string, string> = {}, useToken = true): boolean {
+  const url = new URL(call.path, ORIGIN);
+  const params: Record<string, string> = { ...extra };
+  const fromQuery: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) fromQuery[k] = v;
+  let oauth: Record<string, string>;
+  if (call.headers.authorization) {
+    oauth = authParams(call.headers.authorization);
+    Object.assign(params, fromQuery);
+  } else {
+    oauth = Object.fromEntries(Object.entries(fromQuery).filter(([k]) => k.startsWith('oauth_')));
+    Object.assign(params, Object.fromEntries(Object.entries(fromQuery).filter(([k]) => !k.startsWith('oauth_'))));
+  }
+  const expected = oauthParams({
+    method: call.method,
+    url: baseUri(url),
+    params,
+    credentials: CREDS,
+    useToken,
+    nonce: oauth.oauth_nonce,
+    timestamp: oauth.oauth_timestamp,
+    version: oauth.oauth_version ?? null,
+  }).oauth_signature;
+  return expected === oauth.oauth_signature;
+}
+
+describe('signing', () => {
+  it('signs in the Authorization header with realm, query params included', async () => {
+    api = mockApi();
+    api.on('GET', '/1.2/release/tracks', () => ok);
+    await api.client.request('GET', '/1.2/release/tracks', { query: { releaseId: 5, country: 'GB', note: 'a b+c' } });
+    const call = api.calls[0];
+    expect(call.headers.authorization).toMatch(/^OAuth realm="", oauth_consumer_key="key-consumer-1234", /);
+    expect(call.headers.authorization).toContain('oauth_token="token-user-abcdef"');
+    expect(call.headers.authorization).toContain('oauth_signature_method="HMAC-SHA1"');
+    expect(call.path).toContain('note=a%20b%2Bc');
+    expect(call.path).not.toContain('oauth_');
+    expect(verify(call)).toBe(true);
+  });
+
+  it('signs as query parameters with authIn query', async () => {
+    api = mockApi({ authIn: 'query' });
+    api.on('GET', '/1.2/user/locker', () => ok);
+    await api.client.request('GET', '/1.2/user/locker', { query: { country: 'GB' } });
+    const call = api.calls[0];
+    expect(call.headers.authorization).toBeUndefined();
+    expect(call.path).toMatch(/oauth_consumer_key=key-consumer-1234/);
+    expect(call.path).toMatch(/oauth_token=token-user-abcdef/);
+    expect(call.path).toMatch(/oauth_signature=/);
+    expect(verify(call)).toBe(true);
+  });
+
+  it('consumer-only calls leave the token out', async () => {
+    api = mockApi();
+    api.on('GET', '/1.2/artist/releases', () => ok);
+    await api.client.request('GET', '/1.2/artist/releases', { query: { artistId: 1 }, auth: 'consumer' });
+    expect(api.calls[0].headers.authorization).not.toContain('oauth_token');
+    expect(verify(api.calls[0], {}, false)).toBe(true);
+  });
+
+  it('form bodies are part of the signature, JSON bodies are not', async () => {
+    api = mockApi();
+    api.on('PUT', /^\/g/, () => ok);
+    api.on('POST', /^\/p/, () => ok);
+    await api.client.request('PUT', '/g', { form: { name: 'My group!', playlistIds: 'a,b' } });
+    await api.client.request('POST', '/p', { json: { name: 'x' } });
+    const [form, jsonCall] = api.calls;
+    expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(form.body).toBe('name=My%20group%21&playlistIds=a%2Cb');
+    expect(verify(form, { name: 'My group!', playlistIds: 'a,b' })).toBe(true);
+    expect(verify(form)).toBe(false);
+    expect(jsonCall.headers['content-type']).toBe('application/json');
+    expect(jsonCall.body).toBe('{"name":"x"}');
+    expect(verify(jsonCall)).toBe(true);
+  });
+
+  it('a user call with no token configured fails before sending', async () => {
+    api = mockApi({ credentials: { consumerKey: 'k', consumerSecret: 's' } });
+    await expect(api.client.request('GET', '/1.2/user/locker', { auth: 'user' })).rejects.toBeInstanceOf(AuthError);
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('signedUrl carries its own signature', () => {
+    api = mockApi();
+    const u = api.client.signedUrl('/media/stream/7', { a: '1' });
+    expect(u).toMatch(/^http:\/\/api\.test\/media\/stream\/7\?a=1&oauth_consumer_key=/);
+    expect(verify({ method: 'GET', path: u.slice(ORIGIN.length), headers: {} })).toBe(true);
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET on 429, 502, 503 and 504 with a fresh nonce each time, then succeeds', async () => {
+    api = mockApi();
+    const seq = [429, 502, 503];
+    api.on('GET', '/r', (_c, n) => (n <= seq.length ? { status: seq[n - 1], body: '' } : ok));
+    const body = await api.client.request('GET', '/r');
+    expect(body.n).toBe(1);
+    expect(api.calls).toHaveLength(4);
+    const nonces = api.calls.map((c) => authParams(c.headers.authorization).oauth_nonce);
+    expect(new Set(nonces).size).toBe(4);
+    for (const c of api.calls) expect(verify(c)).toBe(true);
+  });
+
+  it('backs off exponentially with full jitter', async () => {
+    api = mockApi({ backoffBaseMs: 100, maxBackoffMs: 350, random: () => 0.999 });
+    api.on('GET', '/r', () => ({ status: 504, body: '' }));
+    const err = await api.client.request('GET', '/r').catch((e) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err.httpStatus).toBe(504);
+    expect(api.calls).toHaveLength(4); // 1 + retries (3)
+    expect(api.sleeps).toEqual([99, 199, 349]);
+    await api.agent.close();
+    api = mockApi({ backoffBaseMs: 100, random: () => 0 });
+    api.on('GET', '/r', () => ({ status: 503, body: '' }));
+    await api.client.request('GET', '/r').catch(() => undefined);
+    expect(api.sleeps).toEqual([0, 0, 0]);
+  });
+
+  it('honours --retries', async () => {
+    api = mockApi({ retries: 0 });
+    api.on('GET', '/r', () => ({ status: 503, body: '' }));
+    await expect(api.client.request('GET', '/r')).rejects.toBeInstanceOf(HttpError);
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('waits for Retry-After (up to the cap)', async () => {
+    api = mockApi();
+    api.on('GET', '/r', (_c, n) => (n === 1 ? { status: 429, body: '', headers: { 'retry-after': '7' } } : ok));
+    await api.client.request('GET', '/r');
+    expect(api.sleeps).toEqual([7000]);
+    expect(api.calls).toHaveLength(2);
+  });
+
+  it('a Retry-After over the cap fails at once with RateLimitError naming the wait', async () => {
+    api = mockApi({ maxRetryAfterSeconds: 60 });
+    api.on('GET', '/r', () => ({ status: 429, body: 'slow down', headers: { 'retry-after': '120' } }));
+    const err = await api.client.request('GET', '/r').catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.retryAfterSeconds).toBe(120);
+    expect(err.message).toMatch(/120 s/);
+    expect(api.calls).toHaveLength(1);
+    expect(api.sleeps).toEqual([]);
+  });
+
+  it('a 429 that outlives the retries is an HttpError 429 carrying its Retry-After', async () => {
+    api = mockApi({ retries: 1 });
+    api.on('GET', '/r', () => ({ status: 429, body: '{"status":"error","version":"1.2","error":{"code":9001,"errorMessage":"x"}}', headers: { 'retry-after': '2', ...json } }));
+    const err = await api.client.request('GET', '/r').catch((e) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err).toMatchObject({ httpStatus: 429, retryAfterSeconds: 2 });
+  });
+
+  it('does not retry 500, 400 or 401', async () => {
+    for (const status of [500, 400, 401]) {
+      api = mockApi();
+      api.on('GET', '/r', () => ({ status, body: '' }));
+      await api.client.request('GET', '/r').catch(() => undefined);
+      expect(api.calls, `HTTP ${status}`).toHaveLength(1);
+      await api.agent.close();
+    }
+  });
+
+  it('never retries a non-idempotent POST after it may have reached the server', async () => {
+    api = mockApi();
+    api.on('POST', '/1.2/playlists', () => ({ status: 503, body: '' }));
+    await expect(api.client.request('POST', '/1.2/playlists', { json: { name: 'x' } })).rejects.toMatchObject({ httpStatus: 503 });
+    expect(api.calls).toHaveLength(1);
+    await api.agent.close();
+    api = mockApi();
+    api.on('POST', '/1.2/playlists', () => {
+      throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    });
+    await expect(api.client.request('POST', '/1.2/playlists', { json: { name: 'x' } })).rejects.toBeInstanceOf(NetworkError);
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('retries a POST marked idempotent (replace, details, group add)', async () => {
+    api = mockApi();
+    api.on('POST', '/1.2/playlists/abc', (_c, n) => (n === 1 ? { status: 502, body: '' } : ok));
+    await api.client.request('POST', '/1.2/playlists/abc', { json: { tracks: [] }, idempotent: true });
+    expect(api.calls).toHaveLength(2);
+  });
+
+  it('retries connection resets of idempotent calls and maps what remains to NetworkError', async () => {
+    api = mockApi();
+    api.pool
+      .intercept({ path: '/r', method: 'GET' })
+      .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))
+      .times(2);
+    api.pool.intercept({ path: '/r', method: 'GET' }).reply(200, '{"n":2}', { headers: json });
+    expect((await api.client.request('GET', '/r')).n).toBe(2);
+    expect(api.sleeps).toHaveLength(2);
+    await api.agent.close();
+    api = mockApi({ retries: 1 });
+    api.pool
+      .intercept({ path: '/r', method: 'GET' })
+      .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))
+      .times(2);
+    const err = await api.client.request('GET', '/r').catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.causeCode).toBe('ECONNRESET');
+  });
+
+  it('retries a connect timeout for any method (nothing was sent)', async () => {
+    api = mockApi();
+    api.pool
+      .intercept({ path: '/1.2/playlists', method: 'POST' })
+      .replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+    api.pool.intercept({ path: '/1.2/playlists', method: 'POST' }).reply(200, '{"playlist":{"id":"a"}}', { headers: json });
+    const body = await api.client.request('POST', '/1.2/playlists', { json: {} });
+    expect(body.playlist.id).toBe('a');
+    expect(api.sleeps).toHaveLength(1);
+  });
+});
+
+describe('timeouts and network errors', () => {
+  it('a request slower than the timeout is a TimeoutError, not retried', async () => {
+    api = mockApi({ timeoutMs: 50 });
+    api.pool.intercept({ path: '/slow', method: 'GET' }).reply(200, '{}').delay(500);
+    const err = await api.client.request('GET', '/slow').catch((e) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.message).toMatch(/timed out after 50 ms/);
+    expect(api.sleeps).toHaveLength(0);
+  });
+
+  it('connection refused is a NetworkError naming the host', async () => {
+    const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', credentials: CREDS, retries: 0 });
+    const err = await client.request('GET', '/x').catch((e) => e);
+    await client.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/127\.0\.0\.1:9/);
+  });
+});
+
+describe('error mapping', () => {
+  it('JSON error bodies, also with HTTP 200, are ApiErrors; 403 + 2002 keeps its code', async () => {
+    api = mockApi();
+    const e = (code: number) => JSON.stringify({ status: 'error', version: '1.2', error: { code, errorMessage: `m${code}` } });
+    api.on('GET', '/a', () => ({ status: 200, body: e(1001), headers: json }));
+    api.on('GET', '/b', () => ({ status: 403, body: e(2002), headers: json }));
+    api.on('GET', '/c', () => ({ status: 400, body: e(1003), headers: json }));
+    await expect(api.client.request('GET', '/a')).rejects.toMatchObject({ code: 1001, apiMessage: 'm1001', httpStatus: 200 });
+    const b = await api.client.request('GET', '/b').catch((x) => x);
+    expect(b).toBeInstanceOf(ApiError);
+    expect(b).toMatchObject({ code: 2002, httpStatus: 403 });
+    expect(b.url).toBe('http://api.test/b');
+    await expect(api.client.request('GET', '/c')).rejects.toMatchObject({ code: 1003, httpStatus: 400 });
+  });
+
+  it('401 plaintext is an AuthError with the reason', async () => {
+    api = mockApi();
+    api.on('GET', '/a', () => ({ status: 401, body: 'OAuth authentication error: invalid signature', headers: { 'content-type': 'text/plain' } }));
+    const err = await api.client.request('GET', '/a').catch((x) => x);
+    expect(err).toBeInstanceOf(AuthError);
+    expect(err).toMatchObject({ reason: 'invalid signature', httpStatus: 401 });
+  });
+
+  it('bad JSON and schema mismatches are ResponseErrors naming what was wrong', async () => {
+    const { z } = await import('zod');
+    api = mockApi();
+    api.on('GET', '/bad', () => ({ status: 200, body: '{"status":"ok",', headers: json }));
+    api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"x"}]}}', headers: json }));
+    await expect(api.client.request('GET', '/bad', { what: 'release details' })).rejects.toThrow(/^release details: malformed JSON/);
+    const schema = z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id: z.number() })) }) });
+    await expect(api.client.request('GET', '/shape', { schema, what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
+  });
+
+  it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
+    api = mockApi();
+    api.on('GET', '/1.2/x', () => ({ status: 404, body: '{"status":"error"}', headers: json }));
+    const res = await api.client.requestRaw({ method: 'GET', path: '/1.2/x', query: { a: '1' }, throwOnHttpError: false });
+    expect(res).toMatchObject({ status: 404, body: '{"status":"error"}', text: '{"status":"error"}' });
+    expect(res.headers['content-type']).toBe('application/json');
+    await expect(api.client.requestRaw({ method: 'GET', path: '/1.2/x' })).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('trace', () => {
+  it('one line per request and response, with signatures, tokens and secrets masked', async () => {
+    for (const authIn of ['header', 'query'] as const) {
+      const lines: string[] = [];
+      api = mockApi({ authIn, trace: (l) => lines.push(l) });
+      api.on('GET', '/1.2/user/locker', (_c, n) => (n === 1 ? { status: 503, body: '' } : ok));
+      await api.client.request('GET', '/1.2/user/locker', { query: { country: 'GB' } });
+      const all = lines.join('\n');
+      expect(all).toMatch(/GET http:\/\/api\.test\/1\.2\/user\/locker\?country=GB/);
+      expect(all).toMatch(/503 GET .* \d+ ms/);
+      expect(all).toMatch(/200 GET .* \d+ ms \(retry 1\)/);
+      expect(all).toMatch(/oauth_signature(=|=")\*\*\*/);
+      for (const secret of [CREDS.consumerSecret, CREDS.token, CREDS.tokenSecret, CREDS.consumerKey]) expect(all).not.toContain(secret);
+      if (authIn === 'query') {
+        const sig = new URL(api.calls[0].path, ORIGIN).searchParams.get('oauth_signature')!;
+        expect(all).not.toContain(sig);
+        expect(all).not.toContain(encodeURIComponent(sig));
+      } else {
+        const sig = authParams(api.calls[0].headers.authorization).oauth_signature;
+        expect(all).not.toContain(encodeURIComponent(sig));
+        expect(all).not.toContain(sig);
+      }
+      await api.agent.close();
+    }
+  });
+
+  it('error messages carry no secrets (query transport URL masked)', async () => {
+    api = mockApi({ authIn: 'query' });
+    api.on('GET', '/e', () => ({ status: 400, body: '{"status":"error","version":"1.2","error":{"code":1002,"errorMessage":"bad"}}', headers: json }));
+    const err = await api.client.request('GET', '/e').catch((x) => x);
+    expect(err.url).toMatch(/oauth_signature=\*\*\*/);
+    expect(err.url).toMatch(/oauth_token=\*\*\*/);
+    expect(JSON.stringify({ ...err, m: err.message })).not.toContain(CREDS.token);
+  });
+});
