@@ -1,0 +1,192 @@
+// OAuth 1.0a (RFC 5849) HMAC-SHA1 verification, written from the RFC on its own: the sandbox
+// must not share the client's signing code, or a shared mistake would pass both sides' tests.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** RFC 3986 percent-encoding: everything but A-Z a-z 0-9 - . _ ~, UTF-8 bytes, upper-case hex. */
+export function percentEncode(value: string): string {
+  const bytes = Buffer.from(value, 'utf8');
+  let out = '';
+  for (const b of bytes) {
+    const unreserved = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2e || b === 0x5f || b === 0x7e;
+    out += unreserved ? String.fromCharCode(b) : '%' + b.toString(16).toUpperCase().padStart(2, '0');
+  }
+  return out;
+}
+
+/** Decodes application/x-www-form-urlencoded text ('+' is a space) into ordered name/value pairs. */
+export function parseForm(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  if (!text) return out;
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    const value = eq < 0 ? '' : part.slice(eq + 1);
+    out.push([formDecode(name), formDecode(value)]);
+  }
+  return out;
+}
+
+function formDecode(s: string): string {
+  const plus = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus;
+  }
+}
+
+/** RFC 5849 3.4.1.2: scheme and host lower-case, default port dropped, no query or fragment. */
+export function baseUri(scheme: string, host: string, path: string): string {
+  const s = scheme.toLowerCase().replace(/:$/, '');
+  let h = host.toLowerCase();
+  const m = /^(.*):(\d+)$/.exec(h);
+  if (m && ((s === 'http' && m[2] === '80') || (s === 'https' && m[2] === '443'))) h = m[1];
+  return `${s}://${h}${path || '/'}`;
+}
+
+/** RFC 5849 3.4.1.3.2: encode, sort by name then value, join. */
+export function normalizeParameters(pairs: [string, string][]): string {
+  const enc = pairs.map(([k, v]) => [percentEncode(k), percentEncode(v)] as const);
+  enc.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return enc.map(([k, v]) => `${k}=${v}`).join('&');
+}
+
+/** RFC 5849 3.4.1: METHOD&encoded-base-uri&encoded-normalized-parameters. */
+export function signatureBaseString(method: string, uri: string, pairs: [string, string][]): string {
+  return [method.toUpperCase(), percentEncode(uri), percentEncode(normalizeParameters(pairs))].join('&');
+}
+
+/** RFC 5849 3.4.2: HMAC-SHA1 over the base string, key encode(consumer secret)&encode(token secret), base64. */
+export function hmacSha1Signature(base: string, consumerSecret: string, tokenSecret = ''): string {
+  const key = `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret)}`;
+  return createHmac('sha1', key).update(base).digest('base64');
+}
+
+/** Parameters of an `Authorization: OAuth ...` header (values percent-decoded), or undefined for another scheme. */
+export function parseAuthorizationHeader(header: string | undefined): [string, string][] | undefined {
+  if (!header) return undefined;
+  const m = /^\s*OAuth\s+(.*)$/is.exec(header);
+  if (!m) return undefined;
+  const out: [string, string][] = [];
+  const re = /([A-Za-z0-9_\-.~%]+)\s*=\s*(?:"([^"]*)"|([^,\s]*))\s*(?:,|$)/g;
+  let x: RegExpExecArray | null;
+  while ((x = re.exec(m[1])) !== null) {
+    const raw = x[2] ?? x[3] ?? '';
+    let name = x[1];
+    let value = raw;
+    try {
+      name = decodeURIComponent(name);
+      value = decodeURIComponent(raw);
+    } catch {
+      // left as sent; the signature check then fails
+    }
+    out.push([name, value]);
+  }
+  return out;
+}
+
+export class OAuthFailure extends Error {
+  constructor(readonly reason: string) {
+    super(`OAuth authentication error: ${reason}`);
+  }
+}
+
+export interface SignedRequestParts {
+  method: string;
+  scheme: string;
+  host: string;
+  path: string;
+  /** query pairs, form-decoded */
+  query: [string, string][];
+  /** form body pairs (only for application/x-www-form-urlencoded bodies) */
+  form: [string, string][];
+  authorization?: string;
+}
+
+export interface OAuthParams {
+  /** the oauth_* parameters the request carried (header, else query) */
+  oauth: Map<string, string>;
+  /** the pairs that go into the base string (all but realm and oauth_signature) */
+  basePairs: [string, string][];
+  signature?: string;
+}
+
+/** Collects the protocol parameters and the base-string pairs of a request (RFC 5849 3.4.1.3.1). */
+export function collectParams(req: SignedRequestParts): OAuthParams {
+  const header = parseAuthorizationHeader(req.authorization);
+  const oauth = new Map<string, string>();
+  const basePairs: [string, string][] = [];
+  for (const [k, v] of req.query) {
+    if (k.startsWith('oauth_')) oauth.set(k, v);
+    if (k !== 'oauth_signature') basePairs.push([k, v]);
+  }
+  for (const p of req.form) basePairs.push(p);
+  if (header) {
+    for (const [k, v] of header) {
+      if (k === 'realm') continue;
+      if (k.startsWith('oauth_')) oauth.set(k, v);
+      if (k !== 'oauth_signature') basePairs.push([k, v]);
+    }
+  }
+  return { oauth, basePairs, signature: oauth.get('oauth_signature') };
+}
+
+export interface VerifyOptions {
+  /** a signature must be present (false: catalogue reads, where only a known key is needed) */
+  requireSignature: boolean;
+  /** an access token must be present and known */
+  requireToken: boolean;
+  nowSeconds: number;
+  consumerSecret(key: string): string | undefined;
+  tokenSecret(token: string): string | undefined;
+  /** records a nonce; false when it was seen before from this key within the window */
+  useNonce(key: string, nonce: string, timestamp: number): boolean;
+}
+
+export interface Verified {
+  consumerKey: string;
+  token?: string;
+  signed: boolean;
+}
+
+export const TIMESTAMP_WINDOW_S = 300;
+
+/** Verifies a request; throws OAuthFailure with the reason the real service gives. */
+export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Verified {
+  const { oauth, basePairs, signature } = collectParams(req);
+  const key = oauth.get('oauth_consumer_key');
+  if (!key) throw new OAuthFailure('missing consumer key');
+  const consumerSecret = opts.consumerSecret(key);
+  if (consumerSecret === undefined) throw new OAuthFailure('unknown consumer key');
+  const token = oauth.get('oauth_token') || undefined;
+  let tokenSecret = '';
+  if (token !== undefined) {
+    const ts = opts.tokenSecret(token);
+    if (ts === undefined) throw new OAuthFailure('unknown token');
+    tokenSecret = ts;
+  } else if (opts.requireToken) {
+    throw new OAuthFailure('missing token');
+  }
+  if (signature === undefined) {
+    if (opts.requireSignature) throw new OAuthFailure('missing signature');
+    return { consumerKey: key, token, signed: false };
+  }
+  const method = oauth.get('oauth_signature_method');
+  if (method !== 'HMAC-SHA1') throw new OAuthFailure('unsupported signature method');
+  const version = oauth.get('oauth_version');
+  if (version !== undefined && version !== '1.0') throw new OAuthFailure('unsupported oauth version');
+  const tsText = oauth.get('oauth_timestamp') ?? '';
+  if (!/^\d+$/.test(tsText)) throw new OAuthFailure('missing timestamp');
+  const nonce = oauth.get('oauth_nonce');
+  if (!nonce) throw new OAuthFailure('missing nonce');
+  const base = signatureBaseString(req.method, baseUri(req.scheme, req.host, req.path), basePairs);
+  const expected = hmacSha1Signature(base, consumerSecret, tokenSecret);
+  const a = Buffer.from(expected);
+  const b = Buffer.from(signature);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new OAuthFailure('invalid signature');
+  const ts = Number(tsText);
+  if (Math.abs(opts.nowSeconds - ts) > TIMESTAMP_WINDOW_S) throw new OAuthFailure('stale timestamp');
+  if (!opts.useNonce(key, nonce, ts)) throw new OAuthFailure('nonce already used');
+  return { consumerKey: key, token, signed: true };
+}

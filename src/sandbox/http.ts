@@ -1,0 +1,216 @@
+// Request context, parameter reading and the error forms shared by the routes.
+import type { IncomingMessage } from 'node:http';
+import { OAuthFailure, parseForm, verifyRequest } from './auth';
+import type { ConsumerData, DemoData, UserData } from './demo-data';
+import type { Store } from './store';
+
+export const SCHEMA_URL = 'https://api.sandbox.invalid/1.2/static/api.xsd';
+
+/** An API error: code and message, with the HTTP status the decisions page gives each code. */
+export class ApiFail extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly status = statusOf(code),
+  ) {
+    super(message);
+  }
+}
+
+export function statusOf(code: number): number {
+  if (code === 2001) return 404;
+  if (code === 2002) return 403;
+  if (code >= 9000) return 500;
+  return 400;
+}
+
+/** An HTML error page of the media delivery endpoints. */
+export class HtmlFail extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+  ) {
+    super(title);
+  }
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Ctx {
+  req: IncomingMessage;
+  method: string;
+  path: string;
+  /** query pairs, form-decoded, names as sent */
+  query: [string, string][];
+  rawBody: Buffer;
+  contentType: string;
+  /** form body pairs when the body is application/x-www-form-urlencoded */
+  form: [string, string][];
+  host: string;
+  base: string;
+  wantsXml: boolean;
+  demo: DemoData;
+  store: Store;
+  now(): number;
+}
+
+export function makeCtx(req: IncomingMessage, rawBody: Buffer, demo: DemoData, store: Store, fallbackHost: string): Ctx {
+  const url = req.url ?? '/';
+  const qi = url.indexOf('?');
+  const path = qi < 0 ? url : url.slice(0, qi);
+  const query = qi < 0 ? [] : parseForm(url.slice(qi + 1));
+  const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
+  const form = contentType.startsWith('application/x-www-form-urlencoded') ? parseForm(rawBody.toString('utf8')) : [];
+  const host = String(req.headers.host ?? fallbackHost);
+  return {
+    req,
+    method: (req.method ?? 'GET').toUpperCase(),
+    path,
+    query,
+    rawBody,
+    contentType,
+    form,
+    host,
+    base: `http://${host}`,
+    wantsXml: prefersXml(String(req.headers.accept ?? '')),
+    demo,
+    store,
+    now: () => Date.now(),
+  };
+}
+
+/** True when the Accept header prefers application/xml or text/xml over JSON. */
+export function prefersXml(accept: string): boolean {
+  if (!accept) return false;
+  let xml = -1;
+  let json = -1;
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qp ? Number(qp.slice(2)) : 1;
+    if (type === 'application/xml' || type === 'text/xml') xml = Math.max(xml, q);
+    if (type === 'application/json') json = Math.max(json, q);
+  }
+  return xml > 0 && xml > json;
+}
+
+/** A query parameter by case-insensitive name (the first occurrence). */
+export function param(ctx: Ctx, name: string): string | undefined {
+  const n = name.toLowerCase();
+  for (const [k, v] of ctx.query) if (k.toLowerCase() === n) return v;
+  return undefined;
+}
+
+export function formValues(ctx: Ctx, name: string): string[] {
+  const n = name.toLowerCase();
+  return ctx.form.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
+}
+
+export function required(ctx: Ctx, name: string): string {
+  const v = param(ctx, name);
+  if (v === undefined || v.trim() === '') throw new ApiFail(1001, `Missing required parameter ${name}`);
+  return v.trim();
+}
+
+export function positiveInt(value: string, name: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 2147483647) throw new ApiFail(1002, `Invalid value for ${name}: a positive integer is required`);
+  return Number(v);
+}
+
+export function paging(ctx: Ctx, maxPageSize: number): { page: number; pageSize: number } {
+  const p = param(ctx, 'page');
+  const s = param(ctx, 'pageSize');
+  const page = p === undefined || p === '' ? 1 : positiveInt(p, 'page');
+  const pageSize = s === undefined || s === '' ? 10 : positiveInt(s, 'pageSize');
+  if (pageSize > maxPageSize) throw new ApiFail(1003, `Requested pageSize is out of range: at most ${maxPageSize}`);
+  return { page, pageSize };
+}
+
+export function ok(body: Record<string, unknown>): Record<string, unknown> {
+  return { status: 'ok', version: '1.2', schema: SCHEMA_URL, ...body };
+}
+
+export interface AuthOk {
+  consumer: ConsumerData;
+  user?: UserData;
+}
+
+/**
+ * Authenticates a request. `user`: an access token is required (locker, playlists, groups,
+ * media), and a signature. Otherwise (catalogue reads) a known key suffices, a signature present
+ * is verified.
+ */
+export function authenticate(ctx: Ctx, opts: { user: boolean }): AuthOk {
+  const v = verifyRequest(
+    {
+      method: ctx.method,
+      scheme: 'http',
+      host: ctx.host,
+      path: ctx.path,
+      query: ctx.query,
+      form: ctx.form,
+      authorization: ctx.req.headers.authorization,
+    },
+    {
+      requireSignature: opts.user,
+      requireToken: opts.user,
+      nowSeconds: Math.floor(ctx.now() / 1000),
+      consumerSecret: (k) => ctx.demo.consumer(k)?.secret,
+      tokenSecret: (t) => ctx.demo.userByToken(t)?.tokenSecret,
+      useNonce: (k, n) => ctx.store.useNonce(k, n, Math.floor(ctx.now() / 1000)),
+    },
+  );
+  const consumer = ctx.demo.consumer(v.consumerKey)!;
+  const user = v.token ? ctx.demo.userByToken(v.token) : undefined;
+  return { consumer, user };
+}
+
+/** The country parameter: required, two letters, one the key is entitled to. */
+export function country(ctx: Ctx, auth: AuthOk): string {
+  const c = required(ctx, 'country');
+  if (!/^[A-Za-z]{2}$/.test(c)) throw new ApiFail(1002, `Invalid value for country: an ISO 3166 two-letter code is required`);
+  const cc = c.toUpperCase();
+  if (!auth.consumer.countries.includes(cc)) throw new ApiFail(2002, `Resource not available in current context: the key is not entitled to country ${cc}`);
+  return cc;
+}
+
+/** The user the token names; a userId parameter naming someone else is refused. */
+export function userOf(ctx: Ctx, auth: AuthOk, opts: { userIdRequired?: boolean } = {}): UserData {
+  const user = auth.user;
+  if (!user) throw new OAuthFailure('missing token');
+  const given = param(ctx, 'userId');
+  if (given === undefined || given.trim() === '') {
+    if (opts.userIdRequired) throw new ApiFail(1001, 'Missing required parameter userId');
+    return user;
+  }
+  if (given.trim() !== user.userId) throw new OAuthFailure('access to resource denied');
+  return user;
+}
+
+export function jsonBody(ctx: Ctx): Record<string, unknown> {
+  const text = ctx.rawBody.toString('utf8').trim();
+  if (text === '') return {};
+  if (ctx.contentType && !ctx.contentType.includes('json')) throw new ApiFail(1002, 'Invalid request body: application/json is required');
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new ApiFail(1002, 'Invalid request body: not valid JSON');
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ApiFail(1002, 'Invalid request body: a JSON object is required');
+  return v as Record<string, unknown>;
+}
+
+/** Replaces the $size$ token of an image address when the caller asked for a width. */
+export function sized(url: string, size: number | undefined): string {
+  return size === undefined ? url : url.replace('$size$', String(size));
+}
+
+export function capitalise(s: string): string {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

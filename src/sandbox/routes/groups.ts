@@ -1,0 +1,102 @@
+// Playlist groups: replace (8, PUT creates), add (9, set semantics), and get (extension).
+// Form fields `name` and `playlistIds` (comma-separated or repeated).
+import { OAuthFailure } from '../auth';
+import { ApiFail, authenticate, country, formValues, userOf, type Ctx } from '../http';
+import { nowIso, type GroupRow } from '../store';
+import { links, summaryJson } from './playlists';
+
+const ID_RE = /^[0-9a-f]{24}$/;
+
+function idsOf(ctx: Ctx): string[] {
+  const out: string[] = [];
+  for (const v of formValues(ctx, 'playlistIds')) {
+    for (const part of v.split(',')) {
+      const id = part.trim();
+      if (id && !out.includes(id)) out.push(id);
+    }
+  }
+  return out;
+}
+
+export function groupJson(ctx: Ctx, g: GroupRow) {
+  const found = ctx.store.playlistsByIds(g.playlistIds);
+  const playlists = g.playlistIds.map((id) => {
+    const p = found.get(id);
+    // a playlist that does not exist (or is not the group owner's) shows as its id alone
+    if (!p || p.owner !== g.owner) return { id };
+    const { links: _l, ...rest } = summaryJson(ctx, p);
+    const l = links(ctx.base, p.id);
+    return {
+      id: rest.id,
+      name: rest.name,
+      _links: { self: { href: l.self }, details: { href: l.details }, tracks: { href: l.tracks } },
+      trackCount: rest.trackCount,
+      tags: rest.tags,
+      status: rest.status,
+      visibility: rest.visibility,
+      annotations: rest.annotations,
+      image: rest.image,
+      lastUpdated: rest.lastUpdated,
+    };
+  });
+  return {
+    playlistGroup: {
+      id: g.id,
+      name: g.name,
+      playlistCount: playlists.filter((p) => 'name' in p).length,
+      lastUpdated: g.lastUpdated,
+      _links: { self: { href: `${ctx.base}/1.2/user/playlists/groups/${g.id}` } },
+      playlists,
+    },
+  };
+}
+
+function prelude(ctx: Ctx, id: string) {
+  const auth = authenticate(ctx, { user: true });
+  const user = userOf(ctx, auth, { userIdRequired: true });
+  country(ctx, auth);
+  if (!ID_RE.test(id)) throw new ApiFail(1002, 'Invalid value for playlistGroupId: 24 lowercase hexadecimal characters are required');
+  return user;
+}
+
+export function replaceGroup(ctx: Ctx, id: string) {
+  const user = prelude(ctx, id);
+  const names = formValues(ctx, 'name');
+  const name = names[0];
+  if (name === undefined || name.trim() === '') throw new ApiFail(1001, 'Missing required parameter name');
+  const ids = idsOf(ctx);
+  const g = ctx.store.write(() => {
+    const existing = ctx.store.getGroup(id);
+    if (existing && existing.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+    const row: GroupRow = { id, owner: user.userId, name, playlistIds: ids, lastUpdated: nowIso() };
+    ctx.store.saveGroup(row);
+    return row;
+  });
+  return groupJson(ctx, g);
+}
+
+export function addToGroup(ctx: Ctx, id: string) {
+  const user = prelude(ctx, id);
+  const ids = idsOf(ctx);
+  const g = ctx.store.write(() => {
+    const row = ctx.store.getGroup(id);
+    if (!row) throw new ApiFail(2001, 'Playlist group not found');
+    if (row.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+    const fresh = ids.filter((x) => !row.playlistIds.includes(x));
+    if (fresh.length) {
+      row.playlistIds.push(...fresh);
+      row.lastUpdated = nowIso();
+      ctx.store.saveGroup(row);
+    }
+    return row;
+  });
+  return groupJson(ctx, g);
+}
+
+export function getGroup(ctx: Ctx, id: string) {
+  const user = prelude(ctx, id);
+  const row = ctx.store.getGroup(id);
+  if (!row) throw new ApiFail(2001, 'Playlist group not found');
+  if (row.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+  return groupJson(ctx, row);
+}

@@ -1,0 +1,82 @@
+// The user's locker (endpoint 3), in JSON or XML, computed page by page from the demo data
+// and the stored download counters.
+import { FORMATS, type DemoData, type LockerEntry } from '../demo-data';
+import { ApiFail, authenticate, country, ok, paging, param, userOf, type Ctx } from '../http';
+import type { Store } from '../store';
+import { artistJson } from './catalogue';
+
+const SORT_FIELDS = ['purchaseDate', 'artistName', 'releaseTitle'] as const;
+type SortField = (typeof SORT_FIELDS)[number];
+
+function sortOf(ctx: Ctx): { field: SortField; dir: 'asc' | 'desc' } {
+  const raw = param(ctx, 'sort');
+  if (raw === undefined || raw.trim() === '') return { field: 'purchaseDate', dir: 'desc' };
+  const [f, d, ...rest] = raw.trim().split(/\s+/);
+  const field = SORT_FIELDS.find((x) => x.toLowerCase() === f.toLowerCase());
+  const dir = (d ?? 'asc').toLowerCase();
+  if (!field || rest.length || (dir !== 'asc' && dir !== 'desc')) {
+    throw new ApiFail(1002, `Invalid value for sort: '${raw}' (purchaseDate, artistName or releaseTitle, then asc or desc)`);
+  }
+  return { field, dir };
+}
+
+function lockerRelease(demo: DemoData, store: Store, base: string, userId: string, e: LockerEntry) {
+  const r = demo.release(e.releaseId)!;
+  const available = demo.inCatalogue(r);
+  const release: Record<string, unknown> = {
+    id: r.id,
+    title: r.title,
+    version: r.version,
+    type: r.type,
+    barcode: r.barcode,
+    artist: artistJson(r.artist, undefined, false),
+    slug: r.slug,
+    image: r.image,
+    label: { ...r.label },
+    licensor: { ...r.licensor },
+  };
+  if (available) release.download = { releaseDate: r.releaseDate };
+  const formats = r.packages[0].formats;
+  const lockerTrack = e.trackIds.map((tid) => {
+    const t = demo.track(tid)!;
+    const lt: Record<string, unknown> = {
+      track: {
+        id: t.id,
+        title: t.title,
+        version: t.version,
+        artist: artistJson(t.artist, undefined, false),
+        trackNumber: t.trackNumber,
+        duration: t.duration,
+        isrc: t.isrc,
+        disc: t.discNumber,
+        number: t.number,
+      },
+    };
+    if (available) lt.remainingDownloads = Math.max(0, e.initialDownloads(tid) - store.usedDownloads(userId, tid));
+    lt.purchaseId = e.purchaseId;
+    lt.purchaseDate = e.purchaseDate;
+    lt.completeAlbumPurchase = e.completeAlbumPurchase;
+    if (available) {
+      lt.downloadUrls = {
+        downloadUrl: formats.map((f) => ({ url: `${base}/media/download/${tid}?formatId=${f.id}`, format: { id: f.id, description: FORMATS[f.id]?.description ?? f.description } })),
+      };
+    }
+    return lt;
+  });
+  return { release, lockerTracks: { lockerTrack }, available };
+}
+
+export function userLocker(ctx: Ctx) {
+  const auth = authenticate(ctx, { user: true });
+  const user = userOf(ctx, auth);
+  country(ctx, auth);
+  const { field, dir } = sortOf(ctx);
+  const { page, pageSize } = paging(ctx, 50);
+  const locker = ctx.demo.locker(user.userId);
+  const order = ctx.demo.lockerOrder(user.userId, field, dir);
+  const items: unknown[] = [];
+  for (let pos = (page - 1) * pageSize; pos < Math.min(locker.size, page * pageSize); pos++) {
+    items.push(lockerRelease(ctx.demo, ctx.store, ctx.base, user.userId, locker.entry(order(pos))));
+  }
+  return ok({ locker: { lockerReleases: { page, pageSize, totalItems: locker.size, lockerRelease: items } } });
+}

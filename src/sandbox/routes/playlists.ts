@@ -1,0 +1,230 @@
+// Playlists: update details (1), replace (2), list a user's playlists (10), and the
+// extensions get one and create. State lives in SQLite; each change is one IMMEDIATE transaction.
+import { OAuthFailure } from '../auth';
+import { ApiFail, authenticate, capitalise, country, jsonBody, paging, userOf, type Ctx } from '../http';
+import { newId, nowIso, type PlaylistRow, type TrackEntry } from '../store';
+
+const STATUSES = ['draft', 'published'];
+const VISIBILITIES = ['private', 'public'];
+const TRACK_META = ['trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseArtistAppearsAs', 'releaseVersion'];
+export const MAX_DESCRIPTION = 500;
+const ID_RE = /^[0-9a-f]{24}$/;
+
+export function links(base: string, id: string) {
+  const self = `${base}/1.2/playlists/${id}`;
+  return { self, details: `${self}/details`, tracks: `${self}/tracks` };
+}
+
+function imageOfTrack(ctx: Ctx, trackId: string): string {
+  if (!/^\d+$/.test(trackId)) return '';
+  const t = ctx.demo.track(Number(trackId));
+  const r = t ? ctx.demo.release(t.releaseId) : undefined;
+  return r ? r.image : '';
+}
+
+export function playlistJson(ctx: Ctx, p: PlaylistRow) {
+  return {
+    id: p.id,
+    name: p.name,
+    status: capitalise(p.status),
+    visibility: capitalise(p.visibility),
+    description: p.description,
+    image: p.image,
+    tags: p.tags,
+    annotations: p.annotations,
+    trackCount: p.tracks.length,
+    tracks: p.tracks.map((t) => ({
+      ...t,
+      audioUrl: `${ctx.base}/media/stream/${t.trackId}`,
+      image: imageOfTrack(ctx, t.trackId),
+    })),
+    lastUpdated: p.lastUpdated,
+    partnerId: p.partnerId,
+  };
+}
+
+export function summaryJson(ctx: Ctx, p: PlaylistRow) {
+  const l = links(ctx.base, p.id);
+  return {
+    id: p.id,
+    name: p.name,
+    status: capitalise(p.status),
+    visibility: capitalise(p.visibility),
+    description: p.description,
+    image: p.image,
+    tags: p.tags,
+    annotations: p.annotations,
+    trackCount: p.tracks.length,
+    lastUpdated: p.lastUpdated,
+    links: [
+      { rel: 'self', href: l.self },
+      { rel: 'details', href: l.details },
+      { rel: 'tracks', href: l.tracks },
+    ],
+  };
+}
+
+function str(body: Record<string, unknown>, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new ApiFail(1002, `Invalid value for ${name}: a string is required`);
+  return v;
+}
+
+function oneOf(body: Record<string, unknown>, name: string, allowed: string[]): string | undefined {
+  const v = str(body, name);
+  if (v === undefined) return undefined;
+  const low = v.trim().toLowerCase();
+  if (!allowed.includes(low)) throw new ApiFail(1002, `Invalid value for ${name}: '${v}' (${allowed.join(' or ')})`);
+  return low;
+}
+
+/** The first 500 Unicode characters (code points; never half a surrogate pair). */
+export function cutDescription(s: string): string {
+  const cps = Array.from(s);
+  return cps.length > MAX_DESCRIPTION ? cps.slice(0, MAX_DESCRIPTION).join('') : s;
+}
+
+function annotationsOf(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const v = body.annotations;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for annotations: an object of keys and values is required');
+  return { ...(v as Record<string, unknown>) };
+}
+
+function tagsOf(body: Record<string, unknown>): PlaylistRow['tags'] | undefined {
+  const v = body.tags;
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for tags: an array is required');
+  return v.map((t) => {
+    if (typeof t === 'string') return { name: t };
+    if (t && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string') {
+      const o = t as { name: string; playlistPosition?: unknown };
+      if (o.playlistPosition !== undefined && typeof o.playlistPosition !== 'number') throw new ApiFail(1002, 'Invalid value for tags: playlistPosition must be a number');
+      return o.playlistPosition === undefined ? { name: o.name } : { name: o.name, playlistPosition: o.playlistPosition };
+    }
+    throw new ApiFail(1002, 'Invalid value for tags: each tag needs a name');
+  });
+}
+
+function tracksOf(body: Record<string, unknown>, previous: TrackEntry[]): TrackEntry[] | undefined {
+  const v = body.tracks;
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for tracks: an array is required');
+  const now = nowIso();
+  return v.map((t, i) => {
+    if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ApiFail(1002, `Invalid value for tracks[${i}]: an object with trackId is required`);
+    const o = t as Record<string, unknown>;
+    const id = o.trackId;
+    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') throw new ApiFail(1002, `Invalid value for tracks[${i}].trackId: a track id is required`);
+    const trackId = String(id).trim();
+    const kept = previous.find((p) => p.trackId === trackId);
+    const entry: TrackEntry = { id: kept?.id ?? newId(), trackId, source: typeof o.source === 'string' && o.source ? o.source : 'catalogue', dateAdded: kept?.dateAdded ?? now };
+    for (const k of TRACK_META) {
+      const m = o[k];
+      if (m === undefined || m === null) continue;
+      if (typeof m !== 'string' && typeof m !== 'number') throw new ApiFail(1002, `Invalid value for tracks[${i}].${k}`);
+      entry[k] = k === 'releaseId' ? m : String(m);
+    }
+    return entry;
+  });
+}
+
+/** Applies the detail fields of a body to a playlist row (name, status, visibility, description, image, annotations, tags). */
+function applyFields(p: PlaylistRow, body: Record<string, unknown>): void {
+  const name = str(body, 'name');
+  if (name !== undefined) {
+    if (name.trim() === '') throw new ApiFail(1002, 'Invalid value for name: must not be empty');
+    p.name = name;
+  }
+  const status = oneOf(body, 'status', STATUSES);
+  if (status) p.status = status;
+  const visibility = oneOf(body, 'visibility', VISIBILITIES);
+  if (visibility) p.visibility = visibility;
+  const description = str(body, 'description');
+  if (description !== undefined) p.description = cutDescription(description);
+  const imageUrl = str(body, 'imageUrl');
+  if (imageUrl !== undefined) p.image = imageUrl;
+  const annotations = annotationsOf(body);
+  if (annotations) p.annotations = annotations;
+  const tags = tagsOf(body);
+  if (tags) p.tags = tags;
+}
+
+function owned(ctx: Ctx, id: string, userId: string): PlaylistRow {
+  if (!ID_RE.test(id)) throw new ApiFail(2001, 'Playlist not found');
+  const p = ctx.store.getPlaylist(id);
+  if (!p) throw new ApiFail(2001, 'Playlist not found');
+  if (p.owner !== userId) throw new OAuthFailure('access to resource denied');
+  return p;
+}
+
+function prelude(ctx: Ctx) {
+  const auth = authenticate(ctx, { user: true });
+  const user = userOf(ctx, auth);
+  country(ctx, auth);
+  return user;
+}
+
+export function updateDetails(ctx: Ctx, id: string) {
+  const user = prelude(ctx);
+  const body = jsonBody(ctx);
+  const p = ctx.store.write(() => {
+    const row = owned(ctx, id, user.userId);
+    applyFields(row, body);
+    row.lastUpdated = nowIso();
+    ctx.store.savePlaylist(row);
+    return row;
+  });
+  return { headers: { location: `${ctx.base}/1.2/playlists/${id}` }, body: { playlist: playlistJson(ctx, p) } };
+}
+
+export function replacePlaylist(ctx: Ctx, id: string) {
+  const user = prelude(ctx);
+  const body = jsonBody(ctx);
+  const p = ctx.store.write(() => {
+    const row = owned(ctx, id, user.userId);
+    applyFields(row, body);
+    row.tracks = tracksOf(body, row.tracks) ?? [];
+    row.lastUpdated = nowIso();
+    ctx.store.savePlaylist(row);
+    return row;
+  });
+  return { playlist: playlistJson(ctx, p) };
+}
+
+export function getPlaylist(ctx: Ctx, id: string) {
+  const user = prelude(ctx);
+  return { playlist: playlistJson(ctx, owned(ctx, id, user.userId)) };
+}
+
+export function createPlaylist(ctx: Ctx) {
+  const user = prelude(ctx);
+  const body = jsonBody(ctx);
+  if (body.name === undefined || body.name === null || body.name === '') throw new ApiFail(1001, 'Missing required parameter name');
+  const row: PlaylistRow = {
+    id: newId(),
+    owner: user.userId,
+    name: '',
+    status: 'draft',
+    visibility: 'private',
+    description: '',
+    image: '',
+    tags: [],
+    annotations: {},
+    tracks: [],
+    partnerId: 'sandbox',
+    lastUpdated: nowIso(),
+  };
+  applyFields(row, body);
+  row.tracks = tracksOf(body, []) ?? [];
+  ctx.store.insertPlaylist(row);
+  return { headers: { location: `${ctx.base}/1.2/playlists/${row.id}` }, body: { playlist: playlistJson(ctx, row) } };
+}
+
+export function listPlaylists(ctx: Ctx) {
+  const user = prelude(ctx);
+  const { page, pageSize } = paging(ctx, 500);
+  const { total, rows } = ctx.store.listPlaylists(user.userId, (page - 1) * pageSize, pageSize);
+  return { playlists: { page, pageSize, totalItems: total, playlist: rows.map((p) => summaryJson(ctx, p)) } };
+}

@@ -1,0 +1,272 @@
+// The sandbox HTTP server: node:http with keep-alive, routing, content negotiation, the
+// error forms, rate limiting and fault injection (never on /__sandbox/*).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OAuthFailure, parseAuthorizationHeader, parseForm } from './auth';
+import type { DemoData } from './demo-data';
+import { NO_FAULTS, RateLimiter, DEFAULT_RATE_LIMIT, type Faults, type RateLimit } from './faults';
+import { ApiFail, HtmlFail, makeCtx, prefersXml, type Ctx, type Reply } from './http';
+import { hash, stream } from './prng';
+import { renderXml, renderXmlError } from './render-xml';
+import { artistReleases, enhancedMetadata, releaseBatch, releaseTracks } from './routes/catalogue';
+import { addToGroup, getGroup, replaceGroup } from './routes/groups';
+import { userLocker } from './routes/locker';
+import { htmlPage, media } from './routes/media';
+import { createPlaylist, getPlaylist, listPlaylists, replacePlaylist, updateDetails } from './routes/playlists';
+import type { Store } from './store';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  demo: DemoData;
+  store: Store;
+  faults?: Faults;
+  rateLimit?: RateLimit;
+  /** answers GET /__sandbox/info */
+  info(baseUrl: string): unknown;
+  dataDir: string;
+}
+
+export interface RunningServer {
+  server: Server;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 10 * 1024 * 1024;
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+function apiError(ctx: { wantsXml: boolean }, e: ApiFail): Reply {
+  if (ctx.wantsXml) return { status: e.status, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: Buffer.from(renderXmlError(e.code, e.message)) };
+  return json(e.status, { status: 'error', version: '1.2', error: { code: e.code, errorMessage: e.message } });
+}
+
+function oauthError(e: OAuthFailure): Reply {
+  return { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(e.message) };
+}
+
+type Handler = (ctx: Ctx, m: RegExpExecArray) => Reply;
+
+/** A success body: JSON, or XML when asked for and the resource has an XML form (the locker). */
+function body(ctx: Ctx, b: Record<string, unknown>, xmlForm = false, status = 200, headers: Record<string, string> = {}): Reply {
+  if (xmlForm && ctx.wantsXml) return { status, headers: { 'content-type': 'application/xml; charset=utf-8', ...headers }, body: Buffer.from(renderXml(b)) };
+  return json(status, b, headers);
+}
+
+const ROUTES: [string, RegExp, Handler][] = [
+  ['GET', /^\/1\.2\/release\/details\/batch\/?$/i, (c) => body(c, releaseBatch(c))],
+  ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
+  ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
+  ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, decodeURIComponent(m[1])))],
+  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c), true)],
+  ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
+  ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, decodeURIComponent(m[1])))],
+  ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, decodeURIComponent(m[1])))],
+  ['GET', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, getGroup(c, decodeURIComponent(m[1])))],
+  [
+    'POST',
+    /^\/1\.2\/playlists\/([^/]+)\/details\/?$/i,
+    (c, m) => {
+      const r = updateDetails(c, decodeURIComponent(m[1]));
+      return body(c, r.body, false, 200, r.headers);
+    },
+  ],
+  [
+    'POST',
+    /^\/1\.2\/playlists\/?$/i,
+    (c) => {
+      const r = createPlaylist(c);
+      return body(c, r.body, false, 201, r.headers);
+    },
+  ],
+  ['POST', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, replacePlaylist(c, decodeURIComponent(m[1])))],
+  ['GET', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, getPlaylist(c, decodeURIComponent(m[1])))],
+  ['GET', /^\/media\/download\/([^/]+)\/?$/i, (c, m) => media(c, 'download', decodeURIComponent(m[1]))],
+  ['GET', /^\/media\/stream\/([^/]+)\/?$/i, (c, m) => media(c, 'stream', decodeURIComponent(m[1]))],
+];
+
+function route(ctx: Ctx): Reply {
+  let pathMatched = false;
+  for (const [method, re, handler] of ROUTES) {
+    const m = re.exec(ctx.path);
+    if (!m) continue;
+    pathMatched = true;
+    if (method !== ctx.method) continue;
+    return handler(ctx, m);
+  }
+  if (pathMatched) throw new ApiFail(1002, `Method ${ctx.method} is not supported on ${ctx.path}`, 405);
+  throw new ApiFail(2001, `No such resource: ${ctx.path}`);
+}
+
+function safely(ctx: Ctx, fn: () => Reply): Reply {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof OAuthFailure) return oauthError(e);
+    if (e instanceof ApiFail) return apiError(ctx, e);
+    if (e instanceof HtmlFail) return htmlPage(e.status, e.title);
+    return apiError(ctx, new ApiFail(9001, `Unexpected server error: ${(e as Error)?.message ?? e}`));
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The consumer key a request names (for rate limiting), without verifying anything. */
+function keyOf(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const qi = url.indexOf('?');
+  if (qi >= 0) for (const [k, v] of parseForm(url.slice(qi + 1))) if (k === 'oauth_consumer_key') return v;
+  const h = parseAuthorizationHeader(req.headers.authorization);
+  const k = h?.find(([n]) => n === 'oauth_consumer_key');
+  return k ? k[1] : `ip:${req.socket.remoteAddress ?? ''}`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function write(res: ServerResponse, reply: Reply, extra: Record<string, string>): void {
+  res.writeHead(reply.status, { ...reply.headers, ...extra, 'content-length': String(reply.body.length) });
+  res.end(reply.body);
+}
+
+export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
+  const faults = cfg.faults ?? NO_FAULTS;
+  const limiter = new RateLimiter(cfg.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const roll = stream(hash(cfg.store.seed, 0xfa17));
+  let baseUrl = '';
+
+  const sandboxRoute = (ctx: Ctx): Reply => {
+    if (ctx.path === '/__sandbox/health') return json(200, { status: 'ok', pid: process.pid, seed: cfg.store.seed, dataDir: cfg.dataDir });
+    if (ctx.path === '/__sandbox/info') return json(200, cfg.info(baseUrl));
+    if (ctx.path === '/__sandbox/reset' && ctx.method === 'POST') {
+      cfg.store.reset();
+      return json(200, { status: 'ok' });
+    }
+    return apiError(ctx, new ApiFail(2001, `No such resource: ${ctx.path}`));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readBody(req);
+    if (raw === undefined) {
+      write(res, json(413, { status: 'error', version: '1.2', error: { code: 1002, errorMessage: 'Request body too large' } }), { connection: 'close' });
+      return;
+    }
+    const ctx = makeCtx(req, raw, cfg.demo, cfg.store, `${cfg.host}:${(res.socket?.localPort ?? cfg.port) || cfg.port}`);
+    if (ctx.path.startsWith('/__sandbox/')) {
+      write(res, safely(ctx, () => sandboxRoute(ctx)), {});
+      return;
+    }
+
+    const rl = limiter.hit(keyOf(req));
+    const rlHeaders = { 'x-ratelimit-limit': String(rl.limit), 'x-ratelimit-current': String(rl.current), 'x-ratelimit-reset': String(rl.resetS) };
+    if (!rl.allowed) {
+      write(res, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(rl.resetS) }, body: Buffer.from('Rate limit exceeded\n') }, rlHeaders);
+      return;
+    }
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+
+    // one roll per request, deterministic for a seed and a request order
+    const u = roll();
+    const second = roll();
+    let edge = 0;
+    const hit = (p: number) => {
+      const yes = u >= edge && u < edge + p;
+      edge += p;
+      return yes;
+    };
+    const mutation = ctx.method !== 'GET' || /^\/media\/download\//i.test(ctx.path);
+    if (hit(faults.error)) {
+      const status = second < 0.5 ? 500 : 503;
+      const r = apiError(ctx, new ApiFail(9001, 'Unexpected server error (injected fault)', status));
+      write(res, r, rlHeaders);
+      return;
+    }
+    if (hit(faults.tooMany)) {
+      write(res, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(faults.retryAfter) }, body: Buffer.from('Too many requests (injected fault)\n') }, rlHeaders);
+      return;
+    }
+    const reset = hit(faults.reset);
+    if (reset && (!mutation || second < 0.5)) {
+      req.socket.destroy();
+      return;
+    }
+    const truncate = hit(faults.truncate);
+    const slow = hit(faults.slow);
+
+    const reply = safely(ctx, () => route(ctx));
+    if (reset) {
+      // the change is committed; the answer is lost
+      req.socket.destroy();
+      return;
+    }
+    if (truncate && reply.body.length > 1) {
+      res.writeHead(reply.status, { ...reply.headers, ...rlHeaders, 'content-length': String(reply.body.length) });
+      res.write(reply.body.subarray(0, Math.floor(reply.body.length / 2)), () => res.destroy());
+      return;
+    }
+    if (slow) {
+      res.writeHead(reply.status, { ...reply.headers, ...rlHeaders, 'content-length': String(reply.body.length) });
+      const parts = 8;
+      const step = Math.ceil(reply.body.length / parts);
+      for (let i = 0; i < reply.body.length; i += step) {
+        if (res.destroyed) return;
+        res.write(reply.body.subarray(i, i + step));
+        await sleep(60);
+      }
+      res.end();
+      return;
+    }
+    write(res, reply, rlHeaders);
+  };
+
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) {
+        const r = apiError({ wantsXml: prefersXml(String(req.headers.accept ?? '')) }, new ApiFail(9001, `Unexpected server error: ${(e as Error)?.message ?? e}`));
+        write(res, r, {});
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  server.headersTimeout = 10000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(cfg.port, cfg.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host;
+  baseUrl = `http://${host}:${addr.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 200).unref();
+    });
+    return closing;
+  };
+  return { server, baseUrl, close };
+}

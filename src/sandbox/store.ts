@@ -1,0 +1,346 @@
+// The sandbox's mutable state in SQLite: playlists, groups, download counters and seen nonces.
+// WAL and BEGIN IMMEDIATE transactions let two server processes share one data dir and lose
+// no update: every read-modify-write holds the write lock from its read to its write.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DemoData, USER_IDS } from './demo-data';
+import { hex } from './prng';
+
+export const DEFAULT_SEED = 1;
+export const DB_FILE = 'sandbox.db';
+const NONCE_TTL_S = 600;
+
+export interface TrackEntry {
+  id: string;
+  trackId: string;
+  source: string;
+  dateAdded: string;
+  [k: string]: unknown;
+}
+
+export interface PlaylistRow {
+  id: string;
+  owner: string;
+  name: string;
+  status: string;
+  visibility: string;
+  description: string;
+  image: string;
+  tags: { name: string; playlistPosition?: number }[];
+  annotations: Record<string, unknown>;
+  tracks: TrackEntry[];
+  partnerId: string;
+  lastUpdated: string;
+}
+
+export interface GroupRow {
+  id: string;
+  owner: string;
+  name: string;
+  playlistIds: string[];
+  lastUpdated: string;
+}
+
+interface RawPlaylist {
+  id: string;
+  owner: string;
+  name: string;
+  status: string;
+  visibility: string;
+  description: string;
+  image: string;
+  tags: string;
+  annotations: string;
+  tracks: string;
+  partner_id: string;
+  last_updated: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS playlists (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  owner TEXT NOT NULL,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  visibility TEXT NOT NULL,
+  description TEXT NOT NULL,
+  image TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  annotations TEXT NOT NULL,
+  tracks TEXT NOT NULL,
+  partner_id TEXT NOT NULL,
+  last_updated TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS playlists_owner ON playlists (owner, seq);
+CREATE TABLE IF NOT EXISTS groups (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  name TEXT NOT NULL,
+  playlist_ids TEXT NOT NULL,
+  last_updated TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS downloads (
+  user_id TEXT NOT NULL,
+  track_id INTEGER NOT NULL,
+  used INTEGER NOT NULL,
+  PRIMARY KEY (user_id, track_id)
+);
+CREATE TABLE IF NOT EXISTS nonces (
+  consumer_key TEXT NOT NULL,
+  nonce TEXT NOT NULL,
+  seen INTEGER NOT NULL,
+  PRIMARY KEY (consumer_key, nonce)
+);
+CREATE INDEX IF NOT EXISTS nonces_seen ON nonces (seen);
+`;
+
+export function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+export class Store {
+  readonly seed: number;
+  private readonly db: Database.Database;
+  private readonly stmts;
+  private lastPrune = 0;
+
+  private constructor(db: Database.Database, seed: number) {
+    this.db = db;
+    this.seed = seed;
+    this.stmts = {
+      getPlaylist: db.prepare('SELECT * FROM playlists WHERE id = ?'),
+      countPlaylists: db.prepare('SELECT COUNT(*) AS n FROM playlists WHERE owner = ?'),
+      listPlaylists: db.prepare('SELECT * FROM playlists WHERE owner = ? ORDER BY seq LIMIT ? OFFSET ?'),
+      insertPlaylist: db.prepare(
+        'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated)',
+      ),
+      updatePlaylist: db.prepare(
+        'UPDATE playlists SET name = @name, status = @status, visibility = @visibility, description = @description, image = @image, tags = @tags, annotations = @annotations, tracks = @tracks, last_updated = @last_updated WHERE id = @id',
+      ),
+      getGroup: db.prepare('SELECT * FROM groups WHERE id = ?'),
+      upsertGroup: db.prepare(
+        'INSERT INTO groups (id, owner, name, playlist_ids, last_updated) VALUES (@id, @owner, @name, @playlist_ids, @last_updated) ON CONFLICT(id) DO UPDATE SET name = excluded.name, playlist_ids = excluded.playlist_ids, last_updated = excluded.last_updated',
+      ),
+      used: db.prepare('SELECT used FROM downloads WHERE user_id = ? AND track_id = ?'),
+      consume: db.prepare(
+        'INSERT INTO downloads (user_id, track_id, used) VALUES (@user, @track, 1) ON CONFLICT(user_id, track_id) DO UPDATE SET used = used + 1 WHERE used < @initial',
+      ),
+      insertNonce: db.prepare('INSERT OR IGNORE INTO nonces (consumer_key, nonce, seen) VALUES (?, ?, ?)'),
+      pruneNonces: db.prepare('DELETE FROM nonces WHERE seen < ?'),
+    };
+  }
+
+  static open(dataDir: string, seed?: number): Store {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new Database(join(dataDir, DB_FILE), { timeout: 10_000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 10000');
+    const init = db.transaction(() => {
+      db.exec(SCHEMA);
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'seed'").get() as { value: string } | undefined;
+      const stored = row ? Number(row.value) : undefined;
+      const use = seed ?? stored ?? DEFAULT_SEED;
+      if (stored === undefined || stored !== use) {
+        wipe(db);
+        db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('seed', ?)").run(String(use));
+        seedState(db, use);
+      }
+      return use;
+    });
+    let used: number;
+    try {
+      used = init.immediate();
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return new Store(db, used);
+  }
+
+  /** Wipes every change and puts back the demo state of the seed. */
+  reset(): void {
+    this.db
+      .transaction(() => {
+        wipe(this.db);
+        seedState(this.db, this.seed);
+      })
+      .immediate();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs fn holding the write lock (BEGIN IMMEDIATE): reads inside see the latest committed state. */
+  write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  // ---- nonces ----
+
+  useNonce(key: string, nonce: string, nowS: number): boolean {
+    return this.write(() => {
+      if (nowS - this.lastPrune > 30) {
+        this.stmts.pruneNonces.run(nowS - NONCE_TTL_S);
+        this.lastPrune = nowS;
+      }
+      // a nonce older than the window may be pruned at any time: treat it as expired, not as seen
+      const existing = this.db.prepare('SELECT seen FROM nonces WHERE consumer_key = ? AND nonce = ?').get(key, nonce) as { seen: number } | undefined;
+      if (existing && existing.seen >= nowS - NONCE_TTL_S) return false;
+      if (existing) this.db.prepare('UPDATE nonces SET seen = ? WHERE consumer_key = ? AND nonce = ?').run(nowS, key, nonce);
+      else this.stmts.insertNonce.run(key, nonce, nowS);
+      return true;
+    });
+  }
+
+  // ---- playlists ----
+
+  getPlaylist(id: string): PlaylistRow | undefined {
+    const r = this.stmts.getPlaylist.get(id) as RawPlaylist | undefined;
+    return r ? fromRaw(r) : undefined;
+  }
+
+  listPlaylists(owner: string, offset: number, limit: number): { total: number; rows: PlaylistRow[] } {
+    return this.db
+      .transaction(() => {
+        const total = (this.stmts.countPlaylists.get(owner) as { n: number }).n;
+        const rows = (this.stmts.listPlaylists.all(owner, limit, offset) as RawPlaylist[]).map(fromRaw);
+        return { total, rows };
+      })
+      .deferred();
+  }
+
+  insertPlaylist(p: PlaylistRow): void {
+    this.stmts.insertPlaylist.run(toRaw(p));
+  }
+
+  /** Must run inside write(). */
+  savePlaylist(p: PlaylistRow): void {
+    this.stmts.updatePlaylist.run(toRaw(p));
+  }
+
+  // ---- groups ----
+
+  getGroup(id: string): GroupRow | undefined {
+    const r = this.stmts.getGroup.get(id) as { id: string; owner: string; name: string; playlist_ids: string; last_updated: string } | undefined;
+    return r ? { id: r.id, owner: r.owner, name: r.name, playlistIds: JSON.parse(r.playlist_ids), lastUpdated: r.last_updated } : undefined;
+  }
+
+  /** Must run inside write(). */
+  saveGroup(g: GroupRow): void {
+    this.stmts.upsertGroup.run({ id: g.id, owner: g.owner, name: g.name, playlist_ids: JSON.stringify(g.playlistIds), last_updated: g.lastUpdated });
+  }
+
+  playlistsByIds(ids: string[]): Map<string, PlaylistRow> {
+    const out = new Map<string, PlaylistRow>();
+    for (const id of ids) {
+      const p = this.getPlaylist(id);
+      if (p) out.set(id, p);
+    }
+    return out;
+  }
+
+  // ---- downloads ----
+
+  usedDownloads(userId: string, trackId: number): number {
+    const r = this.stmts.used.get(userId, trackId) as { used: number } | undefined;
+    return r?.used ?? 0;
+  }
+
+  /** Counts one download if any is left; false (nothing changed) when none is. Atomic in SQLite. */
+  consumeDownload(userId: string, trackId: number, initial: number): boolean {
+    if (initial <= 0) return false;
+    return this.stmts.consume.run({ user: userId, track: trackId, initial }).changes === 1;
+  }
+}
+
+function wipe(db: Database.Database): void {
+  db.exec('DELETE FROM playlists; DELETE FROM groups; DELETE FROM downloads; DELETE FROM nonces;');
+}
+
+/** The demo playlists and group of the seed (the only stored part of the demo data). */
+function seedState(db: Database.Database, seed: number): void {
+  const demo = new DemoData(seed);
+  const ex = demo.examples();
+  const ins = db.prepare(
+    'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated)',
+  );
+  const t0 = Date.UTC(2024, 4, 1, 9, 0, 0);
+  const mk = (id: string, owner: string, name: string, status: string, visibility: string, trackIds: number[], i: number): PlaylistRow => ({
+    id,
+    owner,
+    name,
+    status,
+    visibility,
+    description: `${name}: a demo playlist of the sandbox`,
+    image: `https://images.sandbox.invalid/playlist/${id}_$size$.jpg`,
+    tags: [{ name: 'demo', playlistPosition: 1 }, { name: 'sandbox' }],
+    annotations: { origin: 'sandbox demo data' },
+    tracks: trackIds.map((t, k) => ({
+      id: hex(24, seed, 77, i, k),
+      trackId: String(t),
+      source: 'catalogue',
+      dateAdded: new Date(t0 + i * 86400000 + k * 60000).toISOString(),
+    })),
+    partnerId: 'sandbox',
+    lastUpdated: new Date(t0 + i * 86400000 + 3600000).toISOString(),
+  });
+  const [p1, p2, p3] = ex.playlistIds;
+  const rows = [
+    mk(p1, USER_IDS.locker, 'Morning Commute', 'published', 'public', ex.trackIds.slice(0, 4), 0),
+    mk(p2, USER_IDS.locker, 'Late Night Focus', 'draft', 'private', ex.trackIds.slice(2, 5), 1),
+    mk(p3, USER_IDS.locker, 'Empty For Now', 'draft', 'private', [], 2),
+    mk(hex(24, seed, 10, 50), USER_IDS.other, 'Someone Else’s Mix', 'published', 'private', ex.trackIds.slice(0, 2), 3),
+  ];
+  for (const r of rows) ins.run(toRaw(r));
+  db.prepare('INSERT INTO groups (id, owner, name, playlist_ids, last_updated) VALUES (?, ?, ?, ?, ?)').run(
+    ex.groupId,
+    USER_IDS.locker,
+    'Everyday Listening',
+    JSON.stringify([p1, p2]),
+    new Date(t0 + 5 * 86400000).toISOString(),
+  );
+}
+
+function toRaw(p: PlaylistRow): RawPlaylist {
+  return {
+    id: p.id,
+    owner: p.owner,
+    name: p.name,
+    status: p.status,
+    visibility: p.visibility,
+    description: p.description,
+    image: p.image,
+    tags: JSON.stringify(p.tags),
+    annotations: JSON.stringify(p.annotations),
+    tracks: JSON.stringify(p.tracks),
+    partner_id: p.partnerId,
+    last_updated: p.lastUpdated,
+  };
+}
+
+function fromRaw(r: RawPlaylist): PlaylistRow {
+  return {
+    id: r.id,
+    owner: r.owner,
+    name: r.name,
+    status: r.status,
+    visibility: r.visibility,
+    description: r.description,
+    image: r.image,
+    tags: JSON.parse(r.tags),
+    annotations: JSON.parse(r.annotations),
+    tracks: JSON.parse(r.tracks),
+    partnerId: r.partner_id,
+    lastUpdated: r.last_updated,
+  };
+}
