@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { chunk, mapBounded } from '../../../src/client/batch';
+import { releaseDetailsBatch } from '../../../src/client/catalogue';
+import { ApiError } from '../../../src/client/errors';
+import { paginate, paginateItems } from '../../../src/client/paging';
+import { json, mockApi } from './helpers';
+
+let api: ReturnType<typeof mockApi>;
+afterEach(async () => {
+  await api?.agent.close().catch(() => undefined);
+});
+
+describe('batch helpers', () => {
+  it('chunk splits in order', () => {
+    expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunk([], 500)).toEqual([]);
+    expect(() => chunk([1], 0)).toThrow();
+  });
+
+  it('mapBounded keeps order and bounds concurrency', async () => {
+    let inFlight = 0;
+    let max = 0;
+    const out = await mapBounded([5, 1, 4, 2, 3, 0], 2, async (x) => {
+      inFlight++;
+      max = Math.max(max, inFlight);
+      await new Promise((r) => setTimeout(r, x * 3));
+      inFlight--;
+      return x * 10;
+    });
+    expect(out).toEqual([50, 10, 40, 20, 30, 0]);
+    expect(max).toBe(2);
+  });
+
+  it('mapBounded stops starting calls after a failure', async () => {
+    const started: number[] = [];
+    await expect(
+      mapBounded([1, 2, 3, 4, 5], 1, async (x) => {
+        started.push(x);
+        if (x === 2) throw new Error('boom');
+        return x;
+      }),
+    ).rejects.toThrow('boom');
+    expect(started).toEqual([1, 2]);
+  });
+});
+
+describe('releaseDetailsBatch', () => {
+  /** A fake batch endpoint: ids divisible by 7 are unknown; answers in the order asked. */
+  function batchServer() {
+    const asked: number[][] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    api.on('GET', '/1.2/release/details/batch', (call) => {
+      const u = new URL(call.path, 'http://x');
+      const ids = u.searchParams.get('releaseIds')!.split(',').map(Number);
+      asked.push(ids);
+      expect(u.searchParams.get('showErrors')).toBe('true');
+      expect(u.searchParams.get('country')).toBe('GB');
+      expect(u.searchParams.get('usageTypes')).toBe('download,subscriptionstreaming');
+      expect(u.searchParams.get('packageIds')).toBe('2,4');
+      expect(u.searchParams.get('type')).toBe('Album');
+      expect(u.searchParams.get('imageSize')).toBe('350');
+      const releases = ids.filter((id) => id % 7 !== 0).map((id) => ({ id, title: `R${id}`, year: 2000 }));
+      const errors = ids.filter((id) => id % 7 === 0).map((id) => ({ itemId: id, code: 2001, errorMessage: `no release ${id}` }));
+      return { status: 200, body: JSON.stringify({ status: 'ok', version: '1.2', items: { releases, errors } }), headers: json };
+    });
+    return { asked, stats: () => ({ inFlight, maxInFlight }) };
+  }
+
+  it('1,200 ids with duplicates: chunks of at most 500 unique ids, results and errors in request order', async () => {
+    api = mockApi();
+    const server = batchServer();
+    const ids: number[] = [];
+    for (let i = 0; i < 1200; i++) ids.push(i % 3 === 2 ? ids[i - 2] : 1000 + ((i * 37) % 900));
+    const unique = [...new Set(ids)];
+    const result = await releaseDetailsBatch(api.client, {
+      ids,
+      country: 'GB',
+      usageTypes: ['download', 'subscriptionstreaming'],
+      type: 'Album',
+      packageIds: [2, 4],
+      imageSize: 350,
+      concurrency: 2,
+    });
+    expect(server.asked.every((c) => c.length <= 500)).toBe(true);
+    expect(server.asked.flat().sort()).toEqual([...unique].sort());
+    expect(server.asked.length).toBe(Math.ceil(unique.length / 500));
+    const valid = ids.filter((id) => id % 7 !== 0);
+    const invalid = ids.filter((id) => id % 7 === 0);
+    expect(result.releases.map((r) => r.id)).toEqual(valid);
+    expect(result.errors.map((e) => e.itemId)).toEqual(invalid);
+    expect(result.errors[0]).toMatchObject({ code: 2001, errorMessage: `no release ${invalid[0]}` });
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(new Set(valid).size).toBeLessThan(valid.length); // duplicates kept
+  });
+
+  it('more than 500 distinct ids are split into several calls', async () => {
+    api = mockApi();
+    const server = batchServer();
+    const ids = Array.from({ length: 1200 }, (_, i) => i + 1);
+    const result = await releaseDetailsBatch(api.client, { ids, country: 'GB', usageTypes: ['download', 'subscriptionstreaming'], type: 'Album', packageIds: [2, 4], imageSize: 350 });
+    expect(server.asked.map((c) => c.length)).toEqual([500, 500, 200]);
+    expect(result.releases.length + result.errors.length).toBe(1200);
+    expect(result.releases.map((r) => r.id)).toEqual(ids.filter((i) => i % 7 !== 0));
+  });
+
+  it('a request error of one chunk fails the whole batch', async () => {
+    api = mockApi();
+    api.on('GET', '/1.2/release/details/batch', () => ({
+      status: 403,
+      body: JSON.stringify({ status: 'error', version: '1.2', error: { code: 2002, errorMessage: 'not here' } }),
+      headers: json,
+    }));
+    const err = await releaseDetailsBatch(api.client, { ids: [1, 2], country: 'XX' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.code).toBe(2002);
+  });
+});
+
+describe('paginate', () => {
+  const pageOf = (page: number, size: number, total: number) => ({
+    releases: {
+      page,
+      pageSize: size,
+      totalItems: total,
+      releases: Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => ({ id: (page - 1) * size + i + 1 })),
+    },
+  });
+  const opts = { listPath: 'releases.releases', pagingPath: 'releases' };
+
+  it('walks every page and stops at the last one', async () => {
+    const asked: number[] = [];
+    const pages = [];
+    for await (const p of paginate(async (n) => (asked.push(n), pageOf(n, 10, 25)), opts)) pages.push(p);
+    expect(asked).toEqual([1, 2, 3]);
+    expect(pages.map((p) => p.releases.releases.length)).toEqual([10, 10, 5]);
+  });
+
+  it('a limit cuts the last page and asks for no more', async () => {
+    const asked: number[] = [];
+    const ids: number[] = [];
+    for await (const id of paginateItems<{ id: number }>(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, limit: 15 })) ids.push(id.id);
+    expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('stops when the caller breaks out, and starts from the given page', async () => {
+    const asked: number[] = [];
+    for await (const p of paginate(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, startPage: 3 })) {
+      if (p.releases.page === 4) break;
+    }
+    expect(asked).toEqual([3, 4]);
+  });
+
+  it('an empty first page ends the walk', async () => {
+    const asked: number[] = [];
+    const pages = [];
+    for await (const p of paginate(async (n) => (asked.push(n), pageOf(n, 10, 0)), opts)) pages.push(p);
+    expect(asked).toEqual([1]);
+    expect(pages).toHaveLength(1);
+  });
+
+  it('an abort signal stops before the next page', async () => {
+    const ac = new AbortController();
+    const asked: number[] = [];
+    for await (const _ of paginate(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, signal: ac.signal })) {
+      if (asked.length === 2) ac.abort();
+    }
+    expect(asked).toEqual([1, 2]);
+  });
+});
