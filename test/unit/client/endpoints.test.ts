@@ -118,7 +118,7 @@ describe('playlists and groups', () => {
 describe('media', () => {
   it('downloadTrack streams the file; 403 and 410 throw HttpError with the HTML page', async () => {
     api = mockApi();
-    api.on('GET', '/media/download/5', (c) =>
+    api.on('GET', '/media/download/5', (c): { status: number; body: string; headers: Record<string, string> } =>
       query(c.path).formatId === '17'
         ? { status: 200, body: 'ID3audio', headers: { 'content-type': 'audio/mpeg', 'content-length': '8' } }
         : { status: 403, body: '<html><head><title>No downloads left</title></head></html>', headers: { 'content-type': 'text/html' } },
