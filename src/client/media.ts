@@ -35,6 +35,8 @@ export async function streamCheck(
   trackId: number,
 ): Promise<{ status: number; contentType?: string; contentLength?: number }> {
   const res = await c.requestStream('GET', streamPath(trackId), { auth: 'user', accept: '*/*', idempotent: true, what: 'stream' });
+  // Dropped unread: destroying an undici body emits an abort error nobody else listens for.
+  res.body.on('error', () => undefined);
   res.body.destroy();
   return { status: res.status, contentType: res.headers['content-type'], contentLength: res.contentLength };
 }
