@@ -1,0 +1,119 @@
+// OAuth over real HTTP: transports, form bodies in the base string, refusals with their reasons.
+import { describe, expect, it } from 'vitest';
+import { call, sign, urlOf } from './signer';
+import { useSandbox, otherUserId } from './setup';
+
+const w = useSandbox();
+const lockerPath = '/1.2/user/locker';
+
+function expect401(r: { status: number; text: string; headers: Headers }, reason: string) {
+  expect(r.status).toBe(401);
+  expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+  expect(r.text).toBe(`OAuth authentication error: ${reason}`);
+}
+
+describe('OAuth 1.0a verification', () => {
+  it('header and query transports both work', async () => {
+    const h = await w.get(lockerPath, { country: 'GB' }, { creds: w.locker });
+    expect(h.status).toBe(200);
+    const q = await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, transport: 'query' });
+    expect(q.status).toBe(200);
+  });
+
+  it('a signature without oauth_version is accepted (it is optional)', async () => {
+    const r = await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, version: false });
+    expect(r.status).toBe(200);
+  });
+
+  it('an invalid signature, wrong secrets, a changed parameter are refused', async () => {
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, corrupt: true }), 'invalid signature');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: { ...w.locker, tokenSecret: 'nope' } }), 'invalid signature');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: { ...w.locker, consumerSecret: 'nope' } }), 'invalid signature');
+    const s = sign('GET', urlOf(w.sb.baseUrl, lockerPath, { country: 'GB' }), w.locker);
+    const r = await call('GET', urlOf(w.sb.baseUrl, lockerPath, { country: 'US' }), { headers: s.headers });
+    expect401(r, 'invalid signature');
+  });
+
+  it('unknown key, missing key, unknown token, missing token', async () => {
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: { ...w.locker, consumerKey: 'who' } }), 'unknown consumer key');
+    expect401(await w.get(lockerPath, { country: 'GB' }), 'missing consumer key');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: { ...w.locker, token: 'tok-nobody' } }), 'unknown token');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.app }), 'missing token');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { keyOnly: w.multi.key }), 'missing token');
+  });
+
+  it('a timestamp more than 300 s away is stale; within 300 s is fine', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, timestamp: now - 400 }), 'stale timestamp');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, timestamp: now + 400 }), 'stale timestamp');
+    expect((await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, timestamp: now - 200 })).status).toBe(200);
+  });
+
+  it('a nonce used before by the same key is refused', async () => {
+    const nonce = `n-${Date.now()}-${Math.random()}`;
+    expect((await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, nonce })).status).toBe(200);
+    expect401(await w.get(lockerPath, { country: 'GB', page: 1 }, { creds: w.locker, nonce }), 'nonce already used');
+    // another key may use the same nonce
+    const singleKeyUser = { ...w.locker, consumerKey: w.single.key, consumerSecret: w.single.secret };
+    expect((await w.get(lockerPath, { country: 'US' }, { creds: singleKeyUser, nonce })).status).toBe(200);
+  });
+
+  it('catalogue reads: key alone is enough, a present signature is verified', async () => {
+    const id = w.sb.info.examples.releaseIds[0];
+    const q = { releaseIds: id, country: 'GB', usageTypes: 'download' };
+    expect((await w.get('/1.2/release/details/batch', q, { keyOnly: w.multi.key })).status).toBe(200);
+    expect((await w.get('/1.2/release/details/batch', q, { creds: w.app })).status).toBe(200);
+    expect((await w.get('/1.2/release/details/batch', q, { creds: w.app, transport: 'query' })).status).toBe(200);
+    expect401(await w.get('/1.2/release/details/batch', q, { creds: w.app, corrupt: true }), 'invalid signature');
+    expect401(await w.get('/1.2/release/details/batch', q, { keyOnly: 'nobody' }), 'unknown consumer key');
+  });
+
+  it('form bodies are part of the base string; JSON bodies are not', async () => {
+    const gid = w.sb.info.examples.groupId;
+    const path = `/1.2/user/playlists/groups/${gid}`;
+    const q = { userId: w.sb.info.examples.lockerUser, country: 'GB' };
+    const url = urlOf(w.sb.baseUrl, path, q);
+    // signed over one form, sent with another: refused
+    const s = sign('POST', url, w.locker, { form: [['playlistIds', 'aaaaaaaaaaaaaaaaaaaaaaaa']] });
+    const r = await call('POST', url, { headers: s.headers, form: [['playlistIds', 'bbbbbbbbbbbbbbbbbbbbbbbb']] });
+    expect401(r, 'invalid signature');
+    // a form value with spaces, + and ! signed correctly
+    const ok = await call('PUT', urlOf(w.sb.baseUrl, `/1.2/user/playlists/groups/${'c'.repeat(24)}`, q), { creds: w.locker, form: [['name', 'Hello Ladies + Gentlemen, a signed request!']] });
+    expect(ok.status).toBe(200);
+    expect(ok.body.playlistGroup.name).toBe('Hello Ladies + Gentlemen, a signed request!');
+    // a JSON body is not signed: any JSON body passes with the same signature
+    const pid = w.sb.info.examples.playlistIds[0];
+    const durl = urlOf(w.sb.baseUrl, `/1.2/playlists/${pid}/details`, { country: 'GB' });
+    const js = await call('POST', durl, { creds: w.locker, json: { description: 'signed without the body' } });
+    expect(js.status).toBe(200);
+  });
+
+  it('an unentitled country is 403 with API error 2002 (after authentication)', async () => {
+    const r = await w.get(lockerPath, { country: 'JP' }, { creds: w.locker });
+    expect([r.status, r.body.error.code]).toEqual([403, 2002]);
+  });
+
+  it('a userId that is not the token’s user is refused: locker, playlists, groups', async () => {
+    const other = otherUserId(w);
+    expect401(await w.get(lockerPath, { country: 'GB', userId: other }, { creds: w.locker }), 'access to resource denied');
+    expect401(await w.get('/1.2/user/playlists', { country: 'GB', userId: other }, { creds: w.locker }), 'access to resource denied');
+    const gid = w.sb.info.examples.groupId;
+    expect401(await w.req('POST', `/1.2/user/playlists/groups/${gid}`, { country: 'GB', userId: other }, { creds: w.locker, form: [['playlistIds', 'x']] }), 'access to resource denied');
+    expect((await w.get(lockerPath, { country: 'GB', userId: w.sb.info.examples.lockerUser }, { creds: w.locker })).status).toBe(200);
+  });
+
+  it('another user’s playlist and group are refused the same way', async () => {
+    const pid = w.sb.info.examples.playlistIds[0];
+    const gid = w.sb.info.examples.groupId;
+    const other = otherUserId(w);
+    const q = { country: 'GB' };
+    expect401(await w.get(`/1.2/playlists/${pid}`, q, { creds: w.other }), 'access to resource denied');
+    expect401(await w.req('POST', `/1.2/playlists/${pid}/details`, q, { creds: w.other, json: { name: 'mine now' } }), 'access to resource denied');
+    expect401(await w.req('POST', `/1.2/playlists/${pid}`, q, { creds: w.other, json: { name: 'mine now', tracks: [] } }), 'access to resource denied');
+    expect401(await w.req('PUT', `/1.2/user/playlists/groups/${gid}`, { ...q, userId: other }, { creds: w.other, form: [['name', 'taken']] }), 'access to resource denied');
+    expect401(await w.req('POST', `/1.2/user/playlists/groups/${gid}`, { ...q, userId: other }, { creds: w.other, form: [['playlistIds', pid]] }), 'access to resource denied');
+    // untouched
+    const mine = await w.get(`/1.2/playlists/${pid}`, q, { creds: w.locker });
+    expect(mine.body.playlist.name).not.toBe('mine now');
+  });
+});
