@@ -1,0 +1,213 @@
+// Playlists (1, 2, 10, extensions) and playlist groups (8, 9) over real HTTP.
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from './setup';
+
+const w = useSandbox();
+const q = { country: 'GB' };
+/* eslint-disable @typescript-eslint/no-explicit-any */
+async function create(body: Record<string, unknown>, creds = w.locker): Promise<any> {
+  const r = await w.req('POST', '/1.2/playlists', q, { creds, json: body });
+  expect(r.status).toBe(201);
+  return r.body.playlist;
+}
+
+describe('playlists', () => {
+  it('list (10): the user’s playlists with rel/href links, capitalised status and visibility', async () => {
+    const r = await w.get('/1.2/user/playlists', { ...q, userId: w.sb.info.examples.lockerUser }, { creds: w.locker });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['playlists']);
+    const p = r.body.playlists;
+    expect(p).toMatchObject({ page: 1, pageSize: 10 });
+    const ids = p.playlist.map((x: any) => x.id);
+    for (const id of w.sb.info.examples.playlistIds) expect(ids).toContain(id);
+    const first = p.playlist[0];
+    expect(first.links.map((l: any) => l.rel)).toEqual(['self', 'details', 'tracks']);
+    expect(first.links[0].href).toBe(`${w.sb.baseUrl}/1.2/playlists/${first.id}`);
+    expect(['Published', 'Draft']).toContain(first.status);
+    expect(['Private', 'Public']).toContain(first.visibility);
+    expect(Number.isInteger(first.trackCount)).toBe(true);
+    const noUserId = await w.get('/1.2/user/playlists', q, { creds: w.locker });
+    expect(noUserId.body.playlists.totalItems).toBe(p.totalItems);
+  });
+
+  it('list paging: pageSize up to 500, 501 is 1003, past the end is an empty page', async () => {
+    expect((await w.get('/1.2/user/playlists', { ...q, pageSize: 500 }, { creds: w.locker })).status).toBe(200);
+    const big = await w.get('/1.2/user/playlists', { ...q, pageSize: 501 }, { creds: w.locker });
+    expect([big.status, big.body.error.code]).toEqual([400, 1003]);
+    const past = await w.get('/1.2/user/playlists', { ...q, page: 50 }, { creds: w.locker });
+    expect(past.status).toBe(200);
+    expect(past.body.playlists.playlist).toEqual([]);
+  });
+
+  it('create and get (extensions): 24-hex id, defaults, tracks with entries', async () => {
+    const tid = w.sb.info.examples.trackIds[0];
+    const p = await create({ name: 'New one', tracks: [{ trackId: String(tid), trackTitle: 'x' }, { trackId: tid + 1 }] });
+    expect(p.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(p).toMatchObject({ name: 'New one', status: 'Draft', visibility: 'Private' });
+    expect(p.tracks).toHaveLength(2);
+    expect(p.tracks[0]).toMatchObject({ trackId: String(tid), trackTitle: 'x', source: expect.any(String) });
+    expect(p.tracks[1].trackId).toBe(String(tid + 1));
+    for (const t of p.tracks) {
+      expect(typeof t.id).toBe('string');
+      expect(t.audioUrl).toMatch(/^http/);
+      expect(t.dateAdded).toMatch(/T/);
+      expect(typeof t.image).toBe('string');
+    }
+    const g = await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker });
+    expect(g.status).toBe(200);
+    expect(Object.keys(g.body)).toEqual(['playlist']);
+    expect(g.body.playlist.tracks).toHaveLength(2);
+    const noName = await w.req('POST', '/1.2/playlists', q, { creds: w.locker, json: { tracks: [] } });
+    expect([noName.status, noName.body.error.code]).toEqual([400, 1001]);
+    const unknown = await w.get(`/1.2/playlists/${'f'.repeat(24)}`, q, { creds: w.locker });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 2001]);
+  });
+
+  it('details (1): 200, Location, body {playlist}; tracks untouched; visibility and status stored, capitalised back', async () => {
+    const p = await create({ name: 'Details', tracks: [{ trackId: '1' }] });
+    const r = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, {
+      creds: w.locker,
+      json: { name: 'Renamed', visibility: 'public', status: 'published', imageUrl: 'https://img.example/x_$size$.jpg', annotations: { a: '1' }, tracks: [] },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('location')).toBe(`${w.sb.baseUrl}/1.2/playlists/${p.id}`);
+    expect(Object.keys(r.body)).toEqual(['playlist']);
+    expect(r.body.playlist).toMatchObject({ name: 'Renamed', visibility: 'Public', status: 'Published', image: 'https://img.example/x_$size$.jpg', annotations: { a: '1' } });
+    expect(r.body.playlist.tracks).toHaveLength(1);
+    const again = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: { visibility: 'PRIVATE' } });
+    expect(again.body.playlist).toMatchObject({ name: 'Renamed', visibility: 'Private', status: 'Published' });
+  });
+
+  it('description is cut to 500 code points, never half a surrogate pair', async () => {
+    const p = await create({ name: 'Long' });
+    const long = '😀'.repeat(499) + 'ab' + 'c'.repeat(100);
+    const r = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: { description: long } });
+    expect(Array.from(r.body.playlist.description)).toHaveLength(500);
+    expect(r.body.playlist.description.endsWith('😀a')).toBe(true);
+    const allEmoji = '😀'.repeat(600);
+    const r2 = await w.req('POST', `/1.2/playlists/${p.id}`, q, { creds: w.locker, json: { description: allEmoji, tracks: [] } });
+    expect(r2.body.playlist.description).toBe('😀'.repeat(500));
+    const exact = 'x'.repeat(500);
+    expect((await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: { description: exact } })).body.playlist.description).toBe(exact);
+  });
+
+  it('invalid values are 1002: status, visibility, name type, tracks shape, annotations shape, body not JSON', async () => {
+    const p = await create({ name: 'Strict' });
+    for (const body of [{ status: 'live' }, { visibility: 'friends' }, { name: 42 }, { annotations: ['x'] }, { name: '' }]) {
+      const r = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: body });
+      expect([r.status, r.body.error.code], JSON.stringify(body)).toEqual([400, 1002]);
+    }
+    for (const body of [{ tracks: 'x' }, { tracks: [{}] }, { tracks: [{ trackId: '' }] }, { status: 'Draftish', tracks: [] }]) {
+      const r = await w.req('POST', `/1.2/playlists/${p.id}`, q, { creds: w.locker, json: body });
+      expect([r.status, r.body.error.code], JSON.stringify(body)).toEqual([400, 1002]);
+    }
+    const notJson = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, body: '{oops', contentType: 'application/json' });
+    expect(notJson.body.error.code).toBe(1002);
+    // nothing changed
+    expect((await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist).toMatchObject({ name: 'Strict', status: 'Draft', visibility: 'Private' });
+  });
+
+  it('replace (2): fields and track list replaced; response carries partnerId; unknown playlist 2001', async () => {
+    const p = await create({ name: 'To replace', tracks: [{ trackId: '1' }, { trackId: '2' }] });
+    const r = await w.req('POST', `/1.2/playlists/${p.id}`, q, {
+      creds: w.locker,
+      json: { name: 'Replaced', status: 'published', visibility: 'public', description: 'd', tracks: [{ trackId: '3', releaseId: 5 }], annotations: { k: 'v' }, tags: [{ name: 't1', playlistPosition: 1 }, 't2'] },
+    });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['playlist']);
+    const pl = r.body.playlist;
+    expect(pl).toMatchObject({ id: p.id, name: 'Replaced', status: 'Published', visibility: 'Public', description: 'd', annotations: { k: 'v' } });
+    expect(pl.tags).toEqual([{ name: 't1', playlistPosition: 1 }, { name: 't2' }]);
+    expect(pl.tracks.map((t: any) => t.trackId)).toEqual(['3']);
+    expect(typeof pl.partnerId).toBe('string');
+    expect(pl.lastUpdated).toMatch(/T/);
+    const unknown = await w.req('POST', `/1.2/playlists/${'e'.repeat(24)}`, q, { creds: w.locker, json: { name: 'x', tracks: [] } });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 2001]);
+    const unknownDetails = await w.req('POST', `/1.2/playlists/${'e'.repeat(24)}/details`, q, { creds: w.locker, json: { name: 'x' } });
+    expect(unknownDetails.body.error.code).toBe(2001);
+  });
+
+  it('each user sees only their own playlists', async () => {
+    const mine = await create({ name: 'Private to locker user' });
+    const theirs = await w.get('/1.2/user/playlists', { ...q, pageSize: 500 }, { creds: w.other });
+    expect(theirs.body.playlists.playlist.map((x: any) => x.id)).not.toContain(mine.id);
+    const empty = await w.get('/1.2/user/playlists', q, { creds: w.empty });
+    expect(empty.body.playlists).toMatchObject({ totalItems: 0, playlist: [] });
+  });
+
+  it('playlist calls need a signed user token', async () => {
+    const pid = w.sb.info.examples.playlistIds[0];
+    expect((await w.get(`/1.2/playlists/${pid}`, q, { creds: w.app })).status).toBe(401);
+    expect((await w.get('/1.2/user/playlists', q, { keyOnly: w.multi.key })).status).toBe(401);
+  });
+});
+
+describe('playlist groups', () => {
+  const gq = () => ({ ...q, userId: w.sb.info.examples.lockerUser });
+  const path = (id: string) => `/1.2/user/playlists/groups/${id}`;
+
+  it('the seeded group belongs to the locker user and lists its playlists as summaries with _links', async () => {
+    const gid = w.sb.info.examples.groupId;
+    const r = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [] });
+    expect(r.status).toBe(200);
+    const g = r.body.playlistGroup;
+    expect(Object.keys(r.body)).toEqual(['playlistGroup']);
+    expect(g).toMatchObject({ id: gid, playlistCount: 2 });
+    expect(g._links.self.href).toBe(`${w.sb.baseUrl}${path(gid)}`);
+    const s = g.playlists[0];
+    expect(s._links.self.href).toMatch(/\/1\.2\/playlists\/[0-9a-f]{24}$/);
+    for (const k of ['name', 'trackCount', 'tags', 'status', 'visibility', 'annotations', 'image', 'lastUpdated']) expect(s, k).toHaveProperty(k);
+  });
+
+  it('PUT creates; names required (1001); ids comma-separated or repeated; unknown ids shown as {id} and not counted', async () => {
+    const [p1, p2] = w.sb.info.examples.playlistIds;
+    const gid = 'a1'.repeat(12);
+    const unknown = '0'.repeat(24);
+    const r = await w.req('PUT', path(gid), gq(), { creds: w.locker, form: [['name', 'My group'], ['playlistIds', `${p1},${unknown}`], ['playlistIds', p2]] });
+    expect(r.status).toBe(200);
+    const g = r.body.playlistGroup;
+    expect(g.name).toBe('My group');
+    expect(g.playlists.map((x: any) => x.id)).toEqual([p1, unknown, p2]);
+    expect(g.playlists[1]).toEqual({ id: unknown });
+    expect(g.playlistCount).toBe(2);
+    const noName = await w.req('PUT', path(gid), gq(), { creds: w.locker, form: [['playlistIds', p1]] });
+    expect([noName.status, noName.body.error.code]).toEqual([400, 1001]);
+    // PUT replaces the list
+    const re = await w.req('PUT', path(gid), gq(), { creds: w.locker, form: [['name', 'Renamed'], ['playlistIds', p2]] });
+    expect(re.body.playlistGroup.playlists.map((x: any) => x.id)).toEqual([p2]);
+    expect(re.body.playlistGroup.name).toBe('Renamed');
+  });
+
+  it('add (9) has set semantics: a repeated add changes nothing; unknown group 2001', async () => {
+    const [p1, p2, p3] = w.sb.info.examples.playlistIds;
+    const gid = 'b2'.repeat(12);
+    await w.req('PUT', path(gid), gq(), { creds: w.locker, form: [['name', 'Set'], ['playlistIds', p1]] });
+    const a = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [['playlistIds', `${p2},${p1}`]] });
+    expect(a.body.playlistGroup.playlists.map((x: any) => x.id)).toEqual([p1, p2]);
+    const b = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [['playlistIds', p2], ['playlistIds', p3]] });
+    expect(b.body.playlistGroup.playlists.map((x: any) => x.id)).toEqual([p1, p2, p3]);
+    const c = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [['playlistIds', p3]] });
+    expect(c.body.playlistGroup.playlists.map((x: any) => x.id)).toEqual([p1, p2, p3]);
+    expect(c.body.playlistGroup.lastUpdated).toBe(b.body.playlistGroup.lastUpdated);
+    const missing = await w.req('POST', path('c3'.repeat(12)), gq(), { creds: w.locker, form: [['playlistIds', p1]] });
+    expect([missing.status, missing.body.error.code]).toEqual([404, 2001]);
+  });
+
+  it('userId is required (1001); a malformed group id is 1002; country checked (2002)', async () => {
+    const gid = w.sb.info.examples.groupId;
+    const noUser = await w.req('POST', path(gid), q, { creds: w.locker, form: [] });
+    expect([noUser.status, noUser.body.error.code]).toEqual([400, 1001]);
+    const bad = await w.req('PUT', path('NOT-HEX'), gq(), { creds: w.locker, form: [['name', 'x']] });
+    expect(bad.body.error.code).toBe(1002);
+    const jp = await w.req('PUT', path(gid), { ...gq(), country: 'JP' }, { creds: w.locker, form: [['name', 'x']] });
+    expect([jp.status, jp.body.error.code]).toEqual([403, 2002]);
+  });
+
+  it('another user’s playlist in my group shows as {id} only', async () => {
+    const theirs = (await w.get('/1.2/user/playlists', q, { creds: w.other })).body.playlists.playlist[0].id;
+    const gid = 'd4'.repeat(12);
+    const r = await w.req('PUT', path(gid), gq(), { creds: w.locker, form: [['name', 'Mixed'], ['playlistIds', theirs]] });
+    expect(r.body.playlistGroup.playlists).toEqual([{ id: theirs }]);
+    expect(r.body.playlistGroup.playlistCount).toBe(0);
+  });
+});
