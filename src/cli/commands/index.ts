@@ -8,6 +8,8 @@ import { registerSandbox } from './sandbox';
 import { registerAuth } from './auth';
 import { registerProfile } from './profile';
 import { registerLocker } from './locker';
+import { registerPlaylist } from './playlist';
+import { registerGroup } from './group';
 import { registerApi } from './api';
 import { registerCompletion } from './completion';
 
@@ -16,6 +18,8 @@ export function registerCommands(program: Command): void {
   registerArtist(program);
   registerTrack(program);
   registerLocker(program);
+  registerPlaylist(program);
+  registerGroup(program);
   registerAuth(program);
   registerProfile(program);
   registerSandbox(program);

@@ -1,0 +1,89 @@
+// The work behind `group replace|add|show`, loaded only when they run.
+import type { Command } from 'commander';
+import { UsageError } from '../../client/errors';
+import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { groupSheet, groupView, ignoredGroupIds } from '../views/playlists';
+import type { GroupFlags } from './group';
+import { checkPlaylistId } from './playlist-input';
+import { userFlag } from './playlist-run';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+function playlistIds(values: string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const v of values ?? []) {
+    for (const part of v.split(',')) {
+      const id = part.trim();
+      if (!id) continue;
+      const checked = checkPlaylistId(id);
+      if (!out.includes(checked)) out.push(checked);
+    }
+  }
+  return out;
+}
+
+function groupQuery(s: Session, user: string | undefined): { country: string; userId: string } {
+  const userId = user ?? s.userId;
+  if (!userId) {
+    throw new UsageError('playlist group calls need a user id', "pass --user ID, or set MCAT_USER_ID / the profile's user");
+  }
+  return { country: s.country, userId };
+}
+
+async function printGroup(cmd: Command, body: any): Promise<void> {
+  const ignored = ignoredGroupIds(body);
+  if (ignored.length) {
+    say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} name no playlist and ${ignored.length === 1 ? 'is' : 'are'} ignored by the service: ${ignored.join(', ')}`);
+  }
+  const out = await output(cmd);
+  const g = globalsOf(cmd);
+  if (outputFormat(cmd) === 'table' && g.fields === undefined) {
+    const { renderSheet } = await import('../../output/table');
+    const { colorEnabled, terminalWidth } = await import('../../output/tty');
+    const text = renderSheet(groupSheet(body?.playlistGroup ?? {}), {
+      color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
+      width: terminalWidth(process.stdout, process.env),
+    });
+    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    if (!Array.isArray(body?.playlistGroup?.playlists) || body.playlistGroup.playlists.length === 0) return;
+  }
+  await out.document(body, groupView);
+}
+
+export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
+  const id = checkPlaylistId(idArg, 'group');
+  const user = userFlag(flags.user);
+  if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name must not be empty');
+  const ids = playlistIds(flags.playlist);
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const q = groupQuery(s, user);
+  const { replaceGroup } = await import('../../client/groups');
+  const body = await replaceGroup(s.client, id, { name: flags.name, playlistIds: ids }, q);
+  await printGroup(cmd, body);
+}
+
+export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
+  const id = checkPlaylistId(idArg, 'group');
+  const user = userFlag(flags.user);
+  const ids = playlistIds(flags.playlist);
+  if (ids.length === 0) throw new UsageError('--playlist needs at least one playlist id', "to see the group, use 'mcat group show'");
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const q = groupQuery(s, user);
+  const { addToGroup } = await import('../../client/groups');
+  const body = await addToGroup(s.client, id, { playlistIds: ids }, q);
+  await printGroup(cmd, body);
+}
+
+export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
+  const id = checkPlaylistId(idArg, 'group');
+  const user = userFlag(flags.user);
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const q = groupQuery(s, user);
+  const { addToGroup } = await import('../../client/groups');
+  // the API has no read of a group: adding no playlists changes nothing and answers with the group
+  const body = await addToGroup(s.client, id, { playlistIds: [] }, q);
+  await printGroup(cmd, body);
+}

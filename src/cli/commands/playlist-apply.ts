@@ -1,0 +1,136 @@
+// `playlist apply` and `playlist export`: the bulk engine (src/bulk) from the terminal.
+import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { McatError, PartialError, UsageError } from '../../client/errors';
+import { intOption, outputFormat, say, session } from '../context';
+import { readStdin } from '../ids';
+import { interruptSignal } from '../lifecycle';
+import type { ApplyFlags } from './playlist';
+import { checkInputFormat } from './playlist-input';
+import { queryOf, userFlag } from './playlist-run';
+
+async function readInputBytes(file: string): Promise<Buffer> {
+  try {
+    return file === '-' ? await readStdin() : await readFile(file);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
+  }
+}
+
+export async function runApply(cmd: Command, file: string, flags: ApplyFlags): Promise<void> {
+  const user = userFlag(flags.user);
+  const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 64 });
+  const format = checkInputFormat(flags.inputFormat);
+  if (flags.dryRun && flags.resume) throw new UsageError('--dry-run and --resume exclude each other');
+  const bulk = await import('../../bulk/index');
+  const name = file === '-' ? 'stdin' : file;
+
+  // the whole input is checked before anything is sent
+  const bytes = await readInputBytes(file);
+  const parsed = bulk.parseEdits(bytes, { fileName: name, ...(format ? { format } : {}) });
+  if (parsed.errors.length) {
+    const max = 200;
+    for (const p of parsed.errors.slice(0, max)) say(`mcat: ${p.message}`);
+    if (parsed.errors.length > max) say(`mcat: … and ${parsed.errors.length - max} more problems`);
+    const lines = new Set(parsed.errors.map((p) => p.line)).size;
+    throw new UsageError(`${name}: ${lines} bad line${lines === 1 ? '' : 's'} (${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}); nothing was sent`, 'fix the lines named above and run again');
+  }
+  for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
+  const edits = parsed.edits;
+  if (edits.length === 0) {
+    say(`mcat: no edits in ${name}; nothing to do`);
+    return;
+  }
+  const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
+  if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+
+  const s = await session(cmd);
+  const q = queryOf(s, user);
+  const signal = interruptSignal();
+
+  if (flags.dryRun) {
+    const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
+    if (fmt === 'table') {
+      process.stdout.write(bulk.formatDryRun(plans, name).join('\n') + '\n');
+    } else {
+      const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
+      process.stdout.write(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
+    }
+    return;
+  }
+
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash);
+  const progress = bulk.progressRenderer(process.stderr);
+  let result;
+  try {
+    result = await bulk.applyEdits({
+      client: s.client,
+      edits,
+      country: q.country,
+      userId: q.userId,
+      concurrency,
+      journalPath,
+      resume: Boolean(flags.resume),
+      signal,
+      inputHash: parsed.inputHash,
+      input: name,
+      onProgress: progress.onProgress,
+      notice: (line) => {
+        progress.end();
+        say(`mcat: ${line}`);
+      },
+    });
+  } finally {
+    progress.end();
+  }
+  if (flags.report) bulk.runReport(flags.report, result);
+  for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
+
+  if (flags.verify && !result.interrupted) {
+    const v = await bulk.verifyEdits({ client: s.client, edits, created: result.created, country: q.country, userId: q.userId });
+    // a playlist some failed edit should have changed is expected to differ: the failure was reported
+    const touchedByFailures = new Set(result.failed.flatMap((f) => [f.playlistId, 'playlistId' in f.edit ? f.edit.playlistId : undefined]).filter(Boolean));
+    const bad = v.mismatches.filter((m) => !touchedByFailures.has(m.playlistId));
+    if (bad.length) {
+      for (const m of bad) say(`mcat: verify: ${name}:${m.line}: playlist ${m.playlistId} differs: ${m.lines.join('; ')}`);
+      throw new PartialError(`verify: ${bad.length} of ${v.checked} playlists do not hold what the edits asked for`);
+    }
+    say(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
+  }
+
+  switch (bulk.applyExitCode(result)) {
+    case 0:
+    case 130: // the interrupt was recorded by the signal handler; main exits 130
+      return;
+    case 3:
+      throw new PartialError(`${result.failed.length} of ${result.total} edits failed${flags.report ? `; see ${flags.report}` : ''}`);
+    default: {
+      const e = new McatError(`none of the ${result.total} edits could be applied`);
+      e.hint = flags.report ? `see ${flags.report}` : 'the failures are listed above; fix them and run again with --resume';
+      throw e;
+    }
+  }
+}
+
+export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string }): Promise<void> {
+  const user = userFlag(flags.user);
+  const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
+  const g = cmd.optsWithGlobals() as { output?: string };
+  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson') {
+    throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
+  }
+  const s = await session(cmd);
+  const q = queryOf(s, user);
+  const bulk = await import('../../bulk/index');
+  const signal = interruptSignal();
+  let n = 0;
+  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal })) {
+    const ok = process.stdout.write(bulk.exportLine(edit) + '\n');
+    n++;
+    if (!ok) await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
+  }
+  if (signal.aborted) return;
+  say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);
+}

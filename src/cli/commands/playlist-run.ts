@@ -1,0 +1,153 @@
+// The work behind `playlist list|show|create|details|replace`, loaded only when they run.
+import type { Command } from 'commander';
+import { UsageError } from '../../client/errors';
+import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { runListing, type PagingFlags } from '../listing';
+import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
+import type { FieldFlags, ReplaceFlags } from './playlist';
+import {
+  checkInputFormat,
+  checkPlaylistId,
+  fieldsFromFlags,
+  readPlaylistFile,
+  warnDescription,
+  type PlaylistFieldsIn,
+} from './playlist-input';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export function userFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (!v || /[\s\u0000-\u001f]/.test(v)) throw new UsageError(`--user must be a user id, got '${value}'`);
+  return v;
+}
+
+export function queryOf(s: Session, user: string | undefined): { country: string; userId?: string } {
+  const userId = user ?? s.userId;
+  return userId ? { country: s.country, userId } : { country: s.country };
+}
+
+export async function runList(cmd: Command, flags: PagingFlags & { user?: string }): Promise<void> {
+  const user = userFlag(flags.user);
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const { listPlaylists } = await import('../../client/playlists');
+  const q = queryOf(s, user);
+  await runListing(cmd, flags, {
+    pagingPath: 'playlists',
+    listPath: 'playlists.playlist',
+    maxPageSize: 500,
+    defaultPageSize: 10,
+    view: playlistListView,
+    fetchPage: (page, pageSize) => listPlaylists(s.client as any, { ...q, page, pageSize }),
+  });
+}
+
+/** One playlist body: a sheet of its fields and its tracks in a table; json/ndjson/csv/xml as the output sink prints them. */
+export async function printPlaylist(cmd: Command, body: any): Promise<void> {
+  const out = await output(cmd);
+  const g = globalsOf(cmd);
+  if (outputFormat(cmd) === 'table' && g.fields === undefined) {
+    const { renderSheet } = await import('../../output/table');
+    const { colorEnabled, terminalWidth } = await import('../../output/tty');
+    const text = renderSheet(playlistSheet(body?.playlist ?? {}), {
+      color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
+      width: terminalWidth(process.stdout, process.env),
+    });
+    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    if (!Array.isArray(body?.playlist?.tracks) || body.playlist.tracks.length === 0) return;
+  }
+  await out.document(body, playlistTracksView);
+}
+
+export async function runShow(cmd: Command, idArg: string, flags: { user?: string }): Promise<void> {
+  const id = checkPlaylistId(idArg);
+  const user = userFlag(flags.user);
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const { getPlaylist } = await import('../../client/playlists');
+  const body = await getPlaylist(s.client, id, queryOf(s, user));
+  await printPlaylist(cmd, body);
+}
+
+function bodyFields(f: PlaylistFieldsIn): Record<string, unknown> {
+  const b: Record<string, unknown> = {};
+  for (const k of ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const) if (f[k] !== undefined) b[k] = f[k];
+  return b;
+}
+
+export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void> {
+  const user = userFlag(flags.user);
+  const fromFlags = await fieldsFromFlags(flags);
+  const format = checkInputFormat(flags.inputFormat);
+  if (format && flags.from === undefined) throw new UsageError('--input-format applies to --from');
+  let body: Record<string, unknown> = {};
+  if (flags.from !== undefined) {
+    const file = await readPlaylistFile(flags.from, { format });
+    body = { ...bodyFields(file), tracks: file.tracks };
+    if (file.annotations && fromFlags.annotations) fromFlags.annotations = { ...file.annotations, ...fromFlags.annotations };
+  }
+  body = { ...body, ...bodyFields(fromFlags) };
+  warnDescription(body.description as string | undefined);
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const { createPlaylist } = await import('../../client/playlists');
+  const res = await createPlaylist(s.client, body as any, queryOf(s, user));
+  say(`mcat: created playlist ${res.playlist.id}`);
+  await printPlaylist(cmd, res);
+}
+
+export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags): Promise<void> {
+  const id = checkPlaylistId(idArg);
+  const user = userFlag(flags.user);
+  const fields = await fieldsFromFlags(flags);
+  const body = bodyFields(fields);
+  if (Object.keys(body).length === 0) {
+    throw new UsageError('nothing to change', 'give at least one of --name, --visibility, --status, --image-url, --description, --description-file, --annotation');
+  }
+  warnDescription(fields.description);
+  outputFormat(cmd);
+  const s = await session(cmd);
+  const { updatePlaylistDetails, getPlaylist } = await import('../../client/playlists');
+  const q = queryOf(s, user);
+  const res = await updatePlaylistDetails(s.client, id, body as any, q);
+  // the spec shows no response body: read the playlist back when the service sends none
+  const shown = res.playlist ? { playlist: res.playlist } : await getPlaylist(s.client, id, q);
+  await printPlaylist(cmd, shown);
+}
+
+export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlags): Promise<void> {
+  const id = checkPlaylistId(idArg);
+  const user = userFlag(flags.user);
+  const fromFlags = await fieldsFromFlags(flags);
+  const format = checkInputFormat(flags.inputFormat);
+  if (flags.from === undefined) throw new UsageError('--from FILE is required (the new track list)');
+  if (flags.from === '-' && flags.descriptionFile === '-') throw new UsageError("--from and --description-file cannot both read standard input");
+  const file = await readPlaylistFile(flags.from, { format, playlistId: id, playlistIdForCsv: id });
+  const fileFields = bodyFields(file);
+  const flagFields = bodyFields(fromFlags);
+  if (file.annotations && fromFlags.annotations) flagFields.annotations = { ...file.annotations, ...fromFlags.annotations };
+  const body: Record<string, unknown> = { ...fileFields, ...flagFields, tracks: file.tracks };
+  warnDescription(body.description as string | undefined);
+  const fmt = outputFormat(cmd);
+  if (flags.dryRun && (fmt === 'csv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  const s = await session(cmd);
+  const q = queryOf(s, user);
+  const playlists = await import('../../client/playlists');
+  if (flags.dryRun) {
+    const { diffPlaylist, formatDiff } = await import('../../bulk/diff');
+    const current = await playlists.getPlaylist(s.client, id, q);
+    const diff = diffPlaylist(current.playlist as any, body as any);
+    if (fmt === 'table') {
+      const lines = [`playlist ${id}: replace (dry run)`, ...formatDiff(diff, { maxTracks: 1000 }).map((l) => `  ${l}`), 'nothing was sent'];
+      process.stdout.write(lines.join('\n') + '\n');
+    } else {
+      const doc = { playlistId: id, dryRun: true, diff, request: body };
+      process.stdout.write(fmt === 'ndjson' ? JSON.stringify(doc) + '\n' : JSON.stringify(doc, null, 2) + '\n');
+    }
+    return;
+  }
+  const res = await playlists.replacePlaylist(s.client, id, body as any, q);
+  await printPlaylist(cmd, res);
+}
