@@ -6,7 +6,13 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
 
 export async function startTestSandbox(opts: { seed?: number; faults?: string; rateLimit?: string } = {}): Promise<RunningSandbox & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mcat-sandbox-'));
-  const sb = await startSandbox({ dataDir, host: '127.0.0.1', port: 0, quiet: true, ...opts });
+  let sb: RunningSandbox;
+  try {
+    sb = await startSandbox({ dataDir, host: '127.0.0.1', port: 0, quiet: true, ...opts });
+  } catch (e) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     baseUrl: sb.baseUrl,
     info: sb.info,
