@@ -101,8 +101,15 @@ export function prefersXml(accept: string): boolean {
 /** A query parameter by case-insensitive name (the first occurrence). */
 export function param(ctx: Ctx, name: string): string | undefined {
   const n = name.toLowerCase();
-  for (const [k, v] of ctx.query) if (k.toLowerCase() === n) return v;
-  return undefined;
+  let found: string | undefined;
+  for (const [k, v] of ctx.query) {
+    if (k.toLowerCase() !== n) continue;
+    // Names match case-insensitively, so `userId=a&USERID=b` is one parameter with two values:
+    // refuse it rather than pick one (picking is how one user ends up reading another's data).
+    if (found !== undefined && found !== v) throw new ApiFail(1002, `Invalid value for ${name}: given more than once with different values`);
+    found = v;
+  }
+  return found;
 }
 
 export function formValues(ctx: Ctx, name: string): string[] {
