@@ -1,0 +1,366 @@
+// End to end: bulk playlist edits (`playlist apply`, `playlist export`) against sandboxes:
+// 1,000 edits verified, bad input refused whole, partial failure and its report, SIGKILL and
+// resume, backup and restore into an empty user, and a run through injected faults.
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execa } from 'execa';
+import { startTestSandbox } from '../helpers/sandbox';
+import { binPath, mcat, mcatEnv, repoRoot } from '../helpers/mcat';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const sandboxes: Sandbox[] = [];
+afterEach(async () => {
+  while (sandboxes.length) await sandboxes.pop()!.close();
+});
+
+async function sandbox(opts: Parameters<typeof startTestSandbox>[0] = {}): Promise<Sandbox> {
+  const sb = await startTestSandbox(opts);
+  sandboxes.push(sb);
+  return sb;
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mcat-bulk-'));
+}
+
+function ndjson(edits: unknown[]): string {
+  return edits.map((e) => JSON.stringify(e)).join('\n') + '\n';
+}
+
+function userEnv(sb: Sandbox, userId: string): Record<string, string> {
+  const u = sb.info.users.find((x: any) => x.userId === userId)!;
+  return { MCAT_TOKEN: u.token, MCAT_TOKEN_SECRET: u.tokenSecret };
+}
+
+function runner(sb: Sandbox, env: Record<string, string> = {}) {
+  return (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, env, timeout: 120_000, ...opts });
+}
+
+async function allPlaylists(run: ReturnType<typeof runner>): Promise<any[]> {
+  const r = await run(['playlist', 'export']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.stdout.trim() ? r.stdout.trim().split('\n').map((l) => JSON.parse(l)) : [];
+}
+
+async function groupOf(run: ReturnType<typeof runner>, gid: string): Promise<any> {
+  const r = await run(['group', 'show', gid, '-o', 'json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).playlistGroup;
+}
+
+const hexId = (n: number) => n.toString(16).padStart(24, '0');
+
+describe('playlist apply', () => {
+  it('1,000 edits (creates, replaces, details, group edits) are applied and verified one by one', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const t = sb.info.examples.trackIds;
+    const [p1, p2, p3] = sb.info.examples.playlistIds;
+    const gid = hexId(0x5150);
+    const edits: any[] = [{ op: 'group-replace', groupId: gid, name: 'Bulk group', playlistIds: [p1] }];
+    for (let i = 0; i < 700; i++) {
+      edits.push({ op: 'create', name: `bulk-${i}`, visibility: i % 2 ? 'public' : 'private', annotations: { n: String(i) }, tracks: [{ trackId: t[i % t.length], trackTitle: `t${i}` }, { trackId: t[(i + 1) % t.length] }] });
+    }
+    for (let i = 0; i < 200; i++) {
+      const id = [p1, p2, p3][i % 3];
+      edits.push(i % 2 ? { op: 'details', playlistId: id, description: `details ${i}` } : { op: 'replace', playlistId: id, name: `replaced ${i}`, tracks: [{ trackId: t[i % t.length] }] });
+    }
+    for (let i = 0; i < 99; i++) edits.push({ op: 'group-add', groupId: gid, playlistIds: [[p2, p3, p1][i % 3]] });
+    expect(edits).toHaveLength(1000);
+    const d = tempDir();
+    const file = join(d, 'edits.ndjson');
+    writeFileSync(file, ndjson(edits));
+    const r = await run(['playlist', 'apply', file, '--verify', '--concurrency', '16']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/1000 applied, 0 failed of 1000 edits/);
+    expect(r.stderr).toMatch(/verified \d+ playlists/);
+    expect(existsSync(file + '.journal')).toBe(true);
+
+    // one by one: every create exists exactly once with its fields and tracks, no marker left
+    const all = await allPlaylists(run);
+    const byName = new Map<string, any[]>();
+    for (const p of all) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    for (let i = 0; i < 700; i++) {
+      const got = byName.get(`bulk-${i}`) ?? [];
+      expect(got, `bulk-${i}`).toHaveLength(1);
+      const e = edits[i + 1];
+      expect(got[0].visibility).toBe(e.visibility);
+      expect(got[0].annotations).toEqual({ n: String(i) });
+      expect(got[0].tracks.map((x: any) => x.trackId)).toEqual(e.tracks.map((x: any) => String(x.trackId)));
+      expect(got[0].tracks[0].trackTitle).toBe(`t${i}`);
+    }
+    // the seeded playlists hold their last edits, in input order
+    const last = (id: string, key: string) => [...edits].reverse().find((e) => e.playlistId === id && e[key] !== undefined)[key];
+    for (const id of [p1, p2, p3]) {
+      const p = all.find((x) => x.playlistId === id);
+      expect(p.name).toBe(last(id, 'name'));
+      expect(p.description).toBe(last(id, 'description'));
+      expect(p.tracks.map((x: any) => x.trackId)).toEqual(last(id, 'tracks').map((x: any) => String(x.trackId)));
+    }
+    const g = await groupOf(run, gid);
+    expect(g.name).toBe('Bulk group');
+    expect(g.playlists.map((p: any) => p.id)).toEqual([p1, p2, p3]);
+  }, 60_000);
+
+  it('a file with bad lines is refused whole: every bad line named, exit 2, nothing changed', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const before = await allPlaylists(run);
+    const [p1] = sb.info.examples.playlistIds;
+    const lines = [
+      JSON.stringify({ op: 'create', name: 'fine' }),
+      JSON.stringify({ op: 'details', playlistId: p1, name: 'fine too' }),
+      JSON.stringify({ op: 'replace', playlistId: 'NOT-AN-ID', tracks: [] }),
+      JSON.stringify({ op: 'create', name: 'ok' }),
+      '{"op": "details", "playlistId": ',
+      JSON.stringify({ op: 'explode' }),
+      JSON.stringify({ op: 'replace', playlistId: p1, tracks: [{ trackId: -1 }] }),
+      JSON.stringify({ op: 'details', playlistId: p1, status: 'live' }),
+    ];
+    const d = tempDir();
+    const file = join(d, 'bad.ndjson');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const r = await run(['playlist', 'apply', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    for (const n of [3, 5, 6, 7, 8]) expect(r.stderr).toContain(`bad.ndjson:${n}:`);
+    for (const n of [1, 2, 4]) expect(r.stderr).not.toContain(`bad.ndjson:${n}:`);
+    expect(r.stderr).toMatch(/5 bad lines .*nothing was sent/);
+    expect(r.stderr).not.toMatch(/sandbox/);
+    expect(existsSync(file + '.journal')).toBe(false);
+    expect(await allPlaylists(run)).toEqual(before);
+
+    // from stdin too, and a CSV track list with a bad row
+    const csv = `playlistId,trackId\n${p1},1\n${p1},x\n`;
+    const r2 = await run(['playlist', 'apply', '-', '--input-format', 'csv'], { input: csv, cwd: d });
+    expect(r2.exitCode).toBe(2);
+    expect(r2.stderr).toContain('stdin:3:');
+    expect(await allPlaylists(run)).toEqual(before);
+  }, 60_000);
+
+  it('partial failure: exit 3, summary on stderr, a report naming each failed edit; none applied: exit 1', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1, p2] = sb.info.examples.playlistIds;
+    const missing = hexId(0xbad1);
+    const edits = [
+      { op: 'details', playlistId: p1, name: 'ok 1' },
+      { op: 'replace', playlistId: missing, tracks: [] },
+      { op: 'details', playlistId: p2, name: 'ok 2' },
+      { op: 'group-add', groupId: hexId(0xbad3), playlistIds: [p1] },
+      { op: 'create', name: 'ok 3' },
+    ];
+    const d = tempDir();
+    const file = join(d, 'partial.ndjson');
+    writeFileSync(file, ndjson(edits));
+    const report = join(d, 'report.ndjson');
+    const r = await run(['playlist', 'apply', file, '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/3 applied, 2 failed of 5 edits/);
+    expect(r.stderr).toContain('partial.ndjson:2: replace failed');
+    expect(r.stderr).toContain('partial.ndjson:4: group-add failed');
+    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.line, l.outcome, l.edit.op, l.code])).toEqual([
+      [2, 'failed', 'replace', 2001],
+      [4, 'failed', 'group-add', 2001],
+    ]);
+    expect(lines[0].edit.playlistId).toBe(missing);
+    expect(lines[0].message).toBeTruthy();
+
+    // all fail: exit 1
+    const file2 = join(d, 'none.ndjson');
+    writeFileSync(file2, ndjson([{ op: 'details', playlistId: missing, name: 'x' }]));
+    const r2 = await run(['playlist', 'apply', file2, '--report', join(d, 'r2.ndjson')]);
+    expect(r2.exitCode).toBe(1);
+    expect(r2.stderr).toMatch(/none of the 1 edits could be applied/);
+
+    // an existing journal without --resume is refused; --resume skips what is done and retries the failures
+    const again = await run(['playlist', 'apply', file]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(/journal/);
+    const resumed = await run(['playlist', 'apply', file, '--resume']);
+    expect(resumed.exitCode).toBe(3);
+    expect(resumed.stderr).toMatch(/0 applied, 3 already done, 2 failed/);
+  }, 60_000);
+
+  it('--dry-run says what each edit would change and sends nothing', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const before = await allPlaylists(run);
+    const [p1] = sb.info.examples.playlistIds;
+    const d = tempDir();
+    const file = join(d, 'dry.ndjson');
+    writeFileSync(file, ndjson([{ op: 'details', playlistId: p1, name: 'Dry' }, { op: 'create', name: 'New one' }, { op: 'replace', playlistId: hexId(1), tracks: [] }]));
+    const r = await run(['playlist', 'apply', file, '--dry-run', '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('name: "Morning Commute" -> "Dry"');
+    expect(r.stdout).toContain('would create playlist "New one"');
+    expect(r.stdout).toMatch(/would fail/);
+    expect(r.stdout).toMatch(/nothing was sent/);
+    const j = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json']);
+    expect(JSON.parse(j.stdout).map((p: any) => p.action)).toEqual(['change', 'create', 'fail']);
+    expect(await allPlaylists(run)).toEqual(before);
+    expect(existsSync(file + '.journal')).toBe(false);
+  }, 60_000);
+
+  it('killed with SIGKILL part-way and resumed: every edit applied exactly once in effect', async () => {
+    // latency makes the run long enough to kill in the middle
+    const sb = await sandbox({ faults: 'latency=15ms' });
+    const run = runner(sb);
+    const t = sb.info.examples.trackIds;
+    const [p1, p2, p3] = sb.info.examples.playlistIds;
+    const gid = hexId(0x4b111);
+    const edits: any[] = [{ op: 'group-replace', groupId: gid, name: 'Kill group', playlistIds: [] }];
+    for (let i = 0; i < 240; i++) {
+      edits.push({ op: 'create', name: `kill-${i}`, tracks: [{ trackId: t[i % t.length] }] });
+      if (i % 4 === 0) edits.push({ op: 'group-add', groupId: gid, playlistIds: [[p1, p2, p3][i % 3]] });
+      if (i % 6 === 0) edits.push({ op: 'details', playlistId: [p1, p2, p3][i % 3], description: `kill ${i}` });
+    }
+    const d = tempDir();
+    const file = join(d, 'kill.ndjson');
+    writeFileSync(file, ndjson(edits));
+    const journal = file + '.journal';
+    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--concurrency', '8'], {
+      env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
+      extendEnv: true,
+      cwd: repoRoot,
+      reject: false,
+      stdin: 'ignore',
+    });
+    const done = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"type":"done"')).length : 0);
+    const t0 = Date.now();
+    while (done() < edits.length / 3 && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    const killed = await child;
+    expect(killed.signal).toBe('SIGKILL');
+    const doneAtKill = done();
+    expect(doneAtKill).toBeGreaterThan(0);
+    expect(doneAtKill).toBeLessThan(edits.length);
+
+    const r = await run(['playlist', 'apply', file, '--resume', '--concurrency', '8']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/resuming/);
+    expect(r.stderr).toMatch(new RegExp(`of ${edits.length} edits`));
+
+    const all = await allPlaylists(run);
+    for (let i = 0; i < 240; i++) expect(all.filter((p) => p.name === `kill-${i}`), `kill-${i}`).toHaveLength(1);
+    expect(all.filter((p) => Object.keys(p.annotations).some((k) => k === 'mcat:apply'))).toEqual([]);
+    expect(all).toHaveLength(3 + 240);
+    const g = await groupOf(run, gid);
+    const ids = g.playlists.map((p: any) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual([p1, p2, p3].sort());
+    // a second resume has nothing left to do
+    const again = await run(['playlist', 'apply', file, '--resume']);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toMatch(new RegExp(`0 applied, ${edits.length} already done`));
+  }, 60_000);
+});
+
+describe('playlist export', () => {
+  it('export then apply into an empty user reproduces every playlist', async () => {
+    const sb = await sandbox();
+    const owner = runner(sb);
+    const t = sb.info.examples.trackIds;
+    // give the owner a playlist with every field and track metadata
+    const d = tempDir();
+    const body = {
+      name: 'Full ✓', status: 'published', visibility: 'public', description: 'd'.repeat(10), imageUrl: 'https://img.example/f.jpg',
+      annotations: { a: '1', b: '' },
+      tracks: t.slice(0, 3).map((x, i) => ({ trackId: String(x), trackTitle: `T${i}`, trackVersion: 'v', artistAppearsAs: 'A', releaseId: 77, releaseTitle: 'R', releaseArtistAppearsAs: 'RA', releaseVersion: 'RV' })),
+    };
+    writeFileSync(join(d, 'full.json'), JSON.stringify(body));
+    const c = await owner(['playlist', 'create', '--name', 'x', '-o', 'json']);
+    const id = JSON.parse(c.stdout).playlist.id;
+    expect((await owner(['playlist', 'replace', id, '--from', join(d, 'full.json'), '-o', 'json'])).exitCode).toBe(0);
+
+    const exp = await owner(['playlist', 'export']);
+    expect(exp.exitCode, exp.stderr).toBe(0);
+    expect(exp.stderr).toMatch(/exported 4 playlists/);
+    const backup = join(d, 'backup.ndjson');
+    writeFileSync(backup, exp.stdout);
+    const original = exp.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(original).toHaveLength(4);
+    expect(original.every((e) => e.op === 'replace' && e.ifMissing === 'create')).toBe(true);
+
+    const emptyUser = sb.info.examples.emptyUser;
+    const target = runner(sb, userEnv(sb, emptyUser));
+    expect(await allPlaylists(target)).toEqual([]);
+    const r = await target(['playlist', 'apply', backup, '--verify']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/4 playlist\(s\) created/);
+    const restored = await allPlaylists(target);
+    // compared by name: concurrent creates may land in any order
+    const strip = (list: any[]) => list.map((e) => ({ ...e, playlistId: undefined })).sort((a, b) => a.name.localeCompare(b.name));
+    expect(strip(restored)).toEqual(strip(original));
+    // and the copies are new playlists of the empty user, not the owner's
+    for (const e of restored) expect(original.map((o) => o.playlistId)).not.toContain(e.playlistId);
+
+    // applying the backup to the owner again restores in place (replace), creating nothing
+    const again = await owner(['playlist', 'apply', backup, '--journal', join(d, 'again.journal')]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(await allPlaylists(owner)).toEqual(original);
+  }, 60_000);
+
+  it('export writes NDJSON only; other output formats are refused', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const r = await run(['playlist', 'export', '-o', 'csv']);
+    expect(r.exitCode).toBe(2);
+    const empty = runner(sb, userEnv(sb, sb.info.examples.emptyUser));
+    const e = await empty(['playlist', 'export']);
+    expect(e.exitCode).toBe(0);
+    expect(e.stdout).toBe('');
+  });
+});
+
+describe('faults', () => {
+  it('a 1,000-edit run against error=0.1,429=0.05,reset=0.02 completes with every edit applied', async () => {
+    const sb = await sandbox({ faults: 'error=0.1,429=0.05,reset=0.02' });
+    const run = runner(sb);
+    const t = sb.info.examples.trackIds;
+    const d = tempDir();
+    // 100 creates (whose answers may be lost: the marker search must keep them single) ...
+    const creates = Array.from({ length: 100 }, (_, i) => ({ op: 'create', name: `f-${i}`, tracks: [{ trackId: t[i % t.length] }] }));
+    const f1 = join(d, 'creates.ndjson');
+    writeFileSync(f1, ndjson(creates));
+    const r1 = await run(['playlist', 'apply', f1, '--concurrency', '16']);
+    expect(r1.exitCode, r1.stderr).toBe(0);
+    let all = await allPlaylists(run);
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const got = all.filter((p) => p.name === `f-${i}`);
+      expect(got, `f-${i}`).toHaveLength(1);
+      ids.push(got[0].playlistId);
+    }
+    // ... then 1,000 replaces and details over them
+    const edits: any[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const id = ids[i % 100];
+      edits.push(i % 3 === 2 ? { op: 'details', playlistId: id, description: `d${i}` } : { op: 'replace', playlistId: id, name: `f-${i % 100}`, tracks: [{ trackId: t[i % t.length] }, { trackId: t[(i + 3) % t.length] }] });
+    }
+    const f2 = join(d, 'edits.ndjson');
+    writeFileSync(f2, ndjson(edits));
+    const r2 = await run(['playlist', 'apply', f2, '--concurrency', '16', '--report', join(d, 'report.ndjson')]);
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(r2.stderr).toMatch(/1000 applied, 0 failed of 1000 edits/);
+    all = await allPlaylists(run);
+    expect(all).toHaveLength(103);
+    for (let k = 0; k < 100; k++) {
+      const p = all.find((x) => x.playlistId === ids[k]);
+      const mine = edits.filter((e) => e.playlistId === ids[k]);
+      const lastReplace = [...mine].reverse().find((e) => e.op === 'replace');
+      const lastDetails = [...mine].reverse().find((e) => e.op === 'details');
+      expect(p.tracks.map((x: any) => x.trackId)).toEqual(lastReplace.tracks.map((x: any) => String(x.trackId)));
+      expect(p.description).toBe(lastDetails.description);
+      expect(p.annotations['mcat:apply']).toBeUndefined();
+    }
+  }, 90_000);
+});
