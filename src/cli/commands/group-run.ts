@@ -33,7 +33,7 @@ function groupQuery(s: Session, user: string | undefined): { country: string; us
 async function printGroup(cmd: Command, body: any): Promise<void> {
   const ignored = ignoredGroupIds(body);
   if (ignored.length) {
-    say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} name no playlist and ${ignored.length === 1 ? 'is' : 'are'} ignored by the service: ${ignored.join(', ')}`);
+    say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
   }
   const out = await output(cmd);
   const g = globalsOf(cmd);

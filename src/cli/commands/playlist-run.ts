@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
-import { runListing, type PagingFlags } from '../listing';
+import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
 import type { FieldFlags, ReplaceFlags } from './playlist';
 import {
@@ -30,6 +30,7 @@ export function queryOf(s: Session, user: string | undefined): { country: string
 
 export async function runList(cmd: Command, flags: PagingFlags & { user?: string }): Promise<void> {
   const user = userFlag(flags.user);
+  checkPaging(flags, 500);
   outputFormat(cmd);
   const s = await session(cmd);
   const { listPlaylists } = await import('../../client/playlists');
