@@ -37,12 +37,9 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     const lines = new Set(parsed.errors.map((p) => p.line)).size;
     throw new UsageError(`${name}: ${lines} bad line${lines === 1 ? '' : 's'} (${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}); nothing was sent`, 'fix the lines named above and run again');
   }
-  for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
   const edits = parsed.edits;
-  if (edits.length === 0) {
-    say(`mcat: no edits in ${name}; nothing to do`);
-    return;
-  }
+  if (edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
+  for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
   if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
 
