@@ -35,8 +35,13 @@ export function interrupted(): boolean {
 export function interruptSignal(): AbortSignal {
   const ac = new AbortController();
   let count = 0;
+  let first = 0;
   const handler = () => {
+    // conf's atomic writer (when-exit) re-raises every signal it sees, so one Ctrl-C arrives
+    // twice within a few milliseconds: only a second press a moment later means "exit now"
+    if (count > 0 && Date.now() - first < 250) return;
     count++;
+    if (count === 1) first = Date.now();
     markInterrupted();
     if (count > 1) process.exit(130);
     ac.abort();
