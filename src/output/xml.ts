@@ -1,0 +1,204 @@
+// XML output: a JSON body rendered by the API's XML convention, and re-indenting raw XML.
+//
+// The convention (as the API's own XML does it):
+// - root <response status="…" version="…"> (from the body's status/version, else ok/1.2);
+// - an object's primitive `id` becomes an id attribute; every other field a child element;
+// - an array under a singular key (lockerRelease, downloadUrl, playlist) repeats that element;
+//   an array under a plural key repeats the singular element inside a <key> wrapper
+//   (packages → <packages><package/>…), except directly inside an element of the same name
+//   (releases.releases → <releases><page/>…<release/>…);
+// - null is an empty element; `disc` is written as `discNumber`.
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function escapeText(s: string): string {
+  return s.replace(INVALID_CHARS, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function escapeAttr(s: string): string {
+  return escapeText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+}
+
+export function singular(name: string): string {
+  if (/ies$/.test(name) && name.length > 3) return name.slice(0, -3) + 'y';
+  if (/(ss|x|ch|sh)es$/.test(name)) return name.slice(0, -2);
+  if (/[^s]s$/.test(name)) return name.slice(0, -1);
+  return name;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** A valid element name for a key, and the original key when it had to change. */
+function elementName(key: string): { name: string; original?: string } {
+  if (NAME.test(key) && !/^xml/i.test(key)) return { name: key };
+  let n = key.replace(/[^A-Za-z0-9_.-]/g, '_');
+  if (!/^[A-Za-z_]/.test(n) || /^xml/i.test(n)) n = '_' + n;
+  return { name: n, original: key };
+}
+
+function text(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return String(v);
+}
+
+function isPrimitive(v: unknown): v is string | number | boolean | bigint {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
+}
+
+class Writer {
+  out: string[] = [];
+  line(depth: number, s: string): void {
+    this.out.push('  '.repeat(depth) + s);
+  }
+}
+
+function renderValue(w: Writer, depth: number, key: string, value: unknown, parentName: string): void {
+  if (value === undefined) return;
+  const effectiveKey = key === 'disc' && isPrimitive(value) ? 'discNumber' : key;
+  if (Array.isArray(value)) {
+    const item = singular(effectiveKey);
+    if (item === effectiveKey || parentName === effectiveKey) {
+      for (const v of value) renderValue(w, depth, item, v, parentName);
+    } else {
+      const { name, original } = elementName(effectiveKey);
+      const attr = original !== undefined ? ` key="${escapeAttr(original)}"` : '';
+      if (value.length === 0) {
+        w.line(depth, `<${name}${attr}/>`);
+        return;
+      }
+      w.line(depth, `<${name}${attr}>`);
+      for (const v of value) renderValue(w, depth + 1, Array.isArray(v) ? 'item' : item, v, name);
+      w.line(depth, `</${name}>`);
+    }
+    return;
+  }
+  const { name, original } = elementName(effectiveKey);
+  let attrs = original !== undefined ? ` key="${escapeAttr(original)}"` : '';
+  if (value === null) {
+    w.line(depth, `<${name}${attrs}/>`);
+    return;
+  }
+  if (typeof value !== 'object') {
+    const t = text(value);
+    w.line(depth, t === '' ? `<${name}${attrs}/>` : `<${name}${attrs}>${escapeText(t)}</${name}>`);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  if (isPrimitive(obj.id)) attrs = ` id="${escapeAttr(text(obj.id))}"` + attrs;
+  const children = Object.entries(obj).filter(([k, v]) => v !== undefined && !(k === 'id' && isPrimitive(v)));
+  if (children.length === 0) {
+    w.line(depth, `<${name}${attrs}/>`);
+    return;
+  }
+  w.line(depth, `<${name}${attrs}>`);
+  for (const [k, v] of children) renderValue(w, depth + 1, k, v, name);
+  w.line(depth, `</${name}>`);
+}
+
+/** The body as an XML document by the API's convention (see the top of this file). */
+export function renderXml(body: unknown): string {
+  const w = new Writer();
+  w.out.push('<?xml version="1.0" encoding="UTF-8"?>');
+  const obj: Record<string, unknown> =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { item: body };
+  const status = isPrimitive(obj.status) ? text(obj.status) : 'ok';
+  const version = isPrimitive(obj.version) ? text(obj.version) : '1.2';
+  const children = Object.entries(obj).filter(
+    ([k, v]) => v !== undefined && !((k === 'status' || k === 'version') && isPrimitive(v)),
+  );
+  const open = `<response status="${escapeAttr(status)}" version="${escapeAttr(version)}"`;
+  if (children.length === 0) {
+    w.line(0, open + '/>');
+  } else {
+    w.line(0, open + '>');
+    for (const [k, v] of children) renderValue(w, 1, k, v, 'response');
+    w.line(0, '</response>');
+  }
+  return w.out.join('\n') + '\n';
+}
+
+type Token = { kind: 'open' | 'close' | 'empty' | 'other' | 'text'; text: string };
+
+function tokenize(xml: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const n = xml.length;
+  while (i < n) {
+    if (xml[i] !== '<') {
+      const j = xml.indexOf('<', i);
+      const end = j === -1 ? n : j;
+      tokens.push({ kind: 'text', text: xml.slice(i, end) });
+      i = end;
+      continue;
+    }
+    let end: number;
+    let kind: Token['kind'];
+    if (xml.startsWith('<!--', i)) {
+      end = xml.indexOf('-->', i + 4);
+      end = end === -1 ? n : end + 3;
+      kind = 'other';
+    } else if (xml.startsWith('<![CDATA[', i)) {
+      end = xml.indexOf(']]>', i + 9);
+      end = end === -1 ? n : end + 3;
+      kind = 'text';
+    } else if (xml.startsWith('<?', i)) {
+      end = xml.indexOf('?>', i + 2);
+      end = end === -1 ? n : end + 2;
+      kind = 'other';
+    } else {
+      // a tag: '>' inside a quoted attribute value does not end it
+      let j = i + 1;
+      let quote: string | undefined;
+      while (j < n) {
+        const c = xml[j];
+        if (quote) {
+          if (c === quote) quote = undefined;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '>') break;
+        j++;
+      }
+      end = Math.min(n, j + 1);
+      const tag = xml.slice(i, end);
+      kind = tag.startsWith('</') ? 'close' : tag.startsWith('<!') ? 'other' : /\/\s*>$/.test(tag) ? 'empty' : 'open';
+    }
+    tokens.push({ kind, text: xml.slice(i, end) });
+    i = end;
+  }
+  return tokens;
+}
+
+/**
+ * Re-indents an XML document two spaces a level without changing its data: tags, attributes
+ * and text are copied as they are; only whitespace between elements changes. An element
+ * holding only text stays on one line.
+ */
+export function prettyXml(xml: string): string {
+  const tokens = tokenize(xml).filter((t) => !(t.kind === 'text' && t.text.trim() === '' && !t.text.startsWith('<![CDATA[')));
+  const lines: string[] = [];
+  let depth = 0;
+  const pad = () => '  '.repeat(Math.max(0, depth));
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === 'open') {
+      // gather a run of text tokens up to the matching close, if that is all the element holds
+      let j = i + 1;
+      let inner = '';
+      while (j < tokens.length && tokens[j].kind === 'text') inner += tokens[j++].text;
+      if (j < tokens.length && tokens[j].kind === 'close') {
+        lines.push(pad() + t.text + inner + tokens[j].text);
+        i = j;
+        continue;
+      }
+      lines.push(pad() + t.text);
+      depth++;
+    } else if (t.kind === 'close') {
+      depth--;
+      lines.push(pad() + t.text);
+    } else {
+      lines.push(pad() + t.text);
+    }
+  }
+  return lines.join('\n') + (xml.endsWith('\n') || lines.length ? '\n' : '');
+}
