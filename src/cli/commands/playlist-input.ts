@@ -139,14 +139,17 @@ const SHOWN_TRACK_ONLY = ['id', 'source', 'audioUrl', 'dateAdded', 'image'];
  * (or `{"playlist": {...}}` as `playlist show -o json` prints it), a JSON array of tracks, NDJSON
  * (one track per line) or CSV (a header row naming trackId and optional metadata columns).
  */
-export async function readPlaylistFile(file: string, opts: { format?: InputFormat; playlistId?: string; playlistIdForCsv?: string }): Promise<PlaylistFile> {
+export async function readPlaylistFile(
+  file: string,
+  opts: { format?: InputFormat; playlistId?: string; playlistIdForCsv?: string; tracksOptional?: boolean },
+): Promise<PlaylistFile> {
   const name = file === '-' ? 'standard input' : file;
   let text = await readTextInput(file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = opts.format ?? formatFromFileName(file) ?? sniff(text);
   if (format === 'csv') return csvTracks(text, name, opts.playlistIdForCsv);
   if (format === 'ndjson') return ndjsonTracks(text, name);
-  return jsonBody(text, name, opts.playlistId);
+  return jsonBody(text, name, opts.playlistId, opts.tracksOptional ?? false);
 }
 
 function sniff(text: string): InputFormat {
@@ -165,7 +168,7 @@ function sniff(text: string): InputFormat {
   return 'csv';
 }
 
-function jsonBody(text: string, name: string, playlistId: string | undefined): PlaylistFile {
+function jsonBody(text: string, name: string, playlistId: string | undefined, tracksOptional: boolean): PlaylistFile {
   const lines = new LineIndex(text);
   const problems: string[] = [];
   const r = new JsonReader(text);
@@ -272,7 +275,7 @@ function jsonBody(text: string, name: string, playlistId: string | undefined): P
   const tracksRaw = body.tracks;
   const tracks: TrackInput[] = [];
   if (tracksRaw === undefined) {
-    problems.push(`${name}:${bodyLine}: "tracks" is required (the track list replaces the playlist's; to change fields only use 'mcat playlist details')`);
+    if (!tracksOptional) problems.push(`${name}:${bodyLine}: "tracks" is required (the track list replaces the playlist's; to change fields only use 'mcat playlist details')`);
   } else if (!Array.isArray(tracksRaw)) {
     problems.push(`${name}:${bodyLine}: "tracks" must be an array, got ${typeof tracksRaw}`);
   } else {

@@ -85,7 +85,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   if (format && flags.from === undefined) throw new UsageError('--input-format applies to --from');
   let body: Record<string, unknown> = {};
   if (flags.from !== undefined) {
-    const file = await readPlaylistFile(flags.from, { format });
+    const file = await readPlaylistFile(flags.from, { format, tracksOptional: true });
     body = { ...bodyFields(file), tracks: file.tracks };
     if (file.annotations && fromFlags.annotations) fromFlags.annotations = { ...file.annotations, ...fromFlags.annotations };
   }
