@@ -175,7 +175,7 @@ function tokenize(xml: string): Token[] {
  * holding only text stays on one line.
  */
 export function prettyXml(xml: string): string {
-  const tokens = tokenize(xml).filter((t) => !(t.kind === 'text' && t.text.trim() === '' && !t.text.startsWith('<![CDATA[')));
+  const tokens = tokenize(xml);
   const lines: string[] = [];
   let depth = 0;
   const pad = () => '  '.repeat(Math.max(0, depth));
@@ -193,6 +193,8 @@ export function prettyXml(xml: string): string {
       }
       lines.push(pad() + t.text);
       depth++;
+    } else if (t.kind === 'text' && t.text.trim() === '') {
+      continue; // whitespace between elements: the layout being replaced
     } else if (t.kind === 'close') {
       depth--;
       lines.push(pad() + t.text);
