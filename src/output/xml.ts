@@ -24,7 +24,7 @@ export function escapeAttr(s: string): string {
 export function singular(name: string): string {
   if (/ies$/.test(name) && name.length > 3) return name.slice(0, -3) + 'y';
   if (/(ss|x|ch|sh)es$/.test(name)) return name.slice(0, -2);
-  if (/[^s]s$/.test(name)) return name.slice(0, -1);
+  if (/[^su]s$/.test(name)) return name.slice(0, -1);
   return name;
 }
 

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { prettyXml, renderXml, singular } from '../../../src/output/xml';
+
+const parser = () => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false });
+const parse = (x: string) => parser().parse(x);
+
+describe('renderXml', () => {
+  const body = {
+    status: 'ok',
+    version: '1.2',
+    items: {
+      releases: [
+        {
+          id: 799025,
+          title: 'Night & Day <live> "1"',
+          version: '',
+          artist: { id: 1, name: 'Keane' },
+          download: { packages: [{ id: 2, price: { servicePrice: null, currencyCode: 'GBP' }, formats: [{ id: 17, description: 'MP3 320' }] }] },
+          explicitContent: false,
+        },
+        { id: 2, title: 'Zwei ✓ 東京 🎵' },
+      ],
+      errors: [],
+    },
+  };
+
+  it('root response with status and version; ids as attributes; arrays by the API convention', () => {
+    const xml = renderXml(body);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<response status="ok" version="1.2">')).toBe(true);
+    const doc = parse(xml);
+    const releases = doc.response.items.releases.release;
+    expect(releases).toHaveLength(2);
+    expect(releases[0]['@id']).toBe('799025');
+    expect(releases[0].title).toBe('Night & Day <live> "1"');
+    expect(releases[0].artist['@id']).toBe('1');
+    expect(releases[0].artist.name).toBe('Keane');
+    expect(releases[0].download.packages.package['@id']).toBe('2');
+    expect(releases[0].download.packages.package.formats.format).toEqual({ '@id': '17', description: 'MP3 320' });
+    expect(releases[0].download.packages.package.price.servicePrice).toBe('');
+    expect(releases[0].explicitContent).toBe('false');
+    expect(releases[1].title).toBe('Zwei ✓ 東京 🎵');
+    expect(xml).toContain('<release id="799025">');
+    expect(releases[0].id).toBeUndefined();
+  });
+
+  it('a list inside an element of its own name repeats the singular directly (releases.releases)', () => {
+    const xml = renderXml({ status: 'ok', version: '1.2', releases: { page: 1, pageSize: 2, totalItems: 2, releases: [{ id: 5 }, { id: 6 }] } });
+    expect(xml).toContain('<releases>\n    <page>1</page>');
+    const doc = parse(xml);
+    expect(doc.response.releases.release.map((r: any) => r['@id'])).toEqual(['5', '6']);
+  });
+
+  it('the locker: singular array keys repeat, disc becomes discNumber, defaults ok/1.2', () => {
+    const xml = renderXml({
+      locker: {
+        lockerReleases: {
+          page: 1,
+          lockerRelease: [{ release: { id: 9 }, lockerTracks: { lockerTrack: [{ track: { id: 91, disc: 1 }, downloadUrls: null }] }, available: true }],
+        },
+      },
+    });
+    const doc = parse(xml);
+    expect(doc.response['@status']).toBe('ok');
+    expect(doc.response['@version']).toBe('1.2');
+    const lr = doc.response.locker.lockerReleases.lockerRelease;
+    expect(lr.release['@id']).toBe('9');
+    expect(lr.lockerTracks.lockerTrack.track).toEqual({ '@id': '91', discNumber: '1' });
+    expect(lr.lockerTracks.lockerTrack.downloadUrls).toBe('');
+  });
+
+  it('string ids, odd keys, control characters and numbers arrays stay valid XML', () => {
+    const xml = renderXml({
+      status: 'error',
+      playlist: { id: 'ab"c<1>', annotations: { 'my key': 'v', '1st': 'w', 'xmlish': 'x' }, tags: ['a', 'b'], embeddings: [0.5, -1], note: 'bell\u0007 and tab\t here' },
+    });
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = parse(xml);
+    expect(doc.response['@status']).toBe('error');
+    expect(doc.response.playlist['@id']).toBe('ab"c<1>');
+    expect(doc.response.playlist.tags.tag).toEqual(['a', 'b']);
+    expect(doc.response.playlist.embeddings.embedding).toEqual(['0.5', '-1']);
+    expect(doc.response.playlist.annotations.my_key).toEqual({ '#text': 'v', '@key': 'my key' });
+    expect(doc.response.playlist.note).toBe('bell\uFFFD and tab\t here');
+  });
+
+  it('singular names', () => {
+    expect(['releases', 'tracks', 'packages', 'formats', 'categories', 'boxes', 'lockerRelease', 'status', 'embeddings', 'address'].map(singular)).toEqual([
+      'release', 'track', 'package', 'format', 'category', 'box', 'lockerRelease', 'status', 'embedding', 'address',
+    ]);
+  });
+});
+
+describe('prettyXml', () => {
+  const fixtures = path.resolve(__dirname, '../../../../shared/fixtures/real-api');
+  const compact =
+    '<?xml version="1.0" encoding="utf-8"?><response status="ok" version="1.2"><!-- c --><a id="1"><b>text &amp; more</b><c/><d attr="x>y"></d><e><![CDATA[<raw>]]></e><f> spaced </f></a></response>';
+
+  it('indents two spaces a level and keeps every tag, attribute and text', () => {
+    const pretty = prettyXml(compact);
+    expect(pretty).toBe(
+      [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<response status="ok" version="1.2">',
+        '  <!-- c -->',
+        '  <a id="1">',
+        '    <b>text &amp; more</b>',
+        '    <c/>',
+        '    <d attr="x>y"></d>',
+        '    <e><![CDATA[<raw>]]></e>',
+        '    <f> spaced </f>',
+        '  </a>',
+        '</response>',
+        '',
+      ].join('\n'),
+    );
+    expect(parse(pretty)).toEqual(parse(compact));
+    expect(prettyXml(pretty)).toBe(pretty);
+  });
+
+  it('reads the same as the original for the real API samples', () => {
+    for (const name of ['artist-releases__page1-pageSize2__api-stub.xml', 'release-tracks__api-stub.xml', 'user-locker__page1-usageTypes-download__api-stub.xml']) {
+      const original = readFileSync(path.join(fixtures, name), 'utf8');
+      const squashed = original.replace(/>\s+</g, '><');
+      const pretty = prettyXml(squashed);
+      expect(XMLValidator.validate(pretty)).toBe(true);
+      const p = () => new XMLParser({ ignoreAttributes: false, parseTagValue: false });
+      expect(p().parse(pretty)).toEqual(p().parse(original));
+    }
+  });
+});
