@@ -210,7 +210,7 @@ export class DemoData {
     const h = hash(s, K.artist, i);
     if (h % 3 === 0) return `${FIRST[(h >>> 4) % FIRST.length]} ${LAST[(h >>> 9) % LAST.length]}`;
     if (h % 3 === 1) return `The ${ADJ[(h >>> 4) % ADJ.length]} ${NOUN[(h >>> 9) % NOUN.length]}`;
-    return `${ADJ[(h >>> 4) % ADJ.length]} ${NOUN[(h >>> 9) % NOUN.length]} ${i}`;
+    return `${ADJ[(h >>> 4) % ADJ.length]} ${NOUN[(h >>> 9) % NOUN.length]}`;
   }
 
   artistAt(i: number): ArtistData {
@@ -496,10 +496,16 @@ export class DemoData {
   // ---- examples ----
 
   examples() {
-    const valid: number[] = [];
-    for (let j = 0; valid.length < 8; j++) {
-      if (this.inCatalogue(this.releaseAt(j)) && this.releaseType(j) !== 'Video') valid.push(RELEASE_BASE + 1 + j);
+    // albums and singles, interleaved: A A A S S A A S
+    const albums: number[] = [];
+    const singles: number[] = [];
+    for (let j = 0; albums.length < 5 || singles.length < 3; j++) {
+      if (!this.inCatalogue(this.releaseAt(j))) continue;
+      const t = this.releaseType(j);
+      if (t === 'Album' && albums.length < 5) albums.push(RELEASE_BASE + 1 + j);
+      if (t === 'Single' && singles.length < 3) singles.push(RELEASE_BASE + 1 + j);
     }
+    const valid = [albums[0], albums[1], albums[2], singles[0], singles[1], albums[3], albums[4], singles[2]];
     let unlicensed = 0;
     for (let j = 0; !unlicensed; j++) if (this.isUnlicensed(j)) unlicensed = RELEASE_BASE + 1 + j;
     const trackIds: number[] = [];

@@ -53,7 +53,15 @@ export function registerSandbox(program: Command): void {
       }
       const { startSandbox } = await import('../../sandbox/index');
       const t0 = Date.now();
-      const sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit });
+      let sb;
+      try {
+        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit });
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is already in use`, 'choose another with --port, or --port 0 for any free port');
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on host '${flags.host}'`);
+        throw e;
+      }
       const info = sb.info;
       const lines = [
         `mcat sandbox listening on ${sb.baseUrl} (data ${dataDir}, seed ${info.seed}, ready in ${Date.now() - t0} ms)`,
