@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { XMLValidator } from 'fast-xml-parser';
+import { createOutput } from '../../../src/output/sink';
+import { mergePages } from '../../../src/output/json';
+import type { Format, View } from '../../../src/output/types';
+
+function capture(): { stream: Writable; text: () => string } {
+  let s = '';
+  const stream = new Writable({
+    write(c, _e, cb) {
+      s += String(c);
+      cb();
+    },
+  });
+  return { stream, text: () => s };
+}
+
+const view: View = {
+  columns: [
+    { key: 'id', header: 'ID', align: 'right', shrink: false },
+    { key: 'title', header: 'Title' },
+  ],
+  items: (b) => b?.releases?.releases ?? [],
+};
+const page = (n: number, ids: number[]) => ({ status: 'ok', version: '1.2', releases: { page: n, pageSize: 2, totalItems: 3, releases: ids.map((id) => ({ id, title: `T${id}`, artist: { name: 'A' } })) } });
+const merge = (b: unknown[]) => mergePages(b, { listPath: 'releases.releases', pagingPath: 'releases' });
+
+function out(format: Format, fields?: string[]) {
+  const c = capture();
+  return { o: createOutput({ format, fields, color: false, width: 80, stdout: c.stream as any }), text: c.text };
+}
+
+async function* pages(bodies: unknown[], seen?: number[]) {
+  for (const [i, b] of bodies.entries()) {
+    seen?.push(i);
+    yield b;
+  }
+}
+
+describe('createOutput: document', () => {
+  const body = page(1, [1, 2]);
+  it('json is the body pretty-printed', async () => {
+    const { o, text } = out('json');
+    await o.document(body, view);
+    expect(text()).toBe(JSON.stringify(body, null, 2) + '\n');
+  });
+  it('ndjson is the items, one a line; with --fields just those paths', async () => {
+    const a = out('ndjson');
+    await a.o.document(body, view);
+    expect(a.text().split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, 2]);
+    const b = out('ndjson', ['id', 'artist.name']);
+    await b.o.document(body, view);
+    expect(b.text()).toBe('{"id":1,"artist":{"name":"A"}}\n{"id":2,"artist":{"name":"A"}}\n');
+  });
+  it('csv is the view columns with a header of keys', async () => {
+    const { o, text } = out('csv');
+    await o.document(body, view);
+    expect(text()).toBe('id,title\r\n1,T1\r\n2,T2\r\n');
+  });
+  it('table and xml', async () => {
+    const t = out('table');
+    await t.o.document(body, view);
+    expect(t.text()).toMatch(/ID\s+Title\n\s*1\s+T1\n\s*2\s+T2\n$/);
+    const x = out('xml');
+    await x.o.document(body, view);
+    expect(XMLValidator.validate(x.text())).toBe(true);
+    expect(x.text()).toContain('<release id="1">');
+  });
+  it('raw writes text as is', async () => {
+    const { o, text } = out('xml');
+    await o.raw('<a/>\n');
+    expect(text()).toBe('<a/>\n');
+  });
+});
+
+describe('createOutput: streamPages', () => {
+  const bodies = [page(1, [1, 2]), page(2, [3])];
+  it('ndjson streams every page\'s items', async () => {
+    const { o, text } = out('ndjson');
+    await o.streamPages(pages(bodies), view, { merge });
+    expect(text().trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([1, 2, 3]);
+  });
+  it('json merges into one envelope', async () => {
+    const { o, text } = out('json');
+    await o.streamPages(pages(bodies), view, { merge });
+    const doc = JSON.parse(text());
+    expect(doc.releases).toMatchObject({ page: 1, pageSize: 3, totalItems: 3 });
+    expect(doc.releases.releases.map((r: any) => r.id)).toEqual([1, 2, 3]);
+  });
+  it('csv has one header then every row; xml and table render the merged body', async () => {
+    const c = out('csv');
+    await c.o.streamPages(pages(bodies), view, { merge });
+    expect(c.text()).toBe('id,title\r\n1,T1\r\n2,T2\r\n3,T3\r\n');
+    const x = out('xml');
+    await x.o.streamPages(pages(bodies), view, { merge });
+    expect((x.text().match(/<release id=/g) ?? []).length).toBe(3);
+    expect(x.text()).toContain('<totalItems>3</totalItems>');
+    const t = out('table');
+    await t.o.streamPages(pages(bodies), view, { merge });
+    expect(t.text().trim().split('\n')).toHaveLength(4);
+  });
+  it('ndjson to a reader that went away stops pulling pages', async () => {
+    let n = 0;
+    const stream = new Writable({
+      highWaterMark: 1,
+      write(_c, _e, cb) {
+        const e: NodeJS.ErrnoException = new Error('EPIPE');
+        e.code = 'EPIPE';
+        n++;
+        cb(e);
+      },
+    });
+    const o = createOutput({ format: 'ndjson', color: false, width: 80, stdout: stream as any });
+    const seen: number[] = [];
+    const many = Array.from({ length: 100 }, (_, i) => page(i + 1, [i * 2, i * 2 + 1]));
+    await o.streamPages(pages(many, seen), view, { merge });
+    expect(o.closed).toBe(true);
+    expect(seen.length).toBeLessThan(5);
+    expect(n).toBeGreaterThan(0);
+  });
+});
