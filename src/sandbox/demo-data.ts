@@ -166,6 +166,15 @@ export interface LockerDef {
   entryOfTrack(trackId: number): number | undefined;
 }
 
+/** The first artist is the busy one: every fourth release of the first 480 and their videos (about 140, 70 of them albums). */
+const BUSY_ARTIST_SPAN = 480;
+
+/** Artist index of a release index; the last artist has no releases. */
+export function artistIndexOf(j: number): number {
+  if (j < BUSY_ARTIST_SPAN && (j % 4 === 0 || j % 20 === 19)) return 0;
+  return 1 + (j % (N_ARTISTS - 2));
+}
+
 export const USER_IDS = { locker: '10001', bigLocker: '10002', empty: '10003', other: '10004', another: '10005' };
 const BIG_LOCKER_SIZE = 22000;
 const LOCKER_EPOCH = Date.UTC(2024, 5, 1, 12, 0, 0);
@@ -236,12 +245,16 @@ export class DemoData {
     return { id: LICENSOR_BASE + 1 + i, name: LICENSORS[i % LICENSORS.length] };
   }
 
-  /** Release indexes of an artist, in catalogue order. */
+  /** Release indexes of an artist, in catalogue order (the inverse of artistIndexOf). */
   artistReleaseIndexes(artistId: number): number[] {
     const i = artistId - ARTIST_BASE - 1;
     if (i < 0 || i >= N_ARTISTS - 1) return [];
     const out: number[] = [];
-    for (let j = i; j < N_RELEASES; j += N_ARTISTS - 1) out.push(j);
+    if (i === 0) {
+      for (let j = 0; j < BUSY_ARTIST_SPAN; j++) if (artistIndexOf(j) === 0) out.push(j);
+      return out;
+    }
+    for (let j = i - 1; j < N_RELEASES; j += N_ARTISTS - 2) if (artistIndexOf(j) === i) out.push(j);
     return out;
   }
 
@@ -284,7 +297,7 @@ export class DemoData {
     const title = this.releaseTitle(j);
     const unlicensed = this.isUnlicensed(j);
     const withdrawn = !unlicensed && this.isWithdrawn(j);
-    const artist = this.artistAt(j % (N_ARTISTS - 1));
+    const artist = this.artistAt(artistIndexOf(j));
     const year = between(1968, 2024, s, K.release, j, 2);
     const month = between(1, 12, s, K.release, j, 3);
     const day = between(1, 28, s, K.release, j, 4);
@@ -409,7 +422,8 @@ export class DemoData {
   /** A hand-sized locker: `available` releases in the catalogue and `gone` withdrawn ones. */
   private smallLocker(userId: string, userNum: number, available: number, gone: number): LockerDef {
     const s = this.seed;
-    const picked: number[] = [];
+    // the locker user owns the first release, so the README's examples (track 10000101) work as shown
+    const picked: number[] = userNum === 1 ? [0] : [];
     let j = (hash(s, K.locker, userNum) % 2000) + userNum * 3000;
     while (picked.length < available) {
       if (!this.isWithdrawn(j) && !this.isUnlicensed(j) && this.releaseType(j) !== 'Video') picked.push(j);
@@ -482,7 +496,7 @@ export class DemoData {
       const keys: string[] = new Array(l.size);
       for (let i = 0; i < l.size; i++) {
         const j = l.entry(i).releaseId - RELEASE_BASE - 1;
-        keys[i] = (field === 'artistName' ? this.artistName(j % (N_ARTISTS - 1)) : this.releaseTitle(j)).toLowerCase();
+        keys[i] = (field === 'artistName' ? this.artistName(artistIndexOf(j)) : this.releaseTitle(j)).toLowerCase();
       }
       const idx = Array.from({ length: l.size }, (_, i) => i);
       idx.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));

@@ -170,6 +170,12 @@ describe('releases of an artist (6)', () => {
     }
   });
 
+  it('the busy artist has a second page of 50 albums (the README example)', async () => {
+    const r = await releases({ artistId: w.sb.info.examples.artistWithManyReleases, type: 'album', pageSize: 50, page: 2 });
+    expect(r.status).toBe(200);
+    expect(r.body.releases.releases.length).toBeGreaterThan(0);
+  });
+
   it('no releases: an empty first page; artistId missing 1001, malformed 1002', async () => {
     const r = await releases({ artistId: w.sb.info.examples.artistWithNoReleases });
     expect(r.status).toBe(200);

@@ -59,6 +59,13 @@ describe('locker JSON', () => {
     expect(rel.some((x) => x.lockerTracks.lockerTrack.some((t: any) => t.completeAlbumPurchase === false))).toBe(true);
   });
 
+  it('the first example track is in the locker user’s locker, downloadable (the README example)', async () => {
+    const id = w.sb.info.examples.trackIds[0];
+    const t = tracks(await all(), (x, r) => r.available && x.track.id === id);
+    expect(t).toHaveLength(1);
+    expect(t[0].remainingDownloads).toBeGreaterThan(1);
+  });
+
   it('sort: purchaseDate desc by default, asc, artistName, releaseTitle; bad sort 1002', async () => {
     const def = await all();
     const dates = def.map((x) => x.lockerTracks.lockerTrack[0].purchaseDate);
