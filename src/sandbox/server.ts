@@ -50,6 +50,15 @@ function oauthError(e: OAuthFailure): Reply {
 
 type Handler = (ctx: Ctx, m: RegExpExecArray) => Reply;
 
+/** A path segment, percent-decoded when well-formed (else as sent: the route then refuses it). */
+function dec(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** A success body: JSON, or XML when asked for and the resource has an XML form (the locker). */
 function body(ctx: Ctx, b: Record<string, unknown>, xmlForm = false, status = 200, headers: Record<string, string> = {}): Reply {
   if (xmlForm && ctx.wantsXml) return { status, headers: { 'content-type': 'application/xml; charset=utf-8', ...headers }, body: Buffer.from(renderXml(b)) };
@@ -60,17 +69,17 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/1\.2\/release\/details\/batch\/?$/i, (c) => body(c, releaseBatch(c))],
   ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
-  ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, decodeURIComponent(m[1])))],
+  ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],
   ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c), true)],
   ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
-  ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, decodeURIComponent(m[1])))],
-  ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, decodeURIComponent(m[1])))],
-  ['GET', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, getGroup(c, decodeURIComponent(m[1])))],
+  ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, dec(m[1])))],
+  ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, dec(m[1])))],
+  ['GET', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, getGroup(c, dec(m[1])))],
   [
     'POST',
     /^\/1\.2\/playlists\/([^/]+)\/details\/?$/i,
     (c, m) => {
-      const r = updateDetails(c, decodeURIComponent(m[1]));
+      const r = updateDetails(c, dec(m[1]));
       return body(c, r.body, false, 200, r.headers);
     },
   ],
@@ -82,10 +91,10 @@ const ROUTES: [string, RegExp, Handler][] = [
       return body(c, r.body, false, 201, r.headers);
     },
   ],
-  ['POST', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, replacePlaylist(c, decodeURIComponent(m[1])))],
-  ['GET', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, getPlaylist(c, decodeURIComponent(m[1])))],
-  ['GET', /^\/media\/download\/([^/]+)\/?$/i, (c, m) => media(c, 'download', decodeURIComponent(m[1]))],
-  ['GET', /^\/media\/stream\/([^/]+)\/?$/i, (c, m) => media(c, 'stream', decodeURIComponent(m[1]))],
+  ['POST', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, replacePlaylist(c, dec(m[1])))],
+  ['GET', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, getPlaylist(c, dec(m[1])))],
+  ['GET', /^\/media\/download\/([^/]+)\/?$/i, (c, m) => media(c, 'download', dec(m[1]))],
+  ['GET', /^\/media\/stream\/([^/]+)\/?$/i, (c, m) => media(c, 'stream', dec(m[1]))],
 ];
 
 function route(ctx: Ctx): Reply {
