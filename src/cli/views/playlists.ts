@@ -84,7 +84,7 @@ export function ignoredGroupIds(body: any): string[] {
 export const groupView: View = {
   columns: [
     { key: 'id', header: 'Playlist', shrink: false },
-    { key: 'name', header: 'Name', get: (p: any) => ('name' in p ? p.name : '(no playlist: ignored by the service)'), style: (p: any) => ('name' in p ? undefined : 'warn') },
+    { key: 'name', header: 'Name', get: (p: any) => ('name' in p ? p.name : '(no playlist)'), style: (p: any) => ('name' in p ? undefined : 'warn') },
     { key: 'status', header: 'Status', shrink: false },
     { key: 'visibility', header: 'Visibility', shrink: false },
     { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false },
