@@ -49,6 +49,15 @@ describe('group show', () => {
     expect(n.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([p1, p2]);
   });
 
+  it('the table in colour with FORCE_COLOR, plain with --no-color', async () => {
+    const c = await run(['group', 'show', sb.info.examples.groupId, '-o', 'table'], { env: { FORCE_COLOR: '1' } });
+    expect(c.exitCode).toBe(0);
+    expect(c.stdout).toMatch(/\x1b\[/);
+    const plain = await run(['group', 'show', sb.info.examples.groupId, '-o', 'table', '--no-color'], { env: { FORCE_COLOR: '1' } });
+    expect(plain.stdout).not.toMatch(/\x1b\[/);
+    expect(plain.stdout).toContain('Everyday Listening');
+  });
+
   it('an unknown group is the API error (exit 1); a malformed id a usage error', async () => {
     const r = await run(['group', 'show', hexId(12345)]);
     expect(r.exitCode).toBe(1);
@@ -95,7 +104,7 @@ describe('group replace and add', () => {
     expect(body.playlists).toContainEqual({ id: ghost });
     const t = await run(['group', 'show', gid, '-o', 'table']);
     expect(t.stderr).toContain(ghost);
-    expect(t.stdout).toContain('ignored');
+    expect(t.stdout).toContain('(no playlist)');
   });
 
   it('checks ids and flags before sending', async () => {

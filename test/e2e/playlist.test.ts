@@ -73,6 +73,24 @@ describe('playlist list', () => {
     expect(t.stdout).not.toMatch(/\x1b\[/);
   });
 
+  it('colour with FORCE_COLOR, none with --no-color; csv with --fields; xml by the API convention', async () => {
+    const c = await run(['playlist', 'list', '-o', 'table'], { env: { FORCE_COLOR: '1' } });
+    expect(c.exitCode).toBe(0);
+    expect(c.stdout).toMatch(/\x1b\[/);
+    const plain = await run(['playlist', 'list', '-o', 'table', '--no-color'], { env: { FORCE_COLOR: '1' } });
+    expect(plain.stdout).not.toMatch(/\x1b\[/);
+    expect(plain.stdout).toContain('Morning Commute');
+    const csv = await run(['playlist', 'list', '-o', 'csv', '--fields', 'id,name']);
+    expect(csv.exitCode).toBe(0);
+    const rows = csv.stdout.trim().split(/\r?\n/);
+    expect(rows[0]).toBe('id,name');
+    expect(rows).toContain(`${sb.info.examples.playlistIds[0]},Morning Commute`);
+    const xml = await run(['playlist', 'show', sb.info.examples.playlistIds[0], '-o', 'xml']);
+    expect(xml.exitCode).toBe(0);
+    expect(xml.stdout).toMatch(/<response status="ok" version="1.2">/);
+    expect(xml.stdout).toContain(`<playlist id="${sb.info.examples.playlistIds[0]}">`);
+  });
+
   it('--page/--page-size, --limit, --all', async () => {
     const p = JSON.parse((await run(['playlist', 'list', '--page', '2', '--page-size', '1', '-o', 'json'])).stdout);
     expect(p.playlists.page).toBe(2);
