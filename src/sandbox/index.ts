@@ -12,6 +12,12 @@ export interface SandboxOptions {
   faults?: string;
   rateLimit?: string;
   quiet?: boolean;
+  /**
+   * Write dataDir/server.json so other mcat processes find this server (default true). A sandbox
+   * started inside one short command should pass false: others would find it and then lose it
+   * when that command exits.
+   */
+  advertise?: boolean;
 }
 
 export interface SandboxInfo {
@@ -88,9 +94,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  const tmp = `${serverFile}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
-  renameSync(tmp, serverFile);
+  if (opts.advertise !== false) {
+    const tmp = `${serverFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
+    renameSync(tmp, serverFile);
+  }
   let closed: Promise<void> | undefined;
   return {
     baseUrl,

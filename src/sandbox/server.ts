@@ -203,7 +203,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     };
     const mutation = ctx.method !== 'GET' || /^\/media\/download\//i.test(ctx.path);
     if (hit(faults.error)) {
-      const status = second < 0.5 ? 500 : 503;
+      // 502/503: the transient server errors clients retry (a 500 would be a real failure)
+      const status = second < 0.5 ? 502 : 503;
       const r = apiError(ctx, new ApiFail(9001, 'Unexpected server error (injected fault)', status));
       write(res, r, rlHeaders);
       return;

@@ -63,7 +63,7 @@ describe('rate limit', () => {
 });
 
 describe('faults', () => {
-  it('error=1: 500 or 503 with a 9001 body; /__sandbox/* never faulted', async () => {
+  it('error=1: 502 or 503 with a 9001 body; /__sandbox/* never faulted', async () => {
     const { sb, batch } = await sandbox({ faults: 'error=1' });
     const statuses = new Set<number>();
     for (let i = 0; i < 12; i++) {
@@ -71,7 +71,7 @@ describe('faults', () => {
       statuses.add(r.status);
       expect(r.body.error.code).toBe(9001);
     }
-    expect([...statuses].every((s) => s === 500 || s === 503)).toBe(true);
+    expect([...statuses].every((s) => s === 502 || s === 503)).toBe(true);
     expect((await call('GET', `${sb.baseUrl}/__sandbox/health`)).status).toBe(200);
   });
 

@@ -142,6 +142,10 @@ describe('restart, reset, info', () => {
     expect(live.examples).toEqual(idle.examples);
     await sb.close();
     expect(await findRunningSandbox(dir)).toBeUndefined();
+    // a sandbox that does not advertise itself is not found
+    const hidden = await startSandbox({ dataDir: dir, port: 0, advertise: false });
+    expect(await findRunningSandbox(dir)).toBeUndefined();
+    await hidden.close();
     // a stale file pointing at nothing
     writeFileSync(join(dir, 'server.json'), JSON.stringify({ baseUrl: 'http://127.0.0.1:9', pid: 1 }));
     const t0 = Date.now();
@@ -197,6 +201,11 @@ describe('the sandbox command', () => {
       expect(r.stdout).toBe('');
     } finally {
       expect(await p.stop()).toBe(0);
+    }
+    for (const args of [['info', '--data', join(dir, 'missing/dir')], ['reset', '--data', join(dir, 'missing/dir')]]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/does not exist/);
     }
     for (const bad of [['--port', 'x'], ['--faults', 'boom=1'], ['--rate-limit', 'fast'], ['--seed', '-1']]) {
       const r = await runCli(['start', '--data', dir, ...bad]);

@@ -16,9 +16,13 @@ function wholeNumber(value: string, flag: string, max: number): number {
   return Number(value);
 }
 
-async function dataDirOf(data: string | undefined): Promise<string> {
+async function dataDirOf(data: string | undefined, mustExist = false): Promise<string> {
   if (data !== undefined) {
     if (data.trim() === '') throw new UsageError('--data must name a directory');
+    if (mustExist) {
+      const { existsSync } = await import('node:fs');
+      if (!existsSync(data)) throw new UsageError(`sandbox data directory ${data} does not exist`, `start a sandbox there first: mcat sandbox start --data ${data}`);
+    }
     return data;
   }
   const { defaultSandboxDir } = await import('../../sandbox/index');
@@ -91,7 +95,7 @@ export function registerSandbox(program: Command): void {
     .option('--json', 'print the information as JSON on standard output')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
     .action(async (flags: { json?: boolean; data?: string }) => {
-      const dataDir = await dataDirOf(flags.data);
+      const dataDir = await dataDirOf(flags.data, true);
       const { getSandboxInfo } = await import('../../sandbox/index');
       const info = await getSandboxInfo(dataDir);
       if (flags.json) {
@@ -122,7 +126,7 @@ export function registerSandbox(program: Command): void {
     .description('put the demo state back: playlists, groups, download counters')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
     .action(async (flags: { data?: string }) => {
-      const dataDir = await dataDirOf(flags.data);
+      const dataDir = await dataDirOf(flags.data, true);
       const { resetSandbox } = await import('../../sandbox/index');
       await resetSandbox(dataDir);
       say(`mcat sandbox: ${dataDir} reset to its demo state`);
