@@ -109,7 +109,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     if (url) {
       info = await sb.getSandboxInfo(dataDir);
     } else {
-      const running = await sb.startSandbox({ dataDir, host: '127.0.0.1', port: 0 });
+      const running = await sb.startSandbox({ dataDir, host: '127.0.0.1', port: 0, advertise: false });
       onCleanup(() => running.close());
       url = running.baseUrl;
       info = running.info;

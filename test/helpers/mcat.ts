@@ -59,9 +59,8 @@ export async function mcat(args: string[], opts: McatOptions = {}): Promise<Mcat
     cwd: opts.cwd ?? repoRoot,
     timeout: opts.timeout ?? 60_000,
     stripFinalNewline: false,
+    ...(opts.input !== undefined ? { input: opts.input } : { stdin: 'ignore' as const }),
   };
-  if (opts.input !== undefined) execOpts.input = opts.input;
-  else execOpts.stdin = 'ignore';
   const r = await execa(process.execPath, [binPath, ...args], execOpts);
   return { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), exitCode: r.exitCode ?? -1 };
 }
