@@ -27,7 +27,7 @@ export function parseIntegerIds(tokens: string[], what: string, source?: string)
     const shown = bad.slice(0, 5).map((b) => `'${printable(b)}'`).join(', ');
     const more = bad.length > 5 ? ` and ${bad.length - 5} more` : '';
     throw new UsageError(
-      `invalid ${what} id${bad.length > 1 ? 's' : ''}${source ? ` in ${source}` : ''}: ${shown}${more} (ids are positive whole numbers)`,
+      `invalid ${what} id${bad.length > 1 ? 's' : ''}${source ? ` in ${source}:` : ''} ${shown}${more} (ids are positive whole numbers)`,
     );
   }
   return ids;

@@ -148,8 +148,8 @@ describe('README "Exit codes and errors"', () => {
 
   for (const row of rows) {
     it(`mcat ${row.cmd}`, () => {
-      const match = cases.find(({ c }) => c.args.join(' ') === row.cmd);
-      expect(match, `no corpus case runs 'mcat ${row.cmd}'`).toBeDefined();
+      const match = cases.find(({ c }) => c.args.join(' ') === row.cmd && c.stderr === row.line);
+      expect(match, `no corpus case runs 'mcat ${row.cmd}' and pins the line '${row.line}'`).toBeDefined();
       expect(match!.c.exit).toBe(row.exit);
       expect(match!.c.stderr, `corpus case ${match!.name} must pin the exact line`).toBe(row.line);
     });
