@@ -39,7 +39,8 @@ export function formatError(err: unknown): string {
   let hint: string | undefined;
   if (err instanceof ApiError) {
     const meaning = err.meaning;
-    const msg = err.apiMessage && meaning && !err.apiMessage.toLowerCase().includes(meaning.toLowerCase())
+    const head = meaning?.replace(/\s*\(.*\)$/, '').toLowerCase();
+    const msg = err.apiMessage && meaning && head && !err.apiMessage.toLowerCase().includes(head)
       ? `${err.apiMessage}: ${meaning}`
       : err.apiMessage || meaning || 'API error';
     line = `${err.message !== err.apiMessage && err.message ? err.message : msg}${suffix([err.code !== undefined ? String(err.code) : undefined, `HTTP ${err.httpStatus}`])}`;

@@ -7,7 +7,7 @@ export const API_ERROR_MEANINGS: Record<number, string> = {
   1002: 'a parameter has an invalid value',
   1003: 'a value is out of range',
   2001: 'not found, or owned by a label not licensed for this partner',
-  2002: 'not available in this context (country not entitled)',
+  2002: 'resource not available in current context (country not entitled)',
   9001: 'unexpected server error',
 };
 
