@@ -45,7 +45,7 @@ function commands(): string[][] {
     ['playlist', 'replace', pl, '--from', tracks, '--dry-run'],
     ['group', 'show', ex.groupId],
     ['group', 'add', ex.groupId, '--playlist', pl],
-    ['playlist', 'apply', edits, '--journal', join(work, 'journal'), '--report', join(work, 'report.ndjson')],
+    ['playlist', 'apply', edits, '--journal', join(work, `journal-${Math.random()}`), '--report', join(work, `report-${Math.random()}.ndjson`)],
     ['playlist', 'export'],
     ['auth', 'status'],
     ['profile', 'list'],

@@ -1,7 +1,7 @@
 // `playlist apply` and `playlist export`: the bulk engine (src/bulk) from the terminal.
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { McatError, PartialError, UsageError } from '../../client/errors';
+import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
 import { intOption, outputFormat, say, session } from '../context';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
@@ -104,6 +104,13 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     case 3:
       throw new PartialError(`${result.failed.length} of ${result.total} edits failed${flags.report ? `; see ${flags.report}` : ''}`);
     default: {
+      if (result.failed.length && result.failed.every((f) => f.error === 'AuthError' || f.code === 2002)) {
+        // every edit refused for the credentials or the country: say so, with the conventions' exit 4
+        const first = result.failed[0];
+        const e = new AuthError(`none of the ${result.total} edits could be applied: ${first.message}`, first.httpStatus, first.code);
+        e.hint = "check the profile's credentials and country with 'mcat auth status'; then run again with --resume";
+        throw e;
+      }
       const e = new McatError(`none of the ${result.total} edits could be applied`);
       e.hint = flags.report ? `see ${flags.report}` : 'the failures are listed above; fix them and run again with --resume';
       throw e;
