@@ -67,7 +67,6 @@ describe('transient faults are retried away', () => {
     const add = await run(sb, ['--retries', '10', 'group', 'add', sb.info.examples.groupId, '--playlist', p1, '--playlist', p2, '-o', 'json']);
     expect(add.exitCode, add.stderr).toBe(0);
 
-    const clean = { ...sb };
     // read back with no faults in the way: a second server on the same data dir
     const { startSandbox } = await import('../../src/sandbox/index');
     const plain = await startSandbox({ dataDir: sb.dataDir, host: '127.0.0.1', port: 0, quiet: true });
@@ -82,6 +81,7 @@ describe('transient faults are retried away', () => {
         MCAT_TOKEN: user.token,
         MCAT_TOKEN_SECRET: user.tokenSecret,
         MCAT_COUNTRY: consumer.countries[0],
+        MCAT_USER_ID: user.userId,
       };
       const shown = JSON.parse((await mcat(['playlist', 'show', p1, '-o', 'json'], env)).stdout).playlist;
       expect(shown.name).toBe('Faulty but fine');
@@ -95,7 +95,6 @@ describe('transient faults are retried away', () => {
     } finally {
       await plain.close();
     }
-    void clean;
   }, 120_000);
 });
 
