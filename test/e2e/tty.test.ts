@@ -1,0 +1,94 @@
+// The table views in a real pseudo-terminal (util-linux `script`): table by default, colour on,
+// markers that also survive --no-color; and through a pipe: no colour codes at all.
+import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binPath, mcat, mcatEnv } from '../helpers/mcat';
+import { startTestSandbox } from '../helpers/sandbox';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let sb: Sandbox;
+
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ESC = /\u001b\[[0-9;]*m/;
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs mcat with stdin, stdout and stderr on a pseudo-terminal of the given width. */
+async function inPty(args: string[], env: Record<string, string | undefined> = {}): Promise<string> {
+  const cmd = `stty cols 120 rows 50 2>/dev/null; ${q(process.execPath)} ${q(binPath)} ${args.map(q).join(' ')}`;
+  const r = await execa('script', ['-qec', cmd, '/dev/null'], {
+    env: { ...(mcatEnv({ sandboxDir: sb.dataDir, env }) as Record<string, string>), TERM: 'xterm-256color' },
+    extendEnv: true,
+    reject: false,
+    timeout: 30_000,
+    stdin: 'ignore',
+  });
+  expect(r.exitCode, String(r.stdout)).toBe(0);
+  return String(r.stdout).replace(/\r\n/g, '\n');
+}
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe.skipIf(!hasScript())('in a pseudo-terminal', () => {
+  it('locker: a coloured table by default, markers on unavailable and used-up entries, a summary line', async () => {
+    const out = await inPty(['locker', '--all']);
+    expect(out).toMatch(ESC);
+    expect(out).not.toMatch(/^\s*[{[]/m); // not JSON
+    expect(out).toContain('✗');
+    expect(out).toMatch(/releases?.*tracks?.*unavailable.*no downloads left/i);
+  });
+
+  it('locker --no-color: no colour codes, the markers stay', async () => {
+    const out = await inPty(['locker', '--all', '--no-color']);
+    expect(out).not.toMatch(ESC);
+    expect(out).toContain('✗');
+  });
+
+  it('NO_COLOR in the environment turns colour off too', async () => {
+    const out = await inPty(['playlist', 'list'], { NO_COLOR: '1' });
+    expect(out).not.toMatch(ESC);
+    expect(out).toContain(sb.info.examples.playlistIds[0].slice(0, 8));
+  });
+
+  it('locker -o xml is pretty-printed on a terminal', async () => {
+    const out = await inPty(['locker', '-o', 'xml', '--page-size', '2']);
+    expect(out).toMatch(/<response status="ok" version="1\.2"/);
+    expect(out).toMatch(/\n\s+<lockerRelease/);
+  });
+
+  it('release batch and track metadata render for a person', async () => {
+    const batch = await inPty(['release', 'batch', ...sb.info.examples.releaseIds.slice(0, 3).map(String)]);
+    expect(batch).toMatch(ESC);
+    const sheet = await inPty(['track', 'metadata', String(sb.info.examples.trackIds[0])]);
+    expect(sheet).toMatch(/bpm/i);
+  });
+});
+
+describe('through a pipe', () => {
+  it('-o table has the same markers and no colour codes', async () => {
+    const r = await mcat(['locker', '--all', '-o', 'table'], { sandboxDir: sb.dataDir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(ESC);
+    expect(r.stderr).not.toMatch(ESC);
+    expect(r.stdout).toContain('✗');
+  });
+
+  it('defaults to JSON', async () => {
+    const r = await mcat(['locker'], { sandboxDir: sb.dataDir });
+    expect(r.exitCode).toBe(0);
+    expect(() => JSON.parse(r.stdout)).not.toThrow();
+  });
+});
