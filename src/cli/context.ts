@@ -78,12 +78,11 @@ export function session(cmd: Command, overrides: SessionOverrides = {}): Promise
 async function openSession(cmd: Command, overrides: SessionOverrides): Promise<Session> {
   const g = globalsOf(cmd);
   const { resolveSettings } = await import('../config/settings');
-  const { openStore } = await import('../config/store');
-  const store = await openStore();
+  const { readStore } = await import('../config/store');
   const settings = resolveSettings({
     flags: { profile: g.profile, baseUrl: g.baseUrl, country: g.country, authIn: g.authIn },
     env: process.env,
-    store: store.snapshot(),
+    store: readStore(),
   });
 
   let baseUrl = settings.baseUrl.value;
@@ -100,7 +99,8 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
   }
 
   // The built-in sandbox fills in only what flags, environment and profile left open.
-  const needsSandbox = settings.isSandbox && (!baseUrl || !consumerKey || consumerSecret === undefined || !token);
+  // A base URL given by flag, environment or profile means a real server: the sandbox stays out of it.
+  const needsSandbox = settings.isSandbox && !baseUrl;
   if (needsSandbox) {
     const sb = await import('../sandbox/index');
     const dataDir = sb.defaultSandboxDir(process.env);

@@ -121,6 +121,11 @@ function clean(p: Profile): Profile {
   return out;
 }
 
+/** The stored profiles, read without conf (which costs ~30 ms to load): for commands that only read settings. */
+export function readStore(env: NodeJS.ProcessEnv = process.env): StoreSnapshot {
+  return readSnapshot(join(configDir(env), 'config.json'));
+}
+
 export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
   const { default: ConfClass } = await import('conf');
   const dir = configDir(env);
