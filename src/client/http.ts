@@ -1,6 +1,7 @@
 // The one request core: keep-alive pool, OAuth signing (afresh on every attempt), timeouts,
 // retries with backoff, error mapping and tracing. Endpoint modules only describe requests.
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request as undiciRequest } from './undici';
 import type { Readable } from 'node:stream';
 import type { ZodType } from 'zod';
 import {
