@@ -2,13 +2,16 @@
 // each real shell that is installed here to ask for completions of partial command lines.
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcat, binPath } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 
 const root = path.resolve(__dirname, '../..');
+// shells write their caches (.zcompdump, fish history) under HOME: keep them out of the repository
+const shellHome = mkdtempSync(path.join(tmpdir(), 'mcat-shell-home-'));
 const FILES: Record<string, string> = { bash: 'mcat.bash', zsh: '_mcat', fish: 'mcat.fish' };
 
 function has(shell: string): boolean {
@@ -70,7 +73,7 @@ const SHELLS: { name: string; argv: (words: string[]) => string[] }[] = [
 
 async function complete(shell: (typeof SHELLS)[number], words: string[], env: Record<string, string> = {}): Promise<string[]> {
   const [cmd, ...args] = shell.argv(words);
-  const r = await execa(cmd, args, { cwd: root, reject: false, timeout: 15_000, env: { ...env, HOME: root }, extendEnv: true });
+  const r = await execa(cmd, args, { cwd: root, reject: false, timeout: 15_000, env: { ...env, HOME: shellHome }, extendEnv: true });
   expect(r.exitCode, r.stderr).toBe(0);
   return r.stdout.split('\n').map((l) => l.split('\t')[0]).filter(Boolean);
 }

@@ -67,7 +67,8 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       edits,
       country: q.country,
       userId: q.userId,
-      concurrency,
+      // 16 in flight fills the client's pool; the AIMD scheduler halves it on the first 429
+      concurrency: concurrency ?? 16,
       journalPath,
       resume: Boolean(flags.resume),
       signal,
