@@ -1,5 +1,5 @@
-// The apply journal: an append-only NDJSON file, one record per line, each written and
-// fsync'ed before the run moves on. It is what makes a killed run resumable: a record either
+// The apply journal: an append-only NDJSON file, one record per line, each written before the
+// run moves on (and forced to disk in groups, see append). It is what makes a killed run resumable: a record either
 // is on disk whole or, if the process died mid-write, is a torn last line that is ignored.
 //
 // Format (one JSON object per line):
@@ -18,6 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../client/errors';
 
 export const JOURNAL_VERSION = 1;
+/** the longest a written record waits to be forced to disk */
+export const GROUP_SYNC_MS = 20;
 
 export interface JournalHeader {
   type: 'header';
@@ -274,21 +276,46 @@ export class Journal {
     return this.now().toISOString();
   }
 
-  /** Writes one record and forces it to disk before returning. */
+  /**
+   * Writes one record before returning: once written it survives the process being killed
+   * (SIGKILL included). Forcing it to disk (against an OS crash or power cut) is grouped: a
+   * marker record of a create is synced at once, as the exactly-once protocol for creates
+   * rests on it; every other record within at most GROUP_SYNC_MS, and all of them on close.
+   * Replays of those others are harmless (replace, details and group edits are idempotent).
+   */
   append(rec: JournalRecord): void {
-    this.writeLine(rec);
+    this.writeLine(rec, rec.type === 'started' && 'marker' in rec && Boolean((rec as { marker?: string }).marker));
   }
 
-  private writeLine(rec: object): void {
+  private syncTimer: NodeJS.Timeout | undefined;
+  private syncError: Error | undefined;
+
+  private writeLine(rec: object, syncNow = true): void {
     if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
+    if (this.syncError) throw this.syncError;
     const data = Buffer.from(JSON.stringify(rec) + '\n', 'utf8');
     let off = 0;
     while (off < data.length) off += fs.writeSync(this.fd, data, off, data.length - off);
-    fs.fsyncSync(this.fd);
+    if (syncNow) {
+      fs.fsyncSync(this.fd);
+      return;
+    }
+    this.syncTimer ??= setTimeout(() => {
+      this.syncTimer = undefined;
+      const fd = this.fd;
+      if (fd === undefined) return;
+      fs.fdatasync(fd, (err) => {
+        if (err && this.fd !== undefined) this.syncError = err;
+      });
+    }, GROUP_SYNC_MS);
+    this.syncTimer.unref?.();
   }
 
   close(): void {
     if (this.fd === undefined) return;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    fs.fsyncSync(this.fd);
     fs.closeSync(this.fd);
     this.fd = undefined;
   }
