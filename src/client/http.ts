@@ -14,7 +14,7 @@ import {
   TimeoutError,
 } from './errors';
 import { authorizationHeader, baseUri, oauthParams, percentEncode, type Credentials, type Params } from './oauth';
-import { parseApiXml } from './xml';
+import type { parseApiXml as ParseApiXml } from './xml';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -173,6 +173,7 @@ export class ApiClient {
   async exchange<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
     const res = await this.send(method, path, opts, false);
     const text = res.text;
+    await xmlReady(res);
     const data = interpret(res.status, res.headers, text, res.url, opts.what);
     return { status: res.status, headers: res.headers, data: this.validate(data, opts, res.status) as T };
   }
@@ -180,6 +181,7 @@ export class ApiClient {
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
   async requestText(method: string, path: string, opts: RequestOptions = {}): Promise<string> {
     const res = await this.send(method, path, opts, false);
+    await xmlReady(res);
     interpret(res.status, res.headers, res.text, res.url, opts.what);
     return res.text;
   }
@@ -190,6 +192,7 @@ export class ApiClient {
   async requestRaw(a: RawRequest | string, b?: string, c?: Omit<RawRequest, 'method' | 'path'>): Promise<RawResponse> {
     const req: RawRequest = typeof a === 'string' ? { ...(c ?? {}), method: a, path: b ?? '/' } : a;
     const res = await this.send(req.method, req.path, req, false);
+    if (req.throwOnHttpError !== false) await xmlReady(res);
     if (req.throwOnHttpError !== false) interpret(res.status, res.headers, res.text, res.url, req.what);
     return res;
   }
@@ -198,6 +201,7 @@ export class ApiClient {
   async requestStream(method: string, path: string, opts: RequestOptions = {}): Promise<StreamResponse> {
     const res = await this.send(method, path, opts, true);
     if ('text' in res) {
+      await xmlReady(res);
       interpret(res.status, res.headers, res.text, res.url, opts.what);
       throw new HttpError(res.status, `HTTP ${res.status}`, res.text);
     }
@@ -486,6 +490,12 @@ function firstWords(text: string, max = 120): string {
  * Reads one answer: returns the JSON-shaped body, or throws the typed error it stands for.
  * Exported for tests and for callers that read bodies obtained elsewhere.
  */
+// The XML reader (fast-xml-parser) is loaded only when an XML body arrives: most runs never see one.
+let parseXml: typeof ParseApiXml | undefined;
+async function xmlReady(res: { text: string; headers: Record<string, string> }): Promise<void> {
+  if (!parseXml && sniff(res.text, res.headers['content-type']) === 'xml') parseXml = (await import('./xml')).parseApiXml;
+}
+
 export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string): any {
   const kind = sniff(text, headers['content-type']);
   const label = what ? `${what}: ` : '';
@@ -516,7 +526,8 @@ export function interpret(status: number, headers: Record<string, string>, text:
     }
   } else {
     try {
-      body = parseApiXml(text, status).body;
+      if (!parseXml) throw new Error('internal: interpret() of an XML body before xmlReady()');
+      body = parseXml(text, status).body;
     } catch (e) {
       if (status >= 400 && e instanceof ResponseError && /no <response>/.test(e.message)) {
         return throwIt(httpError(status, text, headers));

@@ -2,6 +2,10 @@
 // untouched; only what mcat relies on is checked, and the spec's variations are accepted.
 import { z } from 'zod';
 
+// A one-shot CLI validates a handful of bodies per run: compiling each schema to JS first costs
+// more than it saves.
+z.config({ jitless: true });
+
 /** Catalogue ids are integers; a numeric string (from an older XML form) is read as one. */
 export const catalogueId = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
 
