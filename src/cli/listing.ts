@@ -2,6 +2,7 @@
 // pages (streamed to ndjson/csv; merged into one envelope for json/xml).
 import type { Command } from 'commander';
 import { UsageError } from '../client/errors';
+import { getPath } from '../output/fields';
 import type { View } from '../output/types';
 import { intOption, output } from './context';
 
@@ -24,14 +25,7 @@ export interface ListingSpec {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export function getPath(obj: any, path: string): any {
-  let cur = obj;
-  for (const k of path.split('.')) {
-    if (cur === null || cur === undefined) return undefined;
-    cur = cur[k];
-  }
-  return cur;
-}
+export { getPath };
 
 export function setPath(obj: any, path: string, value: unknown): void {
   const keys = path.split('.');

@@ -1,26 +1,17 @@
 // End to end: a 1,000-edit bulk run against a sandbox injecting errors, 429s and connection
 // resets (before and after the change is committed) completes with every edit applied once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { startTestSandbox } from '../helpers/sandbox';
+import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
 import { mcat } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-const sandboxes: Sandbox[] = [];
-afterEach(async () => {
-  while (sandboxes.length) await sandboxes.pop()!.close();
-});
-
-async function sandbox(opts: Parameters<typeof startTestSandbox>[0] = {}): Promise<Sandbox> {
-  const sb = await startTestSandbox(opts);
-  sandboxes.push(sb);
-  return sb;
-}
+const sandbox = sandboxPerTest();
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'mcat-bulk-faults-'));
 const ndjson = (edits: unknown[]) => edits.map((e) => JSON.stringify(e)).join('\n') + '\n';

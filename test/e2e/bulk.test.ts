@@ -1,28 +1,19 @@
 // End to end: bulk playlist edits (`playlist apply`, `playlist export`) against sandboxes:
 // 1,000 edits verified, bad input refused whole, partial failure and its report, SIGKILL and
 // resume, backup and restore into an empty user, and a run through injected faults.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
-import { startTestSandbox } from '../helpers/sandbox';
+import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
 import { binPath, mcat, mcatEnv, repoRoot } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-const sandboxes: Sandbox[] = [];
-afterEach(async () => {
-  while (sandboxes.length) await sandboxes.pop()!.close();
-});
-
-async function sandbox(opts: Parameters<typeof startTestSandbox>[0] = {}): Promise<Sandbox> {
-  const sb = await startTestSandbox(opts);
-  sandboxes.push(sb);
-  return sb;
-}
+const sandbox = sandboxPerTest();
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'mcat-bulk-'));

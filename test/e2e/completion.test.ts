@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcat, binPath } from '../helpers/mcat';
-import { startTestSandbox } from '../helpers/sandbox';
+import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 
 const root = path.resolve(__dirname, '../..');
 // shells write their caches (.zcompdump, fish history) under HOME: keep them out of the repository
@@ -94,17 +94,7 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
   let env: Record<string, string>;
   beforeAll(async () => {
     sb = await startTestSandbox();
-    const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
-    const user = sb.info.users.find((u) => u.userId === sb.info.examples.lockerUser)!;
-    env = {
-      MCAT_BASE_URL: sb.baseUrl,
-      MCAT_CONSUMER_KEY: consumer.key,
-      MCAT_CONSUMER_SECRET: consumer.secret,
-      MCAT_TOKEN: user.token,
-      MCAT_TOKEN_SECRET: user.tokenSecret,
-      MCAT_COUNTRY: consumer.countries[0],
-      MCAT_CONFIG_DIR: path.join(sb.dataDir, 'conf'),
-    };
+    env = { ...sandboxProfileEnv(sb), MCAT_CONFIG_DIR: path.join(sb.dataDir, 'conf') };
   });
   afterAll(() => sb?.close());
 

@@ -4,21 +4,13 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mcat } from '../helpers/mcat';
-import { startTestSandbox } from '../helpers/sandbox';
+import { sandboxPerTest, sandboxProfileEnv, type startTestSandbox } from '../helpers/sandbox';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-const open: Sandbox[] = [];
-afterEach(async () => {
-  while (open.length) await open.pop()!.close();
-});
-
-async function sandbox(faults: string): Promise<Sandbox> {
-  const sb = await startTestSandbox({ faults });
-  open.push(sb);
-  return sb;
-}
+const perTest = sandboxPerTest();
+const sandbox = (faults: string) => perTest({ faults });
 
 const run = (sb: Sandbox, args: string[], timeout = 40_000) => mcat(args, { sandboxDir: sb.dataDir, timeout });
 
@@ -71,18 +63,7 @@ describe('transient faults are retried away', () => {
     const { startSandbox } = await import('../../src/sandbox/index');
     const plain = await startSandbox({ dataDir: sb.dataDir, host: '127.0.0.1', port: 0, quiet: true });
     try {
-      const env = { sandboxDir: undefined, env: {} as Record<string, string> };
-      const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
-      const user = sb.info.users.find((u) => u.userId === sb.info.examples.lockerUser)!;
-      env.env = {
-        MCAT_BASE_URL: plain.baseUrl,
-        MCAT_CONSUMER_KEY: consumer.key,
-        MCAT_CONSUMER_SECRET: consumer.secret,
-        MCAT_TOKEN: user.token,
-        MCAT_TOKEN_SECRET: user.tokenSecret,
-        MCAT_COUNTRY: consumer.countries[0],
-        MCAT_USER_ID: user.userId,
-      };
+      const env = { env: sandboxProfileEnv(sb, plain.baseUrl) };
       const shown = JSON.parse((await mcat(['playlist', 'show', p1, '-o', 'json'], env)).stdout).playlist;
       expect(shown.name).toBe('Faulty but fine');
       expect(shown.tracks.map((t: { trackId: string }) => String(t.trackId))).toEqual(tracks.map(String));

@@ -22,7 +22,8 @@ function imageOfTrack(ctx: Ctx, trackId: string): string {
   return r ? r.image : '';
 }
 
-export function playlistJson(ctx: Ctx, p: PlaylistRow) {
+/** The fields a playlist shows in full and in summaries (status and visibility capitalised). */
+function baseJson(p: PlaylistRow) {
   return {
     id: p.id,
     name: p.name,
@@ -33,6 +34,12 @@ export function playlistJson(ctx: Ctx, p: PlaylistRow) {
     tags: p.tags,
     annotations: p.annotations,
     trackCount: p.tracks.length,
+  };
+}
+
+export function playlistJson(ctx: Ctx, p: PlaylistRow) {
+  return {
+    ...baseJson(p),
     tracks: p.tracks.map((t) => ({
       ...t,
       audioUrl: `${ctx.base}/media/stream/${t.trackId}`,
@@ -46,15 +53,7 @@ export function playlistJson(ctx: Ctx, p: PlaylistRow) {
 export function summaryJson(ctx: Ctx, p: PlaylistRow) {
   const l = links(ctx.base, p.id);
   return {
-    id: p.id,
-    name: p.name,
-    status: capitalise(p.status),
-    visibility: capitalise(p.visibility),
-    description: p.description,
-    image: p.image,
-    tags: p.tags,
-    annotations: p.annotations,
-    trackCount: p.tracks.length,
+    ...baseJson(p),
     lastUpdated: p.lastUpdated,
     links: [
       { rel: 'self', href: l.self },
