@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import { Agent, request as undiciRequest } from './undici';
 import type { Readable } from 'node:stream';
-import type { ZodType } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import {
   ApiError,
   AuthError,
@@ -65,8 +65,8 @@ export interface RequestOptions {
   auth?: 'consumer' | 'user';
   /** extra request headers */
   headers?: Record<string, string>;
-  /** zod schema the parsed body must satisfy; its output is returned */
-  schema?: ZodType;
+  /** zod schema (zod/mini, or any zod 4 schema with its safeParse) the parsed body must satisfy; its output is returned */
+  schema?: ZodMiniType;
   /** names the resource in error messages, e.g. 'release details' */
   what?: string;
   signal?: AbortSignal;

@@ -1,41 +1,41 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { artist, catalogueId, envelope, format, int, named, paging } from './common';
 
-export const downloadUrl = z.looseObject({ url: z.string().optional(), format: format.optional() });
+export const downloadUrl = z.looseObject({ url: z.optional(z.string()), format: z.optional(format) });
 
 export const lockerTrack = z.looseObject({
   track: z.looseObject({
     id: catalogueId,
-    title: z.string().optional(),
-    artist: artist.optional(),
-    trackNumber: int.optional(),
-    duration: z.number().optional(),
-    disc: int.optional(),
-    number: int.optional(),
+    title: z.optional(z.string()),
+    artist: z.optional(artist),
+    trackNumber: z.optional(int),
+    duration: z.optional(z.number()),
+    disc: z.optional(int),
+    number: z.optional(int),
   }),
-  remainingDownloads: int.optional(),
-  purchaseId: int.optional(),
-  purchaseDate: z.string().optional(),
-  completeAlbumPurchase: z.boolean().optional(),
-  downloadUrls: z.looseObject({ downloadUrl: z.array(downloadUrl).default([]) }).nullable().optional(),
+  remainingDownloads: z.optional(int),
+  purchaseId: z.optional(int),
+  purchaseDate: z.optional(z.string()),
+  completeAlbumPurchase: z.optional(z.boolean()),
+  downloadUrls: z.optional(z.nullable(z.looseObject({ downloadUrl: z._default(z.array(downloadUrl), []) }))),
 });
 
 export const lockerRelease = z.looseObject({
   release: z.looseObject({
     id: catalogueId,
-    title: z.string().optional(),
-    artist: artist.optional(),
-    label: named.optional(),
-    licensor: named.optional(),
+    title: z.optional(z.string()),
+    artist: z.optional(artist),
+    label: z.optional(named),
+    licensor: z.optional(named),
   }),
-  lockerTracks: z.looseObject({ lockerTrack: z.array(lockerTrack).default([]) }).optional(),
-  available: z.boolean().optional(),
+  lockerTracks: z.optional(z.looseObject({ lockerTrack: z._default(z.array(lockerTrack), []) })),
+  available: z.optional(z.boolean()),
 });
 
 export const lockerBody = z.looseObject({
   ...envelope,
   locker: z.looseObject({
-    lockerReleases: z.looseObject({ ...paging, lockerRelease: z.array(lockerRelease).default([]) }),
+    lockerReleases: z.looseObject({ ...paging, lockerRelease: z._default(z.array(lockerRelease), []) }),
   }),
 });
 export type LockerBody = z.infer<typeof lockerBody>;

@@ -1,22 +1,22 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { int, paging, stringId } from './common';
 
 export const playlistTrack = z.looseObject({
-  id: stringId.optional(),
+  id: z.optional(stringId),
   trackId: z.union([z.string(), z.number()]),
 });
 
 export const playlist = z.looseObject({
   id: stringId,
-  name: z.string().optional(),
-  status: z.string().optional(),
-  visibility: z.string().optional(),
-  description: z.string().nullable().optional(),
-  annotations: z.record(z.string(), z.unknown()).nullable().optional(),
-  tags: z.array(z.unknown()).nullable().optional(),
-  tracks: z.array(playlistTrack).optional(),
-  trackCount: int.optional(),
-  lastUpdated: z.string().nullable().optional(),
+  name: z.optional(z.string()),
+  status: z.optional(z.string()),
+  visibility: z.optional(z.string()),
+  description: z.optional(z.nullable(z.string())),
+  annotations: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  tags: z.optional(z.nullable(z.array(z.unknown()))),
+  tracks: z.optional(z.array(playlistTrack)),
+  trackCount: z.optional(int),
+  lastUpdated: z.optional(z.nullable(z.string())),
 });
 export type Playlist = z.infer<typeof playlist>;
 
@@ -24,16 +24,16 @@ export const playlistBody = z.looseObject({ playlist });
 export type PlaylistBody = z.infer<typeof playlistBody>;
 
 export const playlistsBody = z.looseObject({
-  playlists: z.looseObject({ ...paging, playlist: z.array(playlist).default([]) }),
+  playlists: z.looseObject({ ...paging, playlist: z._default(z.array(playlist), []) }),
 });
 export type PlaylistsBody = z.infer<typeof playlistsBody>;
 
 export const playlistGroup = z.looseObject({
   id: stringId,
-  name: z.string().optional(),
-  playlistCount: int.optional(),
-  lastUpdated: z.string().optional(),
-  playlists: z.array(z.looseObject({ id: stringId })).optional(),
+  name: z.optional(z.string()),
+  playlistCount: z.optional(int),
+  lastUpdated: z.optional(z.string()),
+  playlists: z.optional(z.array(z.looseObject({ id: stringId }))),
 });
 
 export const playlistGroupBody = z.looseObject({ playlistGroup });

@@ -1,27 +1,27 @@
-import { z } from 'zod';
-import { artist, catalogueId, download, envelope, named, paging, year } from './common';
+import * as z from 'zod/mini';
+import { artist, catalogueId, download, envelope, named, paging, preprocess, year } from './common';
 
 export const release = z.looseObject({
   id: catalogueId,
-  title: z.string().optional(),
-  version: z.string().optional(),
-  type: z.string().optional(),
-  barcode: z.union([z.string(), z.number().transform(String)]).optional(),
-  year: year.optional(),
-  explicitContent: z.boolean().optional(),
-  artist: artist.optional(),
-  label: named.optional(),
-  licensor: named.optional(),
-  image: z.string().optional(),
-  popularity: z.number().optional(),
-  duration: z.number().optional(),
-  trackCount: z.number().optional(),
-  download: download.optional(),
+  title: z.optional(z.string()),
+  version: z.optional(z.string()),
+  type: z.optional(z.string()),
+  barcode: z.optional(z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
+  year: z.optional(year),
+  explicitContent: z.optional(z.boolean()),
+  artist: z.optional(artist),
+  label: z.optional(named),
+  licensor: z.optional(named),
+  image: z.optional(z.string()),
+  popularity: z.optional(z.number()),
+  duration: z.optional(z.number()),
+  trackCount: z.optional(z.number()),
+  download: z.optional(download),
 });
 export type Release = z.infer<typeof release>;
 
 /** A per-id failure of the batch call; the real service spells the id field `Itemid`. */
-export const batchError = z.preprocess(
+export const batchError = preprocess(
   (v) => {
     if (v && typeof v === 'object' && !('itemId' in v)) {
       const o = v as Record<string, unknown>;
@@ -32,8 +32,8 @@ export const batchError = z.preprocess(
   },
   z.looseObject({
     itemId: catalogueId,
-    code: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
-    errorMessage: z.string().optional(),
+    code: z.optional(z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))])),
+    errorMessage: z.optional(z.string()),
   }),
 );
 export type BatchError = z.infer<typeof batchError>;
@@ -41,15 +41,15 @@ export type BatchError = z.infer<typeof batchError>;
 export const batchBody = z.looseObject({
   ...envelope,
   items: z.looseObject({
-    releases: z.array(release).default([]),
-    errors: z.array(batchError).default([]),
+    releases: z._default(z.array(release), []),
+    errors: z._default(z.array(batchError), []),
   }),
 });
 export type BatchBody = z.infer<typeof batchBody>;
 
 export const artistReleasesBody = z.looseObject({
   ...envelope,
-  releases: z.looseObject({ ...paging, releases: z.array(release).default([]) }),
+  releases: z.looseObject({ ...paging, releases: z._default(z.array(release), []) }),
 });
 export type ArtistReleasesBody = z.infer<typeof artistReleasesBody>;
 

@@ -1,44 +1,44 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { artist, catalogueId, download, envelope, int, paging } from './common';
 import { release } from './release';
 
 export const track = z.looseObject({
   id: catalogueId,
-  title: z.string().optional(),
-  version: z.string().optional(),
-  artist: artist.optional(),
-  trackNumber: int.optional(),
-  duration: z.number().optional(),
-  explicitContent: z.boolean().optional(),
-  isrc: z.string().optional(),
-  release: release.optional(),
-  discNumber: int.optional(),
-  number: int.optional(),
-  download: download.optional(),
+  title: z.optional(z.string()),
+  version: z.optional(z.string()),
+  artist: z.optional(artist),
+  trackNumber: z.optional(int),
+  duration: z.optional(z.number()),
+  explicitContent: z.optional(z.boolean()),
+  isrc: z.optional(z.string()),
+  release: z.optional(release),
+  discNumber: z.optional(int),
+  number: z.optional(int),
+  download: z.optional(download),
 });
 export type Track = z.infer<typeof track>;
 
 export const releaseTracksBody = z.looseObject({
   ...envelope,
-  tracks: z.looseObject({ ...paging, tracks: z.array(track).default([]) }),
+  tracks: z.looseObject({ ...paging, tracks: z._default(z.array(track), []) }),
 });
 export type ReleaseTracksBody = z.infer<typeof releaseTracksBody>;
 
-const nullableString = z.string().nullable().optional();
+const nullableString = z.optional(z.nullable(z.string()));
 
 export const enhancedTrack = z.looseObject({
   id: catalogueId,
-  title: z.string().optional(),
-  trackNumber: z.number().nullable().optional(),
-  duration: z.number().nullable().optional(),
+  title: z.optional(z.string()),
+  trackNumber: z.optional(z.nullable(z.number())),
+  duration: z.optional(z.nullable(z.number())),
   isrc: nullableString,
-  discNumber: z.number().nullable().optional(),
-  release: release.optional(),
-  explicit: z.boolean().nullable().optional(),
-  bpm: z.number().nullable().optional(),
-  embeddings: z.array(z.number()).nullable().optional(),
+  discNumber: z.optional(z.nullable(z.number())),
+  release: z.optional(release),
+  explicit: z.optional(z.nullable(z.boolean())),
+  bpm: z.optional(z.nullable(z.number())),
+  embeddings: z.optional(z.nullable(z.array(z.number()))),
   tagsUpdatedAt: nullableString,
-  tagstrengths: z.record(z.string(), z.unknown()).nullable().optional(),
+  tagstrengths: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
 });
 
 export const trackMetadataBody = z.looseObject({ ...envelope, track: enhancedTrack });
