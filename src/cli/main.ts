@@ -5,13 +5,15 @@ import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
 import { runCleanups, interrupted } from './lifecycle';
 import { registerCommands } from './commands/index';
+import { commandWords } from './argv';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'xml'] as const;
 
-export function buildProgram(): Command {
+/** The program; given the command line, with only the command group it names. */
+export function buildProgram(args?: readonly string[]): Command {
   const program = new Command('mcat');
   program
     .description('Music Catalogue, Locker and Playlist API from the terminal (sandbox built in)')
@@ -29,7 +31,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   applyConventions(program);
-  registerCommands(program);
+  registerCommands(program, args ? commandWords(args, 1)[0] : undefined);
   return program;
 }
 
@@ -47,7 +49,7 @@ function applyConventions(cmd: Command): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv.slice(2));
   // Sub-commands registered after applyConventions (none today) would miss it: apply again.
   applyConventions(program);
   let code = 0;

@@ -13,16 +13,28 @@ import { registerGroup } from './group';
 import { registerApi } from './api';
 import { registerCompletion } from './completion';
 
-export function registerCommands(program: Command): void {
-  registerRelease(program);
-  registerArtist(program);
-  registerTrack(program);
-  registerLocker(program);
-  registerPlaylist(program);
-  registerGroup(program);
-  registerAuth(program);
-  registerProfile(program);
-  registerSandbox(program);
-  registerApi(program);
-  registerCompletion(program);
+const GROUPS: Record<string, (program: Command) => void> = {
+  release: registerRelease,
+  artist: registerArtist,
+  track: registerTrack,
+  locker: registerLocker,
+  playlist: registerPlaylist,
+  group: registerGroup,
+  auth: registerAuth,
+  profile: registerProfile,
+  sandbox: registerSandbox,
+  api: registerApi,
+  // completion scripts are generated from the whole tree: `completion` registers every group
+  __complete: registerCompletion,
+};
+
+/**
+ * Registers the command groups. With `only` naming a group, just that one: a run needs only its own
+ * command's definitions (commander builds each option object eagerly). Anything else (no word, help,
+ * completion, a misspelt command that wants suggestions) gets them all.
+ */
+export function registerCommands(program: Command, only?: string): void {
+  const one = only !== undefined && Object.hasOwn(GROUPS, only) ? GROUPS[only] : undefined;
+  if (one) return one(program);
+  for (const register of Object.values(GROUPS)) register(program);
 }

@@ -1,0 +1,41 @@
+// Which command a command line names, read without commander: the launcher keys its code cache
+// by it, and main registers only that command group. Loads nothing.
+
+/** Global options that take a value (`-o json`): their value is not a command word. A test keeps this
+ *  list equal to the program's own global options. */
+export const GLOBAL_OPTIONS_WITH_VALUE = [
+  '-o',
+  '--output',
+  '--fields',
+  '-p',
+  '--profile',
+  '--base-url',
+  '--country',
+  '--auth-in',
+  '--timeout',
+  '--retries',
+] as const;
+
+const WITH_VALUE = new Set<string>(GLOBAL_OPTIONS_WITH_VALUE);
+const WORD = /^[a-z_][a-z0-9_-]{0,31}$/;
+
+/** The leading command words of `args` (argv without node and script), at most `max`. */
+export function commandWords(args: readonly string[], max = 2): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length && words.length < max; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (WITH_VALUE.has(a)) i++;
+      continue;
+    }
+    if (!WORD.test(a)) break;
+    words.push(a);
+  }
+  return words;
+}
+
+/** True when the line asks for help rather than for work. */
+export function asksForHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h') || commandWords(args, 1)[0] === 'help';
+}
