@@ -1,6 +1,5 @@
 // Id lists from arguments, a file or stdin: space-, comma- or newline-separated; blank lines
 // and # comments ignored. Every id is checked before anything is sent.
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../client/errors';
 
 export function splitIdList(text: string): string[] {
@@ -45,7 +44,8 @@ function printable(s: string): string {
 export async function readTextInput(file: string): Promise<string> {
   let buf: Buffer;
   try {
-    buf = file === '-' ? await readStdin() : await readFile(file);
+    // fs/promises (with the readline it loads) only when there is a file: every read runs this module
+    buf = file === '-' ? await readStdin() : await (await import('node:fs/promises')).readFile(file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
