@@ -1,33 +1,170 @@
-// Bundles the CLI into dist/ with code splitting, so each command's heavy modules
-// stay in their own chunk and load only when that command runs.
+// Builds dist/: the CLI as a few CommonJS bundles that bin/mcat loads through V8's code cache
+// (src/launcher/boot.ts). Node 20 has no compile cache for ES modules, and compiling the CLI's
+// source was the largest part of every run, so the bundles are CommonJS scripts.
+//
+//   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
+//   dist/mcat.cjs      the CLI: our code and commander
+//   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
+//   dist/meta.json     which bundle holds which source (the start-up test reads it)
+//
+// A split is a module boundary with nothing stateful on both sides (a third-party package, or
+// one of our modules that imports nothing the rest also imports), so no class exists twice and
+// `instanceof` holds across bundles.
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isBuiltin } from 'node:module';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const result = await build({
-  entryPoints: { main: 'src/cli/main.ts' },
-  outdir: 'dist',
+/** Heavy parts, each in a bundle of its own: `pkg` is a bare import specifier, `file` one of ours. */
+export const SPLITS = [
+  { out: 'undici.cjs', file: 'src/client/undici.ts' },
+  { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
+  { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
+  { out: 'cli-table3.cjs', pkg: 'cli-table3' },
+  { out: 'chalk.cjs', pkg: 'chalk' },
+  { out: 'conf.cjs', pkg: 'conf' },
+  { out: 'fast-xml-parser.cjs', pkg: 'fast-xml-parser' },
+  { out: 'sandbox.cjs', file: 'src/sandbox/index.ts' },
+];
+
+const common = {
+  absWorkingDir: root,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  sourcemap: false,
   minifySyntax: true,
+  minifyWhitespace: true,
   legalComments: 'none',
-  // native addon: must be resolved from node_modules at run time
+  sourcemap: false,
+  // native addon: resolved from node_modules at run time
   external: ['better-sqlite3'],
-  chunkNames: 'chunks/[name]-[hash]',
-  banner: {
-    // bundled CommonJS dependencies call require(); give them one
-    js: "import { createRequire as __mcatCreateRequire } from 'node:module'; const require = __mcatCreateRequire(import.meta.url);",
-  },
   define: { __MCAT_VERSION__: JSON.stringify(pkg.version) },
   metafile: true,
   logLevel: 'warning',
+  write: false,
+};
+
+function stripTs(p) {
+  return p.replace(/\.ts$/, '');
+}
+
+/** Imports of another split become `require('./<split>.cjs')`, which the launcher serves. */
+function splitsPlugin(self) {
+  const files = new Map(SPLITS.filter((s) => s.file && s !== self).map((s) => [stripTs(join(root, s.file)), s.out]));
+  const pkgs = new Map(SPLITS.filter((s) => s.pkg && s !== self).map((s) => [s.pkg, s.out]));
+  return {
+    name: 'mcat-splits',
+    setup(b) {
+      const split = (args) => {
+        if (pkgs.has(args.path)) return pkgs.get(args.path);
+        if (args.path.startsWith('.')) return files.get(stripTs(resolve(args.resolveDir, args.path)));
+        return undefined;
+      };
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point' || args.namespace === 'mcat-split') return undefined;
+        if (args.kind === 'dynamic-import' && isBuiltin(args.path)) return { path: args.path, namespace: 'mcat-split' };
+        const out = split(args);
+        return out ? { path: out, namespace: 'mcat-split' } : undefined;
+      });
+      // Every import of another bundle goes through a stub that re-exports it, for two reasons:
+      // - esbuild leaves import() of an external module as import(), which a script has no loader
+      //   for; in the stub it is a static import, which becomes require();
+      // - our sources are ES modules of a "type": "module" package, so esbuild gives them Node's
+      //   interop (default = the whole module.exports); the stub, outside any package, gets the
+      //   __esModule interop (default = exports.default of a bundle built from an ES module).
+      b.onLoad({ filter: /.*/, namespace: 'mcat-split' }, (args) => {
+        const spec = JSON.stringify(isBuiltin(args.path) ? args.path : `./${args.path}`);
+        return { contents: `export * from ${spec};\nexport { default } from ${spec};\n`, loader: 'js' };
+      });
+      b.onResolve({ filter: /.*/, namespace: 'mcat-split' }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+// Node built-ins that dependencies load at start-up but a run rarely uses: loading http2 (and tls
+// with it), child_process and assert cost ~5 ms of every run. Each is loaded when first used.
+const LAZY_SOURCES = {
+  // undici's HTTP/2 client, only used with allowH2 (never by mcat): loaded on first call
+  h2: (real) => `let m; module.exports = function connectH2(...a) { m ??= require(${JSON.stringify(real)}); return m.apply(this, a); };`,
+  // commander spawns executable sub-commands (mcat has none) through child_process
+  childProcess: () =>
+    "module.exports = new Proxy({}, { get: (_, k) => require('node:child_process')[k] });",
+  // undici only calls assert(value): a passing check needs no module; a failing one throws node's AssertionError
+  assert: () =>
+    "function assert(value, message) { if (!value) require('node:assert')(value, message); }\n" +
+    "module.exports = new Proxy(assert, { get: (t, k) => (k === 'prototype' ? t.prototype : require('node:assert')[k]) });",
+};
+
+const lazyBuiltinsPlugin = {
+  name: 'mcat-lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
+      if (!/node_modules[\\/]undici[\\/]/.test(args.importer) || args.namespace === 'mcat-lazy') return undefined;
+      return { path: join(args.resolveDir, 'client-h2.js'), namespace: 'mcat-lazy', pluginData: 'h2' };
+    });
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'mcat-lazy', pluginData: 'childProcess' } : undefined,
+    );
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'mcat-lazy', pluginData: 'assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mcat-lazy' }, (args) => ({
+      contents: LAZY_SOURCES[args.pluginData](args.path),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+async function bundle(name, entry, self) {
+  const r = await build({
+    ...common,
+    entryPoints: { [name]: entry },
+    outdir: dist,
+    outExtension: { '.js': '.cjs' },
+    plugins: [splitsPlugin(self), lazyBuiltinsPlugin],
+  });
+  return r;
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+const results = await Promise.all([
+  bundle('mcat', 'src/cli/main.ts'),
+  ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.file ?? s.pkg, s)),
+]);
+
+const outputs = [];
+const meta = { inputs: {}, outputs: {} };
+for (const r of results) {
+  for (const f of r.outputFiles) {
+    const rel = 'dist/' + f.path.slice(dist.length + 1).replace(/\\/g, '/');
+    outputs.push({ rel, contents: f.contents });
+  }
+  Object.assign(meta.inputs, r.metafile.inputs);
+  Object.assign(meta.outputs, r.metafile.outputs);
+}
+// The code cache is keyed by this id: a rebuilt bundle never meets a cache made for another.
+const hash = createHash('sha256');
+for (const o of outputs.sort((a, b) => a.rel.localeCompare(b.rel))) hash.update(o.rel).update(o.contents);
+const buildId = hash.digest('hex').slice(0, 16);
+
+for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);
+
+const boot = await build({
+  ...common,
+  write: true,
+  entryPoints: ['src/launcher/boot.ts'],
+  outfile: join(dist, 'boot.cjs'),
+  define: { ...common.define, __MCAT_BUILD_ID__: JSON.stringify(buildId) },
 });
-// Which chunk holds which modules: the start-up test reads it to prove --help loads no heavy module.
-writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
-writeFileSync(new URL('../dist/version.js', import.meta.url), `export const VERSION = ${JSON.stringify(pkg.version)};\n`);
+for (const [k, v] of Object.entries(boot.metafile.outputs)) meta.outputs[k] = v;
+writeFileSync(join(dist, 'meta.json'), JSON.stringify(meta));

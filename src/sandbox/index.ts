@@ -184,3 +184,6 @@ export async function resetSandbox(dataDir: string): Promise<void> {
     store.close();
   }
 }
+
+// The CLI checks --faults and --rate-limit before starting a server: one entry point for all of it.
+export { parseFaults, parseRateLimit } from './faults';

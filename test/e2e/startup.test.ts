@@ -1,17 +1,21 @@
-// Start-up stays lean: --help and --version load none of the heavy modules (the esbuild
-// metafile tells which bundle chunk holds which package).
-import { describe, expect, it } from 'vitest';
+// Start-up stays lean: --help and --version load none of the heavy modules, and a read loads only
+// what it uses. The launcher names every bundle and package it loads in MCAT_TRACE_LOADS; the
+// build's metafile (dist/meta.json) tells which packages each bundle holds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { binPath, mcatEnv, repoRoot } from '../helpers/mcat';
+import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 
 const HEAVY = ['undici', 'zod', 'conf', 'cli-table3', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a'];
 
-function packagesIn(chunkPath: string, meta: { outputs: Record<string, { inputs: Record<string, unknown> }> }): string[] {
-  const out = meta.outputs[chunkPath];
-  if (!out) return [];
+type Meta = { outputs: Record<string, { inputs: Record<string, unknown> }> };
+
+function packagesIn(bundle: string, meta: Meta): string[] {
+  const out = meta.outputs[bundle];
+  if (!out) throw new Error(`dist/meta.json names no bundle ${bundle}`);
   const pkgs = new Set<string>();
   for (const input of Object.keys(out.inputs)) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
@@ -20,40 +24,55 @@ function packagesIn(chunkPath: string, meta: { outputs: Record<string, { inputs:
   return [...pkgs];
 }
 
-async function loadedPackages(args: string[]): Promise<{ pkgs: string[]; stdout: string; exitCode: number }> {
+async function loadedPackages(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ pkgs: string[]; bundles: string[]; stdout: string; stderr: string; exitCode: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcat-loads-'));
   const log = join(dir, 'loads.txt');
-  const r = await execa(process.execPath, ['--import', join(repoRoot, 'test/helpers/trace-loads.mjs'), binPath, ...args], {
+  const r = await execa(process.execPath, [binPath, ...args], {
     reject: false,
-    env: { ...mcatEnv(), MCAT_TRACE_LOADS: log },
+    env: { ...mcatEnv(), ...env, MCAT_TRACE_LOADS: log },
   });
-  const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8'));
-  let urls: string[] = [];
+  const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+  let lines: string[] = [];
   try {
-    urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   } catch {
-    // nothing resolved beyond the entry
+    // nothing loaded beyond the launcher
   }
   const pkgs = new Set<string>();
-  for (const u of urls) {
-    if (u.startsWith('node:')) continue;
-    if (u.includes('/node_modules/')) {
-      const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u);
-      if (m) pkgs.add(m[1]);
+  const bundles: string[] = [];
+  for (const u of lines) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u);
+    if (m) {
+      pkgs.add(m[1]);
       continue;
     }
     const i = u.indexOf('/dist/');
-    if (i >= 0) for (const p of packagesIn('dist/' + u.slice(i + 6), meta)) pkgs.add(p);
+    if (i < 0) throw new Error(`unexpected trace line ${u}`);
+    const bundle = 'dist/' + u.slice(i + 6);
+    bundles.push(bundle);
+    for (const p of packagesIn(bundle, meta)) pkgs.add(p);
   }
-  return { pkgs: [...pkgs], stdout: r.stdout, exitCode: r.exitCode ?? -1 };
+  return { pkgs: [...pkgs], bundles, stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? -1 };
 }
 
 describe('start-up', () => {
-  it('mcat --version prints the version and loads no heavy module', async () => {
+  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it('mcat --version prints the version and loads no bundle at all', async () => {
     const r = await loadedPackages(['--version']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
-    for (const h of HEAVY) expect(r.pkgs).not.toContain(h);
+    expect(r.bundles).toEqual([]);
+    expect(r.pkgs).toEqual([]);
   });
 
   it('mcat --help and a subcommand --help load no heavy module', async () => {
@@ -63,13 +82,31 @@ describe('start-up', () => {
       expect(r.stdout).toMatch(/Usage: mcat/);
       for (const h of HEAVY) expect(r.pkgs, `${args.join(' ')} loaded ${h}`).not.toContain(h);
       expect(r.pkgs).toContain('commander');
+      expect(r.bundles).toEqual(['dist/mcat.cjs']);
     }
   });
 
-  it('a catalogue read does load the client (the trace sees chunks)', async () => {
+  it('a usage error loads no network module', async () => {
     const r = await loadedPackages(['release', 'batch', 'x']);
-    // a usage error: still no network modules needed
     expect(r.exitCode).toBe(2);
-    for (const h of ['undici', 'better-sqlite3']) expect(r.pkgs).not.toContain(h);
+    for (const h of ['undici', 'zod', 'better-sqlite3']) expect(r.pkgs).not.toContain(h);
+  });
+
+  it('a catalogue read as JSON loads the client and nothing of tables, XML, conf or the sandbox', async () => {
+    const id = String(sb.info.examples.releaseIds[0]);
+    const r = await loadedPackages(['release', 'batch', id, '-o', 'json'], sandboxProfileEnv(sb));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).items.releases[0].id).toBe(Number(id));
+    for (const p of ['commander', 'undici', 'zod', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
+    for (const p of ['conf', 'cli-table3', 'chalk', 'fast-xml-parser', 'better-sqlite3']) expect(r.pkgs).not.toContain(p);
+    expect(r.bundles).not.toContain('dist/sandbox.cjs');
+  });
+
+  it('the same read as a table loads the table modules too', async () => {
+    const id = String(sb.info.examples.releaseIds[0]);
+    const r = await loadedPackages(['release', 'batch', id, '-o', 'table'], sandboxProfileEnv(sb));
+    expect(r.exitCode).toBe(0);
+    for (const p of ['cli-table3', 'chalk']) expect(r.pkgs).toContain(p);
   });
 });

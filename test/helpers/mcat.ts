@@ -24,6 +24,8 @@ export interface McatOptions {
   timeout?: number;
 }
 
+export const testCompileCacheDir = join(tmpdir(), 'mcat-test-compile-cache');
+
 export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'mcat-home-'));
 }
@@ -36,6 +38,10 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     XDG_DATA_HOME: join(home, '.local/share'),
     MCAT_CONFIG_DIR: join(home, '.config/mcat'),
     MCAT_SANDBOX_DIR: opts.sandboxDir,
+    // one compile cache for every run of the suite (each test's HOME is new): concurrent writers included
+    MCAT_CACHE_DIR: testCompileCacheDir,
+    MCAT_NO_COMPILE_CACHE: undefined,
+    MCAT_TRACE_LOADS: undefined,
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,
     TERM: 'xterm',

@@ -48,7 +48,7 @@ export function registerSandbox(program: Command): void {
       const port = wholeNumber(flags.port, '--port', 65535);
       const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 2 ** 31 - 1);
       const dataDir = await dataDirOf(flags.data);
-      const { parseFaults, parseRateLimit } = await import('../../sandbox/faults');
+      const { parseFaults, parseRateLimit } = await import('../../sandbox/index');
       try {
         parseFaults(flags.faults);
         parseRateLimit(flags.rateLimit);

@@ -1,17 +1,6 @@
 // Pieces shared by the resource schemas. Objects are loose: unknown fields pass through
 // untouched; only what mcat relies on is checked, and the spec's variations are accepted.
-//
-// zod/mini (functional, tree-shakable): a bundle keeps only the schema kinds and checks used
-// here, not the classic API's methods, every locale and the JSON-schema converters.
-import * as z from 'zod/mini';
-// Just the English messages ("Invalid input: expected number, received string"), not the index
-// of every locale; zod/mini loads none by itself and would only say "Invalid input".
-import en from 'zod/v4/locales/en.js';
-
-// A one-shot CLI validates a handful of bodies per run: compiling each schema to JS first costs
-// more than it saves.
-z.config({ jitless: true });
-z.config(en());
+import * as z from './zod';
 
 /** Catalogue ids are integers; a numeric string (from an older XML form) is read as one. */
 export const catalogueId = z.union([z.int(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))]);

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './zod';
 import { artist, catalogueId, envelope, format, int, named, paging } from './common';
 
 export const downloadUrl = z.looseObject({ url: z.optional(z.string()), format: z.optional(format) });

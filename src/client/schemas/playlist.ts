@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './zod';
 import { int, paging, stringId } from './common';
 
 export const playlistTrack = z.looseObject({

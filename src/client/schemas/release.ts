@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './zod';
 import { artist, catalogueId, download, envelope, named, paging, preprocess, year } from './common';
 
 export const release = z.looseObject({

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './zod';
 import { artist, catalogueId, download, envelope, int, paging } from './common';
 import { release } from './release';
 

@@ -1,0 +1,153 @@
+// What bin/mcat runs: answers --version at once, loads the CLI's bundles through V8's code cache,
+// runs the command and exits. Built to dist/boot.cjs with the bundles' build id.
+//
+// Why a code cache: compiling the CLI's JavaScript was the largest part of a short run. Node 20
+// has no compile cache of its own (module.enableCompileCache came in Node 22), so the launcher
+// does what it does: after a successful run it asks V8 for the code it compiled and stores it;
+// later runs of the same command start from it. The cache lives in the user's cache directory,
+// one file per command, in a folder named by Node's version and the build id, so a stale cache is
+// never read; V8 itself refuses data from another V8 or other flags (the file is then rewritten).
+//
+//   MCAT_CACHE_DIR          where to keep it (default $XDG_CACHE_HOME/mcat or ~/.cache/mcat)
+//   MCAT_NO_COMPILE_CACHE   set: compile from source every run, write nothing
+//   MCAT_TRACE_LOADS        a file: every bundle and package loaded is appended to it (tests)
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { constants, Script } from 'node:vm';
+import { asksForHelp, commandWords } from '../cli/argv';
+
+declare const __MCAT_VERSION__: string;
+declare const __MCAT_BUILD_ID__: string;
+
+interface Loaded {
+  name: string;
+  script: Script;
+  /** true when this run compiled it without usable cache data */
+  compiled: boolean;
+}
+
+const distDir = __dirname;
+const nodeRequire = createRequire(join(distDir, 'boot.cjs'));
+const modules = new Map<string, { exports: unknown }>();
+const loaded: Loaded[] = [];
+const traceFile = process.env.MCAT_TRACE_LOADS;
+let cache: Map<string, Buffer> | undefined;
+
+function trace(what: string): void {
+  if (traceFile) appendFileSync(traceFile, what + '\n');
+}
+
+/** `require` inside the bundles: `./x.cjs` is another bundle of dist/, anything else is Node's. */
+function bundleRequire(id: string): unknown {
+  if (id.startsWith('./')) return loadBundle(id.slice(2));
+  if (traceFile && !id.startsWith('node:')) trace(nodeRequire.resolve(id));
+  return nodeRequire(id);
+}
+
+function loadBundle(name: string): unknown {
+  const done = modules.get(name);
+  if (done) return done.exports;
+  const filename = join(distDir, name);
+  trace(filename);
+  const source = readFileSync(filename, 'utf8');
+  const cachedData = cache?.get(name);
+  // the same wrapper as Node's CommonJS loader, on one line so positions in stack traces hold
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+    filename,
+    cachedData,
+    // the build turns import() into require(); any left over goes to Node's own loader
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  loaded.push({ name, script, compiled: cachedData === undefined || script.cachedDataRejected === true });
+  const mod = { exports: {} as unknown };
+  modules.set(name, mod);
+  script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, distDir);
+  return mod.exports;
+}
+
+/** The cache file of this command line, or undefined when there is none to use. */
+function cacheFileFor(args: string[]): { dir: string; file: string } | undefined {
+  if (process.env.MCAT_NO_COMPILE_CACHE) return undefined;
+  let base = process.env.MCAT_CACHE_DIR;
+  if (!base) {
+    const xdg = process.env.XDG_CACHE_HOME;
+    base = join(xdg && xdg.startsWith('/') ? xdg : join(process.env.HOME || homedir(), '.cache'), 'mcat');
+  }
+  const words = asksForHelp(args) ? ['help'] : commandWords(args);
+  const key = words.length ? words.join('-') : 'mcat';
+  // V8 refuses code cached under other flags: runs with other flags keep a cache of their own
+  const flags = hash(`${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`);
+  const dir = join(base, `compile-${process.version}-${process.arch}-${flags}`);
+  return { dir, file: join(dir, __MCAT_BUILD_ID__, `${key}.bin`) };
+}
+
+/** FNV-1a, as 8 hex digits: enough to tell a few flag sets apart. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The file: a 4-byte header length, a JSON header [[bundle, bytes], …], then the data in order. */
+function readCache(file: string): Map<string, Buffer> | undefined {
+  try {
+    const buf = readFileSync(file);
+    const headerLength = buf.readUInt32LE(0);
+    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
+    const map = new Map<string, Buffer>();
+    let at = 4 + headerLength;
+    for (const [name, length] of header) {
+      map.set(name, buf.subarray(at, at + length));
+      at += length;
+    }
+    return at === buf.length ? map : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(where: { dir: string; file: string }): void {
+  try {
+    const parts = loaded.map((l) => ({ name: l.name, data: l.script.createCachedData() }));
+    const header = Buffer.from(JSON.stringify(parts.map((p) => [p.name, p.data.length])), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length, 0);
+    const buildDir = join(where.dir, __MCAT_BUILD_ID__);
+    mkdirSync(buildDir, { recursive: true, mode: 0o700 });
+    // written whole, then renamed into place: a concurrent run reads the old file or the new one
+    const tmp = `${where.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.concat([length, header, ...parts.map((p) => p.data)]), { mode: 0o600 });
+    renameSync(tmp, where.file);
+    // caches of earlier builds can never be read again
+    for (const other of readdirSync(where.dir)) {
+      if (other !== __MCAT_BUILD_ID__) rmSync(join(where.dir, other), { recursive: true, force: true });
+    }
+  } catch {
+    // a cache is an optimisation: a read-only or full disk only means the next run compiles again
+  }
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(__MCAT_VERSION__ + '\n');
+    return;
+  }
+  // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run
+  // and buys nothing for responses of this size: the baseline compiler alone is enough.
+  (nodeRequire('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+  const where = cacheFileFor(args);
+  if (where) cache = readCache(where.file);
+  const { main } = loadBundle('mcat.cjs') as { main: (argv: string[]) => Promise<number> };
+  const code = await main(argv);
+  // A successful run knows the command's code: keep it when the cache lacked any of it.
+  if (where && code === 0 && loaded.some((l) => l.compiled)) writeCache(where);
+  // The command is over (its cleanups ran). With nothing left to flush, exit now rather than
+  // wait for V8's background work; otherwise let Node flush and exit on its own.
+  process.exitCode = code;
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+  // Safety net: a handle left open must not keep a finished command alive.
+  setTimeout(() => process.exit(code), 3000).unref();
+}
