@@ -207,7 +207,7 @@ complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l dry-run -d 'sho
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''playlist replace'\''' -a '(__mcat_playlist_ids)'
-complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l concurrency -x -d 'edits in flight at once (default 16; fewer after a 429)'
+complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l concurrency -x -d 'edits in flight at once (default 32; halved after a 429)'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l journal -r -F -d 'journal of outcomes (default: <file>.journal beside the inpu'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l resume -d 'skip the edits the journal shows as done'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l dry-run -d 'read the current state and show what each edit would change;'

@@ -65,6 +65,8 @@ export interface SessionOverrides {
   token?: string;
   tokenSecret?: string;
   userId?: string;
+  /** keep-alive connections to the API (default 16): as many as the requests a command keeps in flight */
+  connections?: number;
 }
 
 let sessionPromise: Promise<Session> | undefined;
@@ -149,6 +151,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     authIn: settings.authIn.value ?? 'header',
     timeoutMs,
     retries,
+    connections: overrides.connections,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
   onCleanup(() => client.close());
