@@ -114,6 +114,15 @@ export const FORMATS: Record<number, Format> = {
   62: { id: 62, description: 'MP4 1080p' },
 };
 
+/** Shared (memoised) data is frozen, so that a caller that changed it would fail loudly. */
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
 function slugify(s: string): string {
   return s
     .toLowerCase()
@@ -290,7 +299,21 @@ export class DemoData {
     return this.releaseAt(j);
   }
 
+  /** Generated releases, kept: a playlist replace checks each of its tracks against its release. */
+  private readonly releaseMemo = new Map<number, ReleaseData>();
+
   releaseAt(j: number): ReleaseData {
+    let r = this.releaseMemo.get(j);
+    if (r === undefined) {
+      // bounded: a 20,000-release locker listed page by page must not keep them all
+      if (this.releaseMemo.size >= 4096) this.releaseMemo.clear();
+      r = deepFreeze(this.makeRelease(j));
+      this.releaseMemo.set(j, r);
+    }
+    return r;
+  }
+
+  private makeRelease(j: number): ReleaseData {
     const s = this.seed;
     const id = RELEASE_BASE + 1 + j;
     const type = this.releaseType(j);

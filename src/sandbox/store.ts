@@ -134,6 +134,8 @@ export class Store {
         'INSERT INTO downloads (user_id, track_id, used) VALUES (@user, @track, 1) ON CONFLICT(user_id, track_id) DO UPDATE SET used = used + 1 WHERE used < @initial',
       ),
       insertNonce: db.prepare('INSERT OR IGNORE INTO nonces (consumer_key, nonce, seen) VALUES (?, ?, ?)'),
+      getNonce: db.prepare('SELECT seen FROM nonces WHERE consumer_key = ? AND nonce = ?'),
+      touchNonce: db.prepare('UPDATE nonces SET seen = ? WHERE consumer_key = ? AND nonce = ?'),
       pruneNonces: db.prepare('DELETE FROM nonces WHERE seen < ?'),
     };
   }
@@ -194,9 +196,9 @@ export class Store {
         this.lastPrune = nowS;
       }
       // a nonce older than the window may be pruned at any time: treat it as expired, not as seen
-      const existing = this.db.prepare('SELECT seen FROM nonces WHERE consumer_key = ? AND nonce = ?').get(key, nonce) as { seen: number } | undefined;
+      const existing = this.stmts.getNonce.get(key, nonce) as { seen: number } | undefined;
       if (existing && existing.seen >= nowS - NONCE_TTL_S) return false;
-      if (existing) this.db.prepare('UPDATE nonces SET seen = ? WHERE consumer_key = ? AND nonce = ?').run(nowS, key, nonce);
+      if (existing) this.stmts.touchNonce.run(nowS, key, nonce);
       else this.stmts.insertNonce.run(key, nonce, nowS);
       return true;
     });
