@@ -42,8 +42,18 @@ export function baseUri(url: string | URL): string {
 
 const hmacSha1 = (base: string, key: string) => createHmac('sha1', key).update(base).digest('base64');
 
+// 16 bytes of the CSPRNG per nonce, drawn from a buffer filled 4 KiB at a time: one call into
+// the CSPRNG per 256 requests instead of one per request (a bulk run signs thousands).
+let noncePool = Buffer.alloc(0);
+let nonceAt = 0;
+
 export function nonce(): string {
-  return randomBytes(16).toString('hex');
+  if (nonceAt + 16 > noncePool.length) {
+    noncePool = randomBytes(4096);
+    nonceAt = 0;
+  }
+  nonceAt += 16;
+  return noncePool.toString('hex', nonceAt - 16, nonceAt);
 }
 
 /** The oauth_* parameters of one request, oauth_signature included. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorizationHeader, baseUri, oauthParams, percentEncode } from '../../../src/client/oauth';
+import { authorizationHeader, baseUri, oauthParams, percentEncode, nonce } from '../../../src/client/oauth';
 import { encodeParams } from '../../../src/client/http';
 
 describe('OAuth 1.0a HMAC-SHA1 vectors (shared/oauth-vectors.md)', () => {
@@ -80,5 +80,17 @@ describe('OAuth 1.0a HMAC-SHA1 vectors (shared/oauth-vectors.md)', () => {
     const b = oauthParams({ ...rfc, nonce: undefined, timestamp: undefined });
     expect(a.oauth_nonce).not.toBe(b.oauth_nonce);
     expect(Math.abs(Number(a.oauth_timestamp) - Date.now() / 1000)).toBeLessThan(5);
+  });
+});
+
+describe('nonce', () => {
+  it('is 32 hex digits and never repeats, across refills of its random pool', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const n = nonce();
+      expect(n).toMatch(/^[0-9a-f]{32}$/);
+      seen.add(n);
+    }
+    expect(seen.size).toBe(2000);
   });
 });
