@@ -1,5 +1,5 @@
-// What bin/mcat runs: answers --version at once, loads the CLI's bundles through V8's code cache,
-// runs the command and exits. Built to dist/boot.cjs with the bundles' build id.
+// What bin/mcat runs (it answers --version itself): loads the CLI's bundles through V8's code
+// cache, runs the command and exits. Built to dist/boot.cjs with the bundles' build id.
 //
 // Why a code cache: compiling the CLI's JavaScript was the largest part of a short run. Node 20
 // has no compile cache of its own (module.enableCompileCache came in Node 22), so the launcher
@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { constants, Script } from 'node:vm';
 import { asksForHelp, commandWords } from '../cli/argv';
 
-declare const __MCAT_VERSION__: string;
 declare const __MCAT_BUILD_ID__: string;
 
 interface Loaded {
@@ -129,14 +128,37 @@ function writeCache(where: { dir: string; file: string }): void {
   }
 }
 
+/** The built-ins that a command calling the API loads (undici, signing, output to a terminal). */
+const NETWORK_BUILTINS = [
+  'node:http',
+  'node:net',
+  'node:stream',
+  'node:crypto',
+  'node:diagnostics_channel',
+  'node:async_hooks',
+  'node:util',
+  'node:querystring',
+  'node:string_decoder',
+  'node:tty',
+  'node:process',
+  'node:os',
+];
+
+/** Command groups that never call the API. */
+const OFFLINE_GROUPS = new Set(['profile', 'completion']);
+
 export async function run(argv: string[]): Promise<void> {
   const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(__MCAT_VERSION__ + '\n');
-    return;
-  }
   // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run
-  // and buys nothing for responses of this size: the baseline compiler alone is enough.
+  // and buys nothing for responses of this size: the baseline compiler alone is enough. But a
+  // flag set at run time also changes the hash that Node's own code cache of its built-in modules
+  // is checked against: every built-in loaded afterwards is compiled from source (http, net,
+  // stream and crypto: 3.7 ms become 8.3). So the built-ins a command that calls the API needs
+  // are loaded first. (Setting the flag only around undici's compile does not work: V8 does not
+  // restore the flag hash when the flag is unset, and our own code cache would never match.)
+  if (!asksForHelp(args) && !OFFLINE_GROUPS.has(commandWords(args, 1)[0] ?? '')) {
+    for (const m of NETWORK_BUILTINS) nodeRequire(m);
+  }
   (nodeRequire('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
   const where = cacheFileFor(args);
   if (where) cache = readCache(where.file);
