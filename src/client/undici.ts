@@ -1,4 +1,4 @@
-// Only the parts of undici the client uses: the Agent (keep-alive pools) and the request API.
+// Only the parts of undici the client uses: the Agent (keep-alive pools) and its request method.
 // The package's index also loads fetch, WebSocket, EventSource, caches, mocks and proxies,
 // ~40 ms of every start-up for nothing; these deep paths are what that index itself wires up.
 import type { Agent as AgentType, Dispatcher as DispatcherType } from 'undici';
@@ -7,10 +7,11 @@ import AgentImpl from 'undici/lib/dispatcher/agent.js';
 // @ts-expect-error as above
 import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js';
 // @ts-expect-error as above
-import api from 'undici/lib/api/index.js';
+import apiRequest from 'undici/lib/api/api-request.js';
 
-// index.js does the same: the request/stream/pipeline methods live on every dispatcher.
-Object.assign((DispatcherImpl as { prototype: object }).prototype, api);
+// index.js puts request, stream, pipeline, upgrade and connect on every dispatcher; the client
+// uses request alone (the others load stream-pipeline code that every run would pay for).
+(DispatcherImpl as { prototype: Record<string, unknown> }).prototype.request = apiRequest;
 
 export const Agent = AgentImpl as typeof AgentType;
 
