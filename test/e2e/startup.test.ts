@@ -58,6 +58,28 @@ async function loadedPackages(
   return { pkgs: [...pkgs], bundles, stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? -1 };
 }
 
+describe('the bundles', () => {
+  it('hold each module once (a class in two bundles would break instanceof), but the launcher\'s pure argv reader', () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    const where = new Map<string, string[]>();
+    for (const [bundle, out] of Object.entries(meta.outputs)) {
+      for (const input of Object.keys(out.inputs)) where.set(input, [...(where.get(input) ?? []), bundle]);
+    }
+    const twice = [...where].filter(([, bundles]) => bundles.length > 1).map(([input, bundles]) => `${input}: ${bundles.join(', ')}`);
+    expect(twice).toEqual(['src/cli/argv.ts: dist/mcat.cjs, dist/boot.cjs']);
+  });
+
+  it('have no import() left (it would load a bundle past the launcher, a second copy without the cache)', () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    const bundles = Object.keys(meta.outputs);
+    expect(bundles.length).toBeGreaterThanOrEqual(10);
+    for (const b of bundles) {
+      const text = readFileSync(join(repoRoot, b), 'utf8');
+      expect(/\bimport\(/.test(text), `${b} has an import() call`).toBe(false);
+    }
+  });
+});
+
 describe('start-up', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;
   beforeAll(async () => {
