@@ -11,6 +11,7 @@
 //   MCAT_CACHE_DIR          where to keep it (default $XDG_CACHE_HOME/mcat or ~/.cache/mcat)
 //   MCAT_NO_COMPILE_CACHE   set: compile from source every run, write nothing
 //   MCAT_TRACE_LOADS        a file: every bundle and package loaded is appended to it (tests)
+import { hash as digest } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -32,7 +33,7 @@ const nodeRequire = createRequire(join(distDir, 'boot.cjs'));
 const modules = new Map<string, { exports: unknown }>();
 const loaded: Loaded[] = [];
 const traceFile = process.env.MCAT_TRACE_LOADS;
-let cache: Map<string, Buffer> | undefined;
+let cache: Map<string, CachedBlob> | undefined;
 
 function trace(what: string): void {
   if (traceFile) appendFileSync(traceFile, what + '\n');
@@ -51,7 +52,7 @@ function loadBundle(name: string): unknown {
   const filename = join(distDir, name);
   trace(filename);
   const source = readFileSync(filename, 'utf8');
-  const cachedData = cache?.get(name);
+  const cachedData = cachedBlob(name);
   // the same wrapper as Node's CommonJS loader, on one line so positions in stack traces hold
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
     filename,
@@ -89,16 +90,27 @@ function hash(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The file: a 4-byte header length, a JSON header [[bundle, bytes], …], then the data in order. */
-function readCache(file: string): Map<string, Buffer> | undefined {
+interface CachedBlob {
+  data: Buffer;
+  sha1: string;
+}
+
+/**
+ * The file: a 4-byte header length, a JSON header [[bundle, bytes, sha1], …], then the data in
+ * order. Each blob's digest is checked before V8 sees it (cachedBlob): V8 checks versions, flags
+ * and lengths but, in a release build, not the content, and corrupt data makes it abort the
+ * process (every later run too, as the file would never be rewritten).
+ */
+function readCache(file: string): Map<string, CachedBlob> | undefined {
   try {
     const buf = readFileSync(file);
     const headerLength = buf.readUInt32LE(0);
-    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
-    const map = new Map<string, Buffer>();
+    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as [string, number, string][];
+    const map = new Map<string, CachedBlob>();
     let at = 4 + headerLength;
-    for (const [name, length] of header) {
-      map.set(name, buf.subarray(at, at + length));
+    for (const [name, length, sha1] of header) {
+      if (typeof name !== 'string' || !Number.isInteger(length) || length < 0 || typeof sha1 !== 'string') return undefined;
+      map.set(name, { data: buf.subarray(at, at + length), sha1 });
       at += length;
     }
     return at === buf.length ? map : undefined;
@@ -107,10 +119,17 @@ function readCache(file: string): Map<string, Buffer> | undefined {
   }
 }
 
+/** A bundle's cached code, if its digest matches what was written. */
+function cachedBlob(name: string): Buffer | undefined {
+  const blob = cache?.get(name);
+  if (!blob) return undefined;
+  return digest('sha1', blob.data, 'base64') === blob.sha1 ? blob.data : undefined;
+}
+
 function writeCache(where: { dir: string; file: string }): void {
   try {
     const parts = loaded.map((l) => ({ name: l.name, data: l.script.createCachedData() }));
-    const header = Buffer.from(JSON.stringify(parts.map((p) => [p.name, p.data.length])), 'utf8');
+    const header = Buffer.from(JSON.stringify(parts.map((p) => [p.name, p.data.length, digest('sha1', p.data, 'base64')])), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length, 0);
     const buildDir = join(where.dir, __MCAT_BUILD_ID__);

@@ -75,6 +75,24 @@ describe('compile cache', () => {
     }
   });
 
+  it('a cache corrupted inside its data is refused before V8 sees it (V8 would abort), and rewritten', async () => {
+    const dir = fresh();
+    const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    const file = join(dir, cacheFiles(dir)[0]);
+    const original = readFileSync(file);
+    for (const at of [0.1, 0.5, 0.9]) {
+      const bad = Buffer.from(original);
+      const from = Math.floor(bad.length * at);
+      for (let i = from; i < from + 64; i++) bad[i] ^= 0xa5;
+      writeFileSync(file, bad);
+      const r = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(good.stdout);
+      expect(readFileSync(file).equals(bad)).toBe(false);
+    }
+  });
+
   it('an unwritable cache location and MCAT_NO_COMPILE_CACHE change nothing but speed', async () => {
     const base = fresh();
     const notADir = join(base, 'file');
