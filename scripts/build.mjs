@@ -22,7 +22,7 @@ const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Heavy parts, each in a bundle of its own: `pkg` is a bare import specifier, `file` one of ours. */
-export const SPLITS = [
+const SPLITS = [
   { out: 'undici.cjs', file: 'src/client/undici.ts' },
   { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
   { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
@@ -152,9 +152,11 @@ for (const r of results) {
   Object.assign(meta.inputs, r.metafile.inputs);
   Object.assign(meta.outputs, r.metafile.outputs);
 }
-// The code cache is keyed by this id: a rebuilt bundle never meets a cache made for another.
+// The code cache is keyed by this id: a rebuilt bundle never meets a cache made for another, nor
+// a changed launcher (which reads and writes the cache files) one written by the previous launcher.
 const hash = createHash('sha256');
 for (const o of outputs.sort((a, b) => a.rel.localeCompare(b.rel))) hash.update(o.rel).update(o.contents);
+hash.update(readFileSync(join(root, 'src/launcher/boot.ts')));
 const buildId = hash.digest('hex').slice(0, 16);
 
 for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);

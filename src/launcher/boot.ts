@@ -5,8 +5,8 @@
 // has no compile cache of its own (module.enableCompileCache came in Node 22), so the launcher
 // does what it does: after a successful run it asks V8 for the code it compiled and stores it;
 // later runs of the same command start from it. The cache lives in the user's cache directory,
-// one file per command, in a folder named by Node's version and the build id, so a stale cache is
-// never read; V8 itself refuses data from another V8 or other flags (the file is then rewritten).
+// one file per command, in a folder named by Node's version, its flags and the build id, so a
+// stale cache is never read; each blob's SHA-1 is checked before V8 is given it.
 //
 //   MCAT_CACHE_DIR          where to keep it (default $XDG_CACHE_HOME/mcat or ~/.cache/mcat)
 //   MCAT_NO_COMPILE_CACHE   set: compile from source every run, write nothing
@@ -78,16 +78,9 @@ function cacheFileFor(args: string[]): { dir: string; file: string } | undefined
   const words = asksForHelp(args) ? ['help'] : commandWords(args);
   const key = words.length ? words.join('-') : 'mcat';
   // V8 refuses code cached under other flags: runs with other flags keep a cache of their own
-  const flags = hash(`${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`);
+  const flags = digest('sha1', `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`, 'hex').slice(0, 8);
   const dir = join(base, `compile-${process.version}-${process.arch}-${flags}`);
   return { dir, file: join(dir, __MCAT_BUILD_ID__, `${key}.bin`) };
-}
-
-/** FNV-1a, as 8 hex digits: enough to tell a few flag sets apart. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 interface CachedBlob {
