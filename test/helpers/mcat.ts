@@ -24,7 +24,9 @@ export interface McatOptions {
   timeout?: number;
 }
 
-export const testCompileCacheDir = join(tmpdir(), 'mcat-test-compile-cache');
+// made per run of the suite by test/global-setup.ts (a file run alone, outside it, gets its own)
+export const testCompileCacheDir =
+  process.env.MCAT_TEST_COMPILE_CACHE_DIR ?? mkdtempSync(join(tmpdir(), 'mcat-test-compile-cache-'));
 
 export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'mcat-home-'));
@@ -38,7 +40,7 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     XDG_DATA_HOME: join(home, '.local/share'),
     MCAT_CONFIG_DIR: join(home, '.config/mcat'),
     MCAT_SANDBOX_DIR: opts.sandboxDir,
-    // one compile cache for every run of the suite (each test's HOME is new): concurrent writers included
+    // one compile cache for this run of the suite (each test's HOME is new): concurrent writers included
     MCAT_CACHE_DIR: testCompileCacheDir,
     MCAT_NO_COMPILE_CACHE: undefined,
     MCAT_TRACE_LOADS: undefined,

@@ -1,4 +1,4 @@
-// Every sample of the real service in ../shared/fixtures/real-api/ is read, through the
+// Every sample of the real service in test/fixtures/real-api/ (copied from the shared fixtures) is read, through the
 // client's request core, into data or into the right typed error.
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { ApiClient, type ApiClientOptions } from '../../../src/client/http';
 
 export const ORIGIN = 'http://api.test';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const FIXTURES = path.resolve(repoRoot, '../shared/fixtures/real-api');
+export const FIXTURES = path.resolve(repoRoot, 'test/fixtures/real-api');
 
 export const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
 

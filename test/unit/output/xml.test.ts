@@ -95,7 +95,7 @@ describe('renderXml', () => {
 });
 
 describe('prettyXml', () => {
-  const fixtures = path.resolve(__dirname, '../../../../shared/fixtures/real-api');
+  const fixtures = path.resolve(__dirname, '../../fixtures/real-api');
   const compact =
     '<?xml version="1.0" encoding="utf-8"?><response status="ok" version="1.2"><!-- c --><a id="1"><b>text &amp; more</b><c/><d attr="x>y"></d><e><![CDATA[<raw>]]></e><f> spaced </f></a></response>';
 
