@@ -1,7 +1,7 @@
 // auth login|status|logout and profile list|use through the built CLI (bin/mcat), with a fresh
 // HOME and MCAT_CONFIG_DIR per test: 0600 file, masked output, stdin secrets, clear errors.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { mcat, tempHome } from '../helpers/mcat';
 
@@ -87,6 +87,23 @@ describe('auth login', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--with-secrets-from-stdin/);
     expect(existsSync(cfgFile(home))).toBe(false);
+  });
+
+  it('a symbolic link at the profiles file: exit 1, one line naming it and a hint, the target untouched', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, '.config/mcat'), { recursive: true, mode: 0o700 });
+    const target = join(home, 'someone-elses.json');
+    writeFileSync(target, '{"keep":"me"}', { mode: 0o644 });
+    symlinkSync(target, cfgFile(home));
+    const r = await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `mcat: cannot write config file ${cfgFile(home)}: it is a symbolic link\nhint: replace the link with the file it points to, or set MCAT_CONFIG_DIR to another folder\n`,
+    );
+    expect(readFileSync(target, 'utf8')).toBe('{"keep":"me"}');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    expect(readlinkSync(cfgFile(home))).toBe(target);
   });
 
   it('takes no secret as a flag value', async () => {
