@@ -31,6 +31,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const format = checkInputFormat(flags.inputFormat);
   if (flags.dryRun && flags.resume) throw new UsageError('--dry-run and --resume exclude each other');
   const bulk = await import('../../bulk/index');
+  if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
   // the whole input is checked before anything is sent
