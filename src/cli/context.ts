@@ -6,6 +6,7 @@ import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
+import { maskUrlCredentials } from '../config/mask';
 import { onCleanup } from './lifecycle';
 
 export interface GlobalOptions {
@@ -129,7 +130,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     }
     userId ??= info.users.find((x) => x.token === token)?.userId;
     country ??= consumer.countries[0];
-    say(`mcat: using the built-in sandbox (demo data) at ${baseUrl}`);
+    say(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
   }
 
   if (!baseUrl) throw new UsageError(`no base URL for profile '${settings.profileName}'`, "set one with 'mcat auth login' or MCAT_BASE_URL");

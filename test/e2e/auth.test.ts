@@ -118,6 +118,37 @@ describe('auth login', () => {
 });
 
 describe('auth status', () => {
+  it('a password in a base URL is never shown: auth status, profile list, errors', async () => {
+    const home = tempHome();
+    const PW = 'URLPASS-5e6f7a';
+    const saved = await login(home, ['--profile', 'live', '--base-url', `https://bob:${PW}@api.example.com/v1`, '--country', 'GB']);
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    const runs = [
+      await mcat(['auth', 'status', '-o', 'table'], { home }),
+      await mcat(['auth', 'status', '-o', 'json'], { home }),
+      await mcat(['auth', 'status', '-o', 'json', '--verbose'], { home, env: { MCAT_BASE_URL: `http://alice:${PW}@127.0.0.1:9/api` } }),
+      await mcat(['profile', 'list', '-o', 'table'], { home }),
+      await mcat(['profile', 'list', '-o', 'json'], { home }),
+      await mcat(['profile', 'list', '-o', 'csv'], { home }),
+    ];
+    for (const r of runs) {
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(PW);
+      expect(r.stdout).toMatch(/(bob|alice):\*\*\*\*@/);
+    }
+    expect(JSON.parse(runs[1].stdout).baseUrl).toBe('https://bob:****@api.example.com/v1');
+    expect(JSON.parse(runs[2].stdout).baseUrl).toBe('http://alice:****@127.0.0.1:9/api');
+    // a URL refused as bad input is named masked too
+    const bad = await login(home, ['--profile', 'other', '--base-url', `ftp://bob:${PW}@x`]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe("mcat: --base-url must be an http or https URL, got 'ftp://bob:****@x'\n");
+    const badEnv = await mcat(['release', 'batch', '1'], { home, env: { MCAT_BASE_URL: `ftp://bob:${PW}@x` } });
+    expect(badEnv.exitCode).toBe(2);
+    expect(badEnv.stderr).toBe("mcat: MCAT_BASE_URL must be an http or https URL, got 'ftp://bob:****@x'\n");
+    // the profiles file itself keeps it (0600): it is the credential
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).profiles.live.baseUrl).toBe(`https://bob:${PW}@api.example.com/v1`);
+  });
+
   it('shows the profile, why, masked key and token, countries and sources; never a secret', async () => {
     const home = tempHome();
     await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com', '--country', 'GB']);

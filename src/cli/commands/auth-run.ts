@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, outputFormat, say } from '../context';
+import { maskUrlCredentials } from '../../config/mask';
 import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
 import { checkProfileName, openStore, type ProfileStore } from '../../config/store';
 import { statusLines, statusView, type SandboxDefaults } from '../views/profiles';
@@ -29,7 +30,7 @@ export function checkBaseUrl(value: string, flag = '--base-url'): string {
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
-    throw new UsageError(`${flag} must be an http or https URL, got '${value}'`);
+    throw new UsageError(`${flag} must be an http or https URL, got '${maskUrlCredentials(value)}'`);
   }
   return v;
 }
