@@ -7,19 +7,29 @@ import { InterruptedError } from './errors';
 
 /**
  * Up to `max` lines from a stream: stops reading after the `max`-th line ending (what follows is
- * left unread), or at the end of input. CRLF and a missing final newline are tolerated.
+ * left unread), or at the end of input. CRLF and a missing final newline are tolerated. Text that
+ * is not UTF-8 is refused (a usage error naming `from`), never decoded into U+FFFD and saved.
  */
-export async function readLines(input: Readable, max: number): Promise<string[]> {
-  const decoder = new TextDecoder('utf-8');
-  let text = '';
+export async function readLines(input: Readable, max: number, from = 'standard input'): Promise<string[]> {
+  const chunks: Buffer[] = [];
+  let length = 0;
   let seen = 0;
   for await (const chunk of input) {
-    const s = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
-    text += s;
-    for (const c of s) if (c === '\n') seen++;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk as Uint8Array);
+    // a newline byte is never part of a multi-byte UTF-8 character: lines end at each 0x0a
+    for (let at = buf.indexOf(0x0a); at !== -1 && seen < max; at = buf.indexOf(0x0a, at + 1)) {
+      if (++seen === max) length += at + 1;
+    }
+    chunks.push(buf);
     if (seen >= max) break;
+    length += buf.length;
   }
-  text += decoder.decode();
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks).subarray(0, seen >= max ? length : undefined));
+  } catch {
+    throw new UsageError(`${from}: the input is not valid UTF-8 text; nothing saved`, 'give the values as UTF-8 text, one per line');
+  }
   if (text === '') return [];
   const lines = text.split('\n');
   if (text.endsWith('\n')) lines.pop();

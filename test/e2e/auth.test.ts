@@ -106,6 +106,16 @@ describe('auth login', () => {
     expect(readlinkSync(cfgFile(home))).toBe(target);
   });
 
+  it('refuses stdin that is not UTF-8: exit 2, one line and a hint, nothing saved', async () => {
+    const home = tempHome();
+    const input = Buffer.concat([Buffer.from(`${KEY}\n`), Buffer.from([0x54, 0x4f, 0x50, 0xff, 0xfe, 0x0a]), Buffer.from(`${TOKEN}\n${TOKEN_SECRET}\n`)]);
+    const r = await mcat(['auth', 'login', '--profile', 'live', '--base-url', 'https://api.example.com', '--with-secrets-from-stdin'], { home, input });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('mcat: --with-secrets-from-stdin: the input is not valid UTF-8 text; nothing saved\nhint: give the values as UTF-8 text, one per line\n');
+    expect(existsSync(cfgFile(home))).toBe(false);
+  });
+
   it('takes no secret as a flag value', async () => {
     const home = tempHome();
     for (const flag of ['--consumer-secret', '--token-secret', '--secret']) {

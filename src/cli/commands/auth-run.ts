@@ -53,6 +53,10 @@ export function checkSecrets(values: string[], from: string): Secrets {
   const [consumerKey = '', consumerSecret = '', token = '', tokenSecret = ''] = values.map((v) => v.trim());
   if (!consumerKey) throw new UsageError(`${from}: the consumer key is empty`, 'give the consumer key, consumer secret, token and token secret (the last two may be empty)');
   if (!consumerSecret) throw new UsageError(`${from}: the consumer secret is empty`, 'give the consumer key, consumer secret, token and token secret (the last two may be empty)');
+  // U+FFFD is what a decoder makes of bytes that were not UTF-8 (a terminal in another encoding)
+  if ([consumerKey, consumerSecret, token, tokenSecret].some((v) => v.includes('\uFFFD'))) {
+    throw new UsageError(`${from}: a value holds U+FFFD, the mark of text that was not UTF-8; nothing saved`, 'give the values as UTF-8 text');
+  }
   if (/\s/.test(consumerKey) || /\s/.test(consumerSecret) || /\s/.test(token) || /\s/.test(tokenSecret)) {
     throw new UsageError(`${from}: keys, tokens and secrets cannot contain spaces`, 'one value per line');
   }
@@ -110,7 +114,7 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
     secrets = checkSecrets(answers, 'login');
   } else {
     const { readLines } = await import('../prompt');
-    const lines = await readLines(process.stdin, 4);
+    const lines = await readLines(process.stdin, 4, '--with-secrets-from-stdin');
     secrets = checkSecrets(lines, '--with-secrets-from-stdin');
   }
 
