@@ -260,8 +260,8 @@ export class Journal {
 
   /**
    * Opens the journal for a run, holding its lock until close. An unfinished run's journal (an
-   * edit not done, an interruption, no end) is refused without `resume`; a complete one is
-   * replaced by the new run. With `resume`, a journal of other edits is refused, a missing or
+   * edit not done, an interruption, no end) is refused without `resume`; a complete one, or one
+   * whose run sent nothing, is replaced by the new run. With `resume`, a journal of other edits is refused, a missing or
    * empty one starts a fresh run, and a complete one leaves nothing to do. Every problem with the
    * path or the disk is a UsageError naming the path: nothing has been sent yet.
    */

@@ -115,8 +115,12 @@ export class JournalLock {
   }
 
   private removeBelow(): void {
-    for (const name of listClaims(this.dir)) {
-      if (Number(name) < this.gen) fs.rmSync(path.join(this.dir, name), { force: true });
+    try {
+      for (const name of listClaims(this.dir)) {
+        if (Number(name) < this.gen) fs.rmSync(path.join(this.dir, name), { force: true });
+      }
+    } catch {
+      // tidying only: claims below the holder's decide nothing
     }
   }
 }
