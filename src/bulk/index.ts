@@ -5,8 +5,9 @@ export { applyEdits, MARKER_KEY, replaceBodyOf, createBodyOf, describeError, isM
 export type { ApplyOptions, ApplyResult, ApplyProgress, FailedEdit, CreatedPlaylist } from './apply';
 export { runReport, checkReportPath, reportLines, summaryLines, applyExitCode, formatProgress, progressRenderer } from './report';
 export type { ReportLine } from './report';
-export { Journal, readJournal, defaultJournalPath } from './journal';
+export { Journal, readJournal, JournalWriteError } from './journal';
 export type { JournalRecord, JournalHeader } from './journal';
+export { defaultJournalPath, journalDir, stateDir } from './files';
 export { AimdScheduler, classifyError } from './scheduler';
 export type { SchedulerOptions } from './scheduler';
 export { diffPlaylist, formatDiff, cutDescription } from './diff';

@@ -38,6 +38,7 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_STATE_HOME: join(home, '.local/state'),
     MCAT_CONFIG_DIR: join(home, '.config/mcat'),
     MCAT_SANDBOX_DIR: opts.sandboxDir,
     // one compile cache for this run of the suite (each test's HOME is new): concurrent writers included

@@ -66,7 +66,8 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     return;
   }
 
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash);
+  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits: never the current folder
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env });
   const progress = bulk.progressRenderer(process.stderr);
   let result;
   try {
