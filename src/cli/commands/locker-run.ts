@@ -200,7 +200,7 @@ async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: 
 }
 
 function safeName(s: string): string {
-  return s.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
+  return s.replace(/[\\/:*?"<>|\u0000-\u001f\u007f-\u009f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
 }
 
 export async function runDownload(
