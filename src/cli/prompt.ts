@@ -40,7 +40,7 @@ export interface Question {
  * not echoed. readline draws the line itself: what it writes is the labels (cleaned here) and
  * the user's own keystrokes.
  */
-export async function ask(questions: Question[], io: { input: Readable; output: Writable } = promptStreams() as { input: Readable; output: Writable }): Promise<string[]> {
+export async function ask(questions: Question[], io: { input: Readable; output: Writable } = promptStreams()): Promise<string[]> {
   const rl = createInterface({ input: io.input, output: io.output, terminal: true });
   let muted = false;
   // readline echoes through _writeToOutput: silenced while a secret is typed

@@ -6,6 +6,7 @@
 // A reader that went away (`mcat … | head -1`: EPIPE) ends the output quietly: later writes
 // are dropped, streaming commands stop fetching (see `closed`), and the run ends with its own
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
+import type { Readable, Writable } from 'node:stream';
 import { clean, type CleanMode } from './clean';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -197,6 +198,6 @@ export async function pipeToStdout(
 }
 
 /** The streams of a question on the terminal: readline draws the line (labels cleaned by the caller). */
-export function promptStreams(): { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } {
+export function promptStreams(): { input: Readable; output: Writable } {
   return { input: process.stdin, output: process.stderr };
 }

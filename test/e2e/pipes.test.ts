@@ -81,6 +81,12 @@ describe('stdout whose reader has gone', () => {
     expect(r.code).toBe(0);
   });
 
+  it('locker download -o - (bytes, not text): exit 0, nothing on stderr', async () => {
+    const r = await withGoneReader(['locker', 'download', String(sb.info.examples.trackIds[0]), '-o', '-'], profile());
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
   it('mid-stream (after the first line of a long listing): exit 0, nothing on stderr', async () => {
     const big = sb.info.users.find((u) => u.userId === sb.info.examples.bigLockerUser)!;
     const r = await withGoneReader(['locker', '--all', '--page-size', '5', '-o', 'ndjson'], { ...profile(), MCAT_TOKEN: big.token, MCAT_TOKEN_SECRET: big.tokenSecret, MCAT_USER_ID: big.userId }, 'after-first-line');
