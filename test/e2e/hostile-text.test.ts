@@ -4,7 +4,6 @@
 // raw: tables, CSV, errors, notices and progress show visible escapes; JSON and NDJSON still
 // parse to the exact strings; XML carries them as character references.
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, mcat, mcatEnv, type McatRun } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
+import { hasScript } from '../helpers/pty';
 import { HOSTILE, HOSTILE_VISIBLE, RAW_CONTROL, startEvilTextServer, type EvilReply, type EvilRequest, type EvilTextServer } from '../helpers/evil-text-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
@@ -164,14 +164,6 @@ describe('titles in listings', () => {
 });
 
 describe('downloads', () => {
-  function hasScript(): boolean {
-    try {
-      execFileSync('script', ['--version'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  }
   const trackId = () => String(sb.info.examples.trackIds[0]);
 
   it('the "saved" line and the file name carry no control character', async () => {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import { capture } from '../../helpers/capture';
 import { describe, expect, it } from 'vitest';
 import { StreamWriter } from '../../../src/output/streams';
 import { createOutput } from '../../../src/output/sink';
@@ -78,17 +78,6 @@ describe('one writer: nothing in src/ writes to stdout or stderr around streams.
     expect(strayWrites([{ rel: path.join('cli', 'x.ts'), text: 'const w = terminalWidth(process.stdout, env); if (process.stderr.isTTY) {}' }])).toEqual([]);
   });
 });
-
-function capture(): { stream: Writable; text: () => string } {
-  let s = '';
-  const stream = new Writable({
-    write(c, _e, cb) {
-      s += String(c);
-      cb();
-    },
-  });
-  return { stream, text: () => s };
-}
 
 describe('StreamWriter cleans what it writes', () => {
   it('text: hostile sequences arrive as visible escapes', async () => {
