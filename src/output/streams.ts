@@ -134,7 +134,7 @@ function toStderr(text: string, mode: CleanMode, lead: '' | typeof CLEAR_LINE = 
 
 /** One line for people on stderr (a notice, a warning, an error, a hint): cleaned, made one line. */
 export function say(line: string): void {
-  toStderr(clean(line, 'line') + '\n', 'text');
+  toStderr(clean(line.replace(/\r?\n$/, ''), 'line') + '\n', 'text');
 }
 
 /** Text for stderr as it is, line breaks kept (commander's usage and help on errors). */

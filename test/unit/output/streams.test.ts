@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { capture } from '../../helpers/capture';
-import { describe, expect, it } from 'vitest';
-import { StreamWriter } from '../../../src/output/streams';
+import { describe, expect, it, vi } from 'vitest';
+import { say, StreamWriter } from '../../../src/output/streams';
 import { createOutput } from '../../../src/output/sink';
 import { progressRenderer } from '../../../src/bulk/report';
 import type { Format, View } from '../../../src/output/types';
-import { HOSTILE, RAW_CONTROL } from '../../helpers/evil-text-server';
+import { HOSTILE, HOSTILE_VISIBLE, RAW_CONTROL } from '../../helpers/evil-text-server';
 
 const src = path.resolve(__dirname, '../../../src');
 
@@ -86,6 +86,20 @@ describe('StreamWriter cleans what it writes', () => {
     expect(c.text()).not.toMatch(RAW_CONTROL);
     expect(c.text()).toContain('\\u001b]0;owned\\u0007');
     expect(c.text()).toContain('\\u009b31m');
+  });
+});
+
+describe('say: one line for people on stderr', () => {
+  it('cleaned, made one line (a newline in a message cannot fake a second line), ended once', () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      say(`mcat: release 1: ${HOSTILE}\nhint: run rm -rf`);
+      say('mcat: done\n');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toEqual([`mcat: release 1: ${HOSTILE_VISIBLE} hint: run rm -rf\n`, 'mcat: done\n']);
   });
 });
 
