@@ -151,23 +151,30 @@ export function formatProgress(p: ApplyProgress): string {
   return parts.join(', ');
 }
 
+/** Where the progress line is drawn: a line redrawn in place (the CLI's stderr status line). */
+export interface ProgressLine {
+  /** false when nothing should be drawn (stderr is not a terminal) */
+  readonly active: boolean;
+  show(text: string): void;
+  end(): void;
+}
+
 /**
- * A progress callback for applyEdits that redraws one line on a TTY stream (at most every
- * `intervalMs`) and does nothing on anything else. Call end() before printing the summary.
+ * A progress callback for applyEdits that redraws one line (at most every `intervalMs`) when
+ * the line is active, and does nothing otherwise. Call end() before printing the summary.
  */
-export function progressRenderer(stream: NodeJS.WriteStream, opts: { intervalMs?: number; now?: () => number } = {}): {
+export function progressRenderer(line: ProgressLine, opts: { intervalMs?: number; now?: () => number } = {}): {
   onProgress: (p: ApplyProgress) => void;
   end: () => void;
 } {
-  if (!stream.isTTY) return { onProgress: () => {}, end: () => {} };
+  if (!line.active) return { onProgress: () => {}, end: () => {} };
   const interval = opts.intervalMs ?? 200;
   const now = opts.now ?? Date.now;
   let last = -Infinity;
   let shown = false;
   let latest: ApplyProgress | undefined;
   const draw = (p: ApplyProgress) => {
-    const width = Math.max(20, (stream.columns || 80) - 1);
-    stream.write(`\r\x1b[2K${formatProgress(p).slice(0, width)}`);
+    line.show(formatProgress(p));
     shown = true;
   };
   return {
@@ -180,7 +187,8 @@ export function progressRenderer(stream: NodeJS.WriteStream, opts: { intervalMs?
     },
     end: () => {
       if (latest && shown) draw(latest);
-      if (shown) stream.write('\n');
+      if (shown) line.end();
+      shown = false;
     },
   };
 }

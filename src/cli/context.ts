@@ -8,6 +8,9 @@ import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
 import { onCleanup } from './lifecycle';
+import { say, stdoutStream } from '../output/streams';
+
+export { say };
 
 export interface GlobalOptions {
   output?: Format;
@@ -36,10 +39,6 @@ export function globalsOf(cmd: Command): GlobalOptions {
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
   };
-}
-
-export function say(line: string): void {
-  process.stderr.write(line.endsWith('\n') ? line : line + '\n');
 }
 
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
@@ -181,6 +180,6 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
     fields: g.fields !== undefined ? parseFields(g.fields) : undefined,
     color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
     width: terminalWidth(process.stdout, process.env),
-    stdout: process.stdout,
+    stdout: stdoutStream(),
   });
 }

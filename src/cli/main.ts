@@ -6,6 +6,7 @@ import { exitCodeFor, formatError } from './errors';
 import { runCleanups, interrupted } from './lifecycle';
 import { registerCommands } from './commands/index';
 import { commandWords } from './argv';
+import { guardStreams, printHelp, say, sayText } from '../output/streams';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -39,7 +40,8 @@ export function buildProgram(args?: readonly string[]): Command {
 function applyConventions(cmd: Command): void {
   cmd.exitOverride();
   cmd.configureOutput({
-    writeErr: (s) => process.stderr.write(s),
+    writeOut: printHelp,
+    writeErr: sayText,
     outputError: (message, write) => {
       const line = message.trim().replace(/^error: /, '');
       write(`mcat: ${line}\n`);
@@ -49,6 +51,7 @@ function applyConventions(cmd: Command): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  guardStreams();
   const program = buildProgram(argv.slice(2));
   // Sub-commands registered after applyConventions (none today) would miss it: apply again.
   applyConventions(program);
@@ -70,13 +73,13 @@ function handleError(err: unknown, program: Command): number {
     if (err.exitCode === 0) return 0;
     // commander already printed the one line; add the hint
     const cmdName = guessCommandPath(process.argv.slice(2), program);
-    process.stderr.write(`hint: run 'mcat ${cmdName ? cmdName + ' ' : ''}--help' for usage\n`);
+    say(`hint: run 'mcat ${cmdName ? cmdName + ' ' : ''}--help' for usage`);
     return 2;
   }
   const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
-  process.stderr.write(formatError(err) + '\n');
+  for (const line of formatError(err).split('\n')) say(line);
   if (verbose && err instanceof Error && !(err instanceof McatError) && err.stack) {
-    process.stderr.write(err.stack + '\n');
+    for (const line of err.stack.split('\n')) say(line);
   }
   return exitCodeFor(err);
 }

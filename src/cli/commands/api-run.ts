@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { McatError, UsageError } from '../../client/errors';
 import { readTextInput } from '../ids';
 import { session } from '../context';
+import { print } from '../../output/streams';
 import type { ApiFlags } from './api';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -65,7 +66,7 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
   if (flags.include) {
     let head = `HTTP ${res.status}\n`;
     for (const [k, v] of Object.entries(res.headers)) head += `${k}: ${v}\n`;
-    process.stdout.write(head + '\n');
+    await print(head + '\n');
   }
   let body = res.body;
   if (process.stdout.isTTY && /json/i.test(res.headers['content-type'] ?? '')) {
@@ -75,7 +76,9 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
       // not JSON after all: print as received
     }
   }
-  if (body) process.stdout.write(body.endsWith('\n') ? body : body + '\n');
+  // XML keeps its values (C1 as character references); anything else is text
+  const mode = /xml/i.test(res.headers['content-type'] ?? '') ? 'xml' : 'text';
+  if (body) await print(body.endsWith('\n') ? body : body + '\n', mode);
   if (res.status >= 400) {
     const e = new HttpStatusError(res.status);
     throw e;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, outputFormat, say } from '../context';
 import { maskUrlCredentials } from '../../config/mask';
+import { print } from '../../output/streams';
 import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
 import { checkProfileName, openStore, type ProfileStore } from '../../config/store';
 import { statusLines, statusView, type SandboxDefaults } from '../views/profiles';
@@ -174,8 +175,8 @@ export async function runStatus(cmd: Command): Promise<void> {
     settings.isSandbox && (!settings.consumerKey.value || !settings.token.value || !settings.country.value || !settings.baseUrl.value);
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults() : undefined);
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
-  if (format === 'table') process.stdout.write(statusLines(view).join('\n') + '\n');
-  else process.stdout.write((format === 'json' ? JSON.stringify(view, null, 2) : JSON.stringify(view)) + '\n');
+  if (format === 'table') await print(statusLines(view).join('\n') + '\n');
+  else await print((format === 'json' ? JSON.stringify(view, null, 2) : JSON.stringify(view)) + '\n');
 }
 
 export async function runLogout(cmd: Command): Promise<void> {

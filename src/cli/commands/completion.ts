@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
+import { print } from '../../output/streams';
 
 export const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -12,7 +13,7 @@ export function registerCompletion(program: Command): void {
     .action(async (shell: string) => {
       if (!SHELLS.includes(shell)) throw new UsageError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
       const { completionScript } = await import('../completion');
-      process.stdout.write(completionScript(shell, program));
+      await print(completionScript(shell, program));
     });
 
   // Called by the completion scripts when the shell asks for playlist ids: bounded and silent.
@@ -31,7 +32,7 @@ export function registerCompletion(program: Command): void {
           playlists?: { playlist?: { id: string }[] };
         };
         const ids = (body.playlists?.playlist ?? []).map((p) => p.id);
-        if (ids.length) process.stdout.write(ids.join('\n') + '\n');
+        if (ids.length) await print(ids.join('\n') + '\n');
       } catch {
         // completion must never print an error into the user's shell
       }

@@ -11,6 +11,7 @@ import { checkPaging, getPath, setPath } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
 import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
 import { interruptSignal } from '../lifecycle';
+import { pipeToStdout, print, statusLine } from '../../output/streams';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -170,6 +171,7 @@ async function streamXmlPages(
       tail = endIdx === -1 ? '' : xml.slice(endIdx);
     }
     if (take.length) await out.raw(take.join(''));
+    if (out.closed) return; // the reader went away: no more pages
     written += take.length;
     const done = blocks.length === 0 || p * o.pageSize >= total || (o.limit !== undefined && written >= o.limit);
     if (done) break;
@@ -198,7 +200,7 @@ async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: 
 }
 
 function safeName(s: string): string {
-  return s.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
+  return s.replace(/[\\/:*?"<>|\u0000-\u001f\u007f-\u009f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
 }
 
 export async function runDownload(
@@ -256,7 +258,7 @@ export async function runDownload(
     },
   });
   if (target === '-') {
-    await pipeline(res.body, counter, process.stdout, { signal, end: false } as any);
+    await pipeToStdout(res.body, counter, { signal });
     progress.done();
     return;
   }
@@ -282,7 +284,8 @@ function explainMedia(e: unknown, trackId: number, title: string): unknown {
 }
 
 function progressBar(total: number, label: string): { tick(n: number): void; done(): void } {
-  const tty = Boolean(process.stderr.isTTY);
+  const line = statusLine();
+  const tty = line.active;
   let got = 0;
   let last = 0;
   const draw = () => {
@@ -290,7 +293,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
     const frac = total ? Math.min(1, got / total) : 0;
     const bar = total ? '█'.repeat(Math.round(frac * width)).padEnd(width, '░') : '';
     const pct = total ? `${Math.round(frac * 100)}%` : `${got} bytes`;
-    process.stderr.write(`\r${label.slice(0, 30)} ${bar} ${pct}   `);
+    line.show(`${label.slice(0, 30)} ${bar} ${pct}`);
   };
   return {
     tick(n) {
@@ -305,7 +308,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
     done() {
       if (tty && got) {
         draw();
-        process.stderr.write('\n');
+        line.end();
       }
     },
   };
@@ -327,7 +330,7 @@ export async function runStreamCheck(cmd: Command, trackIdArg: string, flags: { 
   const result = { trackId, streamable: true, status: r.status, contentType: r.contentType, contentLength: r.contentLength };
   const format = outputFormat(cmd);
   if (format === 'table') {
-    process.stdout.write(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
+    await print(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
   } else {
     const out = await output(cmd);
     await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: any) => [b] });

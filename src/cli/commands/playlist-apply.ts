@@ -5,6 +5,7 @@ import { AuthError, McatError, PartialError, UsageError } from '../../client/err
 import { intOption, outputFormat, say, session } from '../context';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
+import { print, statusLine, stdoutClosed } from '../../output/streams';
 import type { ApplyFlags } from './playlist';
 import { checkInputFormat } from './playlist-input';
 import { queryOf, userFlag } from './playlist-run';
@@ -58,17 +59,17 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
-      process.stdout.write(bulk.formatDryRun(plans, name).join('\n') + '\n');
+      await print(bulk.formatDryRun(plans, name).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
-      process.stdout.write(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
+      await print(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
     }
     return;
   }
 
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits: never the current folder
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env });
-  const progress = bulk.progressRenderer(process.stderr);
+  const progress = bulk.progressRenderer(statusLine());
   let result;
   try {
     result = await bulk.applyEdits({
@@ -141,9 +142,10 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const signal = interruptSignal();
   let n = 0;
   for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal })) {
-    const ok = process.stdout.write(bulk.exportLine(edit) + '\n');
+    await print(bulk.exportLine(edit) + '\n');
+    // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
+    if (stdoutClosed()) return;
     n++;
-    if (!ok) await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
   }
   if (signal.aborted) return;
   say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { print } from '../../output/streams';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
 import type { FieldFlags, ReplaceFlags } from './playlist';
@@ -142,10 +143,10 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
     const diff = diffPlaylist(current.playlist as any, body as any);
     if (fmt === 'table') {
       const lines = [`playlist ${id}: replace (dry run)`, ...formatDiff(diff, { maxTracks: 1000 }).map((l) => `  ${l}`), 'nothing was sent'];
-      process.stdout.write(lines.join('\n') + '\n');
+      await print(lines.join('\n') + '\n');
     } else {
       const doc = { playlistId: id, dryRun: true, diff, request: body };
-      process.stdout.write(fmt === 'ndjson' ? JSON.stringify(doc) + '\n' : JSON.stringify(doc, null, 2) + '\n');
+      await print(fmt === 'ndjson' ? JSON.stringify(doc) + '\n' : JSON.stringify(doc, null, 2) + '\n');
     }
     return;
   }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, outputFormat, say } from '../context';
+import { print } from '../../output/streams';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../config/settings';
 import { openStore } from '../../config/store';
 import { profileCsv, profileRows, profileTable } from '../views/profiles';
@@ -17,7 +18,7 @@ export async function runProfileList(cmd: Command): Promise<void> {
   else if (format === 'ndjson') out = rows.map((r) => JSON.stringify(r) + '\n').join('');
   else if (format === 'csv') out = profileCsv(rows);
   else out = profileTable(rows).join('\n') + '\n';
-  process.stdout.write(out);
+  await print(out);
 }
 
 export async function runProfileUse(cmd: Command, name: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { say } from '../context';
+import { print } from '../../output/streams';
 import { UsageError } from '../../client/errors';
 
 interface StartFlags {
@@ -75,7 +76,7 @@ export function registerSandbox(program: Command): void {
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
-      say(lines.join('\n'));
+      for (const line of lines) say(line);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
@@ -99,7 +100,7 @@ export function registerSandbox(program: Command): void {
       const { getSandboxInfo } = await import('../../sandbox/index');
       const info = await getSandboxInfo(dataDir);
       if (flags.json) {
-        process.stdout.write(JSON.stringify(info, null, 2) + '\n');
+        await print(JSON.stringify(info, null, 2) + '\n');
         return;
       }
       const ex = info.examples;
@@ -118,7 +119,7 @@ export function registerSandbox(program: Command): void {
         `  tracks: ${ex.trackIds.join(', ')}`,
         `  playlists: ${ex.playlistIds.join(', ')}; group ${ex.groupId}`,
       ];
-      process.stdout.write(out.join('\n') + '\n');
+      await print(out.join('\n') + '\n');
     });
 
   sandbox
