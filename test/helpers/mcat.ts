@@ -72,3 +72,16 @@ export async function mcat(args: string[], opts: McatOptions = {}): Promise<Mcat
   const r = await execa(process.execPath, [binPath, ...args], execOpts);
   return { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), exitCode: r.exitCode ?? -1 };
 }
+
+/** mcat started and not awaited: the test can signal it (Ctrl-C) while it runs. */
+export function spawnMcat(args: string[], opts: McatOptions = {}) {
+  return execa(process.execPath, [binPath, ...args], {
+    reject: false,
+    env: mcatEnv(opts) as Record<string, string>,
+    extendEnv: true,
+    cwd: opts.cwd ?? repoRoot,
+    timeout: opts.timeout ?? 60_000,
+    stripFinalNewline: false,
+    stdin: 'ignore',
+  });
+}
