@@ -76,8 +76,9 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
     }
   }
   if (body) process.stdout.write(body.endsWith('\n') ? body : body + '\n');
-  if (res.status >= 400) {
-    const e = new HttpStatusError(res.status);
-    throw e;
+  if (res.status >= 300 && res.status < 400) {
+    const { redirectError } = await import('../../client/http');
+    throw redirectError(res.status, res.headers, res.url);
   }
+  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);
 }

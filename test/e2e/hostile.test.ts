@@ -1,0 +1,156 @@
+// Servers that misbehave on purpose (test/helpers/hostile-server.ts): an endless body, a body
+// that dribbles, silence, redirects. mcat must stop each of them
+// with its own one-line error and exit code, in bounded time and memory, leaving no file behind.
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mcat } from '../helpers/mcat';
+import {
+  dribble,
+  endless,
+  file,
+  hostileEnv,
+  hostilePerTest,
+  json,
+  lockerWithTrack,
+  redirect,
+  releasesPage,
+  silent,
+  type HostileServer,
+} from '../helpers/hostile-server';
+
+const hostile = hostilePerTest();
+const run = (s: HostileServer, args: string[], env: Record<string, string> = {}, cwd?: string) =>
+  mcat(args, { env: hostileEnv(s, env), timeout: 20_000, cwd });
+
+/** stderr as one `mcat: ` line and at most one hint, no stack trace */
+function oneLineError(stderr: string): [string, string | undefined] {
+  const lines = stderr.split('\n').filter(Boolean);
+  expect(lines.length, stderr).toBeGreaterThanOrEqual(1);
+  expect(lines.length, stderr).toBeLessThanOrEqual(2);
+  expect(lines[0]).toMatch(/^mcat: /);
+  if (lines[1]) expect(lines[1]).toMatch(/^hint: /);
+  expect(stderr).not.toMatch(/unexpected error|\n\s+at /);
+  return [lines[0], lines[1]];
+}
+
+const TRACK = 7000001;
+const DOWNLOAD = `/media/download/${TRACK}`;
+const LOCKER = '/1.2/user/locker';
+const RELEASES = '/1.2/artist/releases';
+
+function dlDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mcat-hostile-dl-'));
+}
+
+/** a server whose locker holds TRACK, its download doing `download` */
+async function lockerServer(download: Parameters<HostileServer['on']>[1]): Promise<HostileServer> {
+  const s = await hostile();
+  s.on(LOCKER, json(lockerWithTrack(TRACK)));
+  s.on(DOWNLOAD, download);
+  return s;
+}
+
+describe('body size cap', () => {
+  it('an endless body stops at the cap (MCAT_MAX_BODY) with its own error, long before the timeout', async () => {
+    const s = await hostile();
+    s.on(RELEASES, endless());
+    const t0 = Date.now();
+    const r = await run(s, ['--timeout', '15000', '--retries', '0', 'artist', 'releases', '1', '-o', 'json'], { MCAT_MAX_BODY: '1M' });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const [line, hint] = oneLineError(r.stderr);
+    expect(line).toMatch(/^mcat: the answer from 127\.0\.0\.1:\d+ is larger than the 1 MiB cap/);
+    expect(hint).toMatch(/--max-body/);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('--max-body wins over MCAT_MAX_BODY; a Content-Length over the cap fails before the body is read', async () => {
+    const s = await hostile();
+    s.on(RELEASES, json(releasesPage({ page: 1, pageSize: 10, totalItems: 10, firstId: 1 })));
+    const big = { status: 'ok', version: '1.2', tracks: { page: 1, pageSize: 10, totalItems: 0, tracks: [] }, pad: 'p'.repeat(300 * 1024) };
+    s.on('/1.2/release/tracks', json(big));
+    const small = await run(s, ['--max-body', '100K', 'artist', 'releases', '1', '-o', 'json'], { MCAT_MAX_BODY: '1' });
+    expect(small.exitCode, small.stderr).toBe(0);
+    const over = await run(s, ['--max-body', '100K', 'release', 'tracks', '1', '-o', 'json'], { MCAT_MAX_BODY: '10M' });
+    expect(over.exitCode).toBe(1);
+    expect(oneLineError(over.stderr)[0]).toMatch(/says it is \d+ bytes, larger than the 100 KiB cap/);
+    const raised = await run(s, ['--max-body', '1M', 'release', 'tracks', '1', '-o', 'json']);
+    expect(raised.exitCode, raised.stderr).toBe(0);
+  });
+
+  it('downloads stream to disk and are exempt from the cap', async () => {
+    const s = await lockerServer(file(256 * 1024));
+    const dir = dlDir();
+    const r = await run(s, ['locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')], { MCAT_MAX_BODY: '64K' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(statSync(join(dir, 'a.mp3')).size).toBe(256 * 1024);
+  });
+});
+
+describe('timeouts and interruptions, each in its own words', () => {
+  it('no response headers within --timeout', async () => {
+    const s = await hostile();
+    s.on(RELEASES, silent());
+    const r = await run(s, ['--timeout', '300', '--retries', '0', 'artist', 'releases', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    const [line, hint] = oneLineError(r.stderr);
+    expect(line).toMatch(/^mcat: 127\.0\.0\.1:\d+ did not answer within 300 ms \(no response headers\)$/);
+    expect(hint).toMatch(/--timeout/);
+  });
+
+  it('an answer whose body does not complete within --timeout', async () => {
+    const s = await hostile();
+    s.on(RELEASES, dribble({ everyMs: 40, head: '{"releases":{"releases":[{"id":1,"title":"', headers: { 'content-type': 'application/json' } }));
+    const r = await run(s, ['--timeout', '500', '--retries', '0', 'artist', 'releases', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const [line] = oneLineError(r.stderr);
+    expect(line).toMatch(/^mcat: the answer from 127\.0\.0\.1:\d+ did not complete within 500 ms$/);
+  });
+
+  it('a download that stalls (no byte for --timeout): stalled, no file left', async () => {
+    const s = await lockerServer(dribble({ everyMs: 5, head: 'ID3', stopAfter: 5 }));
+    const dir = dlDir();
+    const r = await run(s, ['--timeout', '400', 'locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')]);
+    expect(r.exitCode).toBe(1);
+    const [line, hint] = oneLineError(r.stderr);
+    expect(line).toMatch(/^mcat: the transfer from 127\.0\.0\.1:\d+ stalled: nothing received for 400 ms$/);
+    expect(hint).toMatch(/--timeout/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('redirects are reported as such, never followed', () => {
+  it('a listing answered with a 302: one line naming where it pointed, exit 1, not retried', async () => {
+    const s = await hostile();
+    s.on(RELEASES, redirect('https://elsewhere.example/1.2/artist/releases?artistId=1'));
+    const r = await run(s, ['artist', 'releases', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const [line] = oneLineError(r.stderr);
+    expect(line).toBe('mcat: the server redirected to https://elsewhere.example/1.2/artist/releases?artistId=1; mcat does not follow redirects (HTTP 302)');
+    expect(s.count(RELEASES)).toBe(1);
+  });
+
+  it('mcat api: a 302 exits 1 (and still 0 on a 2xx)', async () => {
+    const s = await hostile();
+    s.on('/moved', redirect('/elsewhere', 301));
+    s.on('/fine', json({ status: 'ok' }));
+    const r = await run(s, ['api', 'GET', '/moved']);
+    expect(r.exitCode).toBe(1);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^mcat: the server redirected to http:\/\/127\.0\.0\.1:\d+\/elsewhere; mcat does not follow redirects \(HTTP 301\)$/);
+    expect((await run(s, ['api', 'GET', '/fine'])).exitCode).toBe(0);
+  });
+
+  it('a download answered with a redirect writes nothing', async () => {
+    const s = await lockerServer(redirect('http://cdn.example/file.mp3', 307));
+    const dir = dlDir();
+    const r = await run(s, ['locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')]);
+    expect(r.exitCode).toBe(1);
+    expect(oneLineError(r.stderr)[0]).toMatch(/redirected to http:\/\/cdn\.example\/file\.mp3; mcat does not follow redirects \(HTTP 307\)/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
