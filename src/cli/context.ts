@@ -167,6 +167,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
   const retries = intOption(g.retries, '--retries', { max: 20 });
   const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
   const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);
+  const maxPages = intOption(process.env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
   const client = new ApiClient({
     baseUrl,
     credentials: { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined },
@@ -174,6 +175,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     timeoutMs,
     retries,
     maxBodyBytes,
+    maxPages,
     connections: overrides.connections,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });

@@ -7,6 +7,7 @@ import {
   HttpError,
   McatError,
   NetworkError,
+  PagingError,
   PartialError,
   RateLimitError,
   RedirectError,
@@ -86,6 +87,13 @@ export function formatError(err: unknown): string {
   } else if (err instanceof RedirectError) {
     line = err.message + suffix([`HTTP ${err.httpStatus}`]);
     hint = err.hint ?? (err.location ? 'if the new address is right and trusted, use it as the base URL (--base-url or MCAT_BASE_URL)' : undefined);
+  } else if (err instanceof PagingError) {
+    line = err.message;
+    hint =
+      err.hint ??
+      (err.reason === 'cap'
+        ? 'a longer listing is possible: raise the cap with MCAT_MAX_PAGES'
+        : "the server's paging is broken: read pages one at a time with --page");
   } else if (isAbort(err)) {
     line = err instanceof AbortedError ? `interrupted: ${err.message}` : 'interrupted';
   } else if (err instanceof McatError) {

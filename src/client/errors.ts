@@ -143,6 +143,18 @@ export class RedirectError extends McatError {
   }
 }
 
+/** A listing whose pages do not advance, repeat themselves, or never end. */
+export class PagingError extends McatError {
+  override name = 'PagingError';
+  constructor(
+    message: string,
+    /** 'stuck': the page number did not advance; 'repeat': only items already seen; 'cap': too many pages */
+    readonly reason: 'stuck' | 'repeat' | 'cap',
+  ) {
+    super(message);
+  }
+}
+
 /** The server asked us to wait longer than we are willing to (Retry-After above the cap). */
 export class RateLimitError extends McatError {
   override name = 'RateLimitError';

@@ -3,6 +3,7 @@
 import type { Dispatcher } from 'undici';
 import { Agent, request as undiciRequest } from './undici';
 import type { Readable } from 'node:stream';
+import { DEFAULT_MAX_PAGES } from './paging';
 import type { ZodMiniType } from 'zod/mini';
 import {
   AbortedError,
@@ -40,6 +41,8 @@ export interface ApiClientOptions {
   maxRetryAfterSeconds?: number;
   /** the largest body read into memory, bytes (default 64 MiB); streamed bodies (downloads) are exempt */
   maxBodyBytes?: number;
+  /** the most pages a listing walk may ask for (default 10000): see paginate() */
+  maxPages?: number;
   /** keep-alive connections per origin (default 16) */
   connections?: number;
   /** one line per request and per response, secrets masked */
@@ -134,6 +137,7 @@ export class ApiClient {
   readonly retries: number;
   readonly maxRetryAfterSeconds: number;
   readonly maxBodyBytes: number;
+  readonly maxPages: number;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly traceFn?: (line: string) => void;
@@ -153,6 +157,7 @@ export class ApiClient {
     this.retries = opts.retries ?? 3;
     this.maxRetryAfterSeconds = opts.maxRetryAfterSeconds ?? 60;
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
     this.traceFn = opts.trace;
     this.userAgent = opts.userAgent ?? 'mcat/0.1';
     this.backoffBaseMs = opts.backoffBaseMs ?? 300;

@@ -1,5 +1,5 @@
 // Servers that misbehave on purpose (test/helpers/hostile-server.ts): an endless body, a body
-// that dribbles, silence, redirects. mcat must stop each of them
+// that dribbles, silence, redirects, paging that never advances. mcat must stop each of them
 // with its own one-line error and exit code, in bounded time and memory, leaving no file behind.
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import {
   hostileEnv,
   hostilePerTest,
   json,
+  jsonOf,
   lockerWithTrack,
   redirect,
   releasesPage,
@@ -152,5 +153,72 @@ describe('redirects are reported as such, never followed', () => {
     expect(r.exitCode).toBe(1);
     expect(oneLineError(r.stderr)[0]).toMatch(/redirected to http:\/\/cdn\.example\/file\.mp3; mcat does not follow redirects \(HTTP 307\)/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('paging that does not advance is stopped', () => {
+  it('--all against a server that always answers page 1: a clear error after two requests', async () => {
+    const s = await hostile();
+    s.on(RELEASES, json(releasesPage({ page: 1, pageSize: 50, totalItems: 100_000, firstId: 1 })));
+    const r = await run(s, ['artist', 'releases', '1', '--all', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(oneLineError(r.stderr)[0]).toBe('mcat: paging stopped: asked for page 2 of artist releases, the server answered page 1');
+    expect(s.count(RELEASES)).toBe(2);
+  });
+
+  it('locker --all: a page that only repeats items already seen', async () => {
+    const s = await hostile();
+    s.on(LOCKER, jsonOf((u) => lockerWithTrack(TRACK, { page: Number(u.searchParams.get('page')), totalItems: 100_000 })));
+    const r = await run(s, ['locker', '--all', '-o', 'ndjson']);
+    expect(r.exitCode).toBe(1);
+    expect(oneLineError(r.stderr)[0]).toBe('mcat: paging stopped: page 2 of the locker repeats items already seen');
+    expect(s.count(LOCKER)).toBe(2);
+  });
+
+  it('locker --all -o xml: a page that does not advance', async () => {
+    const s = await hostile();
+    const xml =
+      '<?xml version="1.0"?><response status="ok" version="1.2"><locker><lockerReleases><page>1</page><pageSize>50</pageSize><totalItems>100000</totalItems>' +
+      '<lockerRelease><release id="4000001"><title>Hostile Hits</title></release><available>true</available></lockerRelease></lockerReleases></locker></response>';
+    s.on(LOCKER, (_q, res) => void res.writeHead(200, { 'content-type': 'application/xml' }).end(xml));
+    const r = await run(s, ['locker', '--all', '-o', 'xml']);
+    expect(r.exitCode).toBe(1);
+    expect(oneLineError(r.stderr)[0]).toBe('mcat: paging stopped: asked for page 2 of the locker, the server answered page 1');
+    expect(s.count(LOCKER)).toBe(2);
+  });
+
+  it('locker download: the search of the locker stops too', async () => {
+    const s = await hostile();
+    s.on(LOCKER, json(lockerWithTrack(TRACK, { totalItems: 100_000 })));
+    const r = await run(s, ['locker', 'download', '123', '-O', join(dlDir(), 'a.mp3')]);
+    expect(r.exitCode).toBe(1);
+    expect(oneLineError(r.stderr)[0]).toMatch(/^mcat: paging stopped: asked for page 2 of the locker, the server answered page 1$/);
+    expect(s.count(LOCKER)).toBe(2);
+  });
+
+  it('playlist export: the listing stops too', async () => {
+    const s = await hostile();
+    const id = 'a'.repeat(24);
+    s.on('/1.2/user/playlists', json({ playlists: { page: 1, pageSize: 100, totalItems: 100_000, playlist: [{ id, name: 'One' }] } }));
+    s.on(`/1.2/playlists/${id}`, json({ playlist: { id, name: 'One', tracks: [] } }));
+    const r = await run(s, ['playlist', 'export']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/paging stopped: asked for page 2 of the playlists, the server answered page 1/);
+    expect(s.count('/1.2/user/playlists')).toBe(2);
+  });
+
+  it('fresh items forever: stopped at the page cap (MCAT_MAX_PAGES)', async () => {
+    const s = await hostile();
+    s.on(RELEASES, jsonOf((u) => {
+      const page = Number(u.searchParams.get('page'));
+      return releasesPage({ page, pageSize: 50, totalItems: 100_000, firstId: page * 1000 });
+    }));
+    const r = await run(s, ['artist', 'releases', '1', '--all', '-o', 'ndjson'], { MCAT_MAX_PAGES: '5' });
+    expect(r.exitCode).toBe(1);
+    const [line, hint] = oneLineError(r.stderr);
+    expect(line).toBe('mcat: paging stopped after 5 pages of artist releases: the server still says there is more');
+    expect(hint).toMatch(/MCAT_MAX_PAGES/);
+    expect(s.count(RELEASES)).toBe(5);
   });
 });

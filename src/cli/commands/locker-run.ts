@@ -5,9 +5,10 @@ import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
+import { paginate, setPath, type PaginateOptions } from '../../client/paging';
 import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
-import { checkPaging, getPath, setPath } from '../listing';
+import { checkPaging } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
 import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
 import { interruptSignal } from '../lifecycle';
@@ -72,6 +73,11 @@ export function lockerFilter(flags: LockerFlags): LockerFilter {
 const LIST = 'locker.lockerReleases.lockerRelease';
 const PAGING = 'locker.lockerReleases';
 
+/** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
+function lockerPages<T>(s: Session, fetchPage: (page: number) => Promise<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages'>): AsyncGenerator<T> {
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, ...o, what: 'the locker', maxPages: s.client.maxPages });
+}
+
 export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void> {
   const paging = checkPaging(flags, 50);
   const sort = parseSort(flags.sort);
@@ -104,26 +110,19 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   }
 
   const limit = paging.limit;
+  // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
-    let p = paging.page;
     let seen = 0;
-    for (;;) {
-      const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: p, pageSize });
+    const fetchPage = (page: number) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize });
+    for await (const body of lockerPages<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
-      const total = Number(getPath(body, PAGING)?.totalItems ?? 0);
-      const done = raw.length === 0 || p * pageSize >= total;
-      if (limit !== undefined && seen + items.length >= limit) {
-        items = items.slice(0, limit - seen);
-        setPath(body, LIST, items);
-        yield body;
-        return;
-      }
+      const last = limit !== undefined && seen + items.length >= limit;
+      if (last) items = items.slice(0, limit - seen);
       seen += items.length;
       setPath(body, LIST, items);
       yield body;
-      if (done) return;
-      p++;
+      if (last) return;
     }
   }
   const { mergePages } = await import('../../output/json');
@@ -152,15 +151,29 @@ async function streamXmlPages(
 ): Promise<void> {
   const { getLockerXml } = await import('../../client/locker');
   const out = await output(cmd);
-  let p = o.page;
+  const blocksOf = (xml: string) => xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
+  // page and totalItems of the envelope: read before the first release, which could hold its own
+  const headValue = (xml: string, tag: string) => {
+    const end = xml.indexOf('<lockerRelease>');
+    const head = end === -1 ? xml : xml.slice(0, end);
+    const m = new RegExp(`<${tag}>(\\d+)</${tag}>`).exec(head);
+    return m ? Number(m[1]) : undefined;
+  };
+  const fetchPage = (page: number) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize });
   let written = 0;
   let tail = '';
-  for (;;) {
-    const xml = await getLockerXml(s.client, { country: s.country, sort: o.sort, page: p, pageSize: o.pageSize });
-    const total = Number(/<totalItems>(\d+)<\/totalItems>/.exec(xml)?.[1] ?? 0);
-    const blocks = xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
+  let first = true;
+  for await (const xml of lockerPages(s, fetchPage, {
+    startPage: o.page,
+    pageSize: o.pageSize,
+    items: blocksOf,
+    pageInfo: (x) => ({ page: headValue(x, 'page'), totalItems: headValue(x, 'totalItems') ?? 0 }),
+  })) {
+    const total = headValue(xml, 'totalItems') ?? 0;
+    const blocks = blocksOf(xml);
     const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
-    if (p === o.page) {
+    if (first) {
+      first = false;
       const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
       const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
       let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
@@ -171,9 +184,7 @@ async function streamXmlPages(
     }
     if (take.length) await out.raw(take.join(''));
     written += take.length;
-    const done = blocks.length === 0 || p * o.pageSize >= total || (o.limit !== undefined && written >= o.limit);
-    if (done) break;
-    p++;
+    if (o.limit !== undefined && written >= o.limit) break;
   }
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
@@ -187,12 +198,10 @@ function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined
 
 async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
   const { getLocker } = await import('../../client/locker');
-  for (let p = 1; ; p++) {
-    const body: any = await getLocker(s.client, { country: s.country, page: p, pageSize: 50 });
+  const fetchPage = (page: number) => getLocker(s.client, { country: s.country, page, pageSize: 50 });
+  for await (const body of lockerPages(s, fetchPage, { pageSize: 50 })) {
     const hit = findTrack(body, trackId);
     if (hit) return hit;
-    const total = Number(body?.locker?.lockerReleases?.totalItems ?? 0);
-    if (lockerReleasesOf(body).length === 0 || p * 50 >= total) break;
   }
   throw new McatError(`track ${trackId} is not in this user's locker`);
 }

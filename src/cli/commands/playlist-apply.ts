@@ -77,6 +77,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       // the AIMD scheduler halves it on the first 429
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
+      maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
       signal,
       inputHash: parsed.inputHash,
@@ -138,7 +139,7 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const bulk = await import('../../bulk/index');
   const signal = interruptSignal();
   let n = 0;
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal })) {
+  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
     const ok = process.stdout.write(bulk.exportLine(edit) + '\n');
     n++;
     if (!ok) await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));

@@ -1,7 +1,7 @@
 // The words and exit codes of what a misbehaving server (or Ctrl-C) ends a run with: each kind
-// of timeout, an abort, a body over the cap, a redirect.
+// of timeout, an abort, a body over the cap, a redirect, paging that does not advance.
 import { describe, expect, it } from 'vitest';
-import { AbortedError, BodyTooLargeError, RedirectError, TimeoutError, type TimeoutPhase } from '../../../src/client/errors';
+import { AbortedError, BodyTooLargeError, PagingError, RedirectError, TimeoutError, type TimeoutPhase } from '../../../src/client/errors';
 import { exitCodeFor, formatError } from '../../../src/cli/errors';
 import { sizeOption } from '../../../src/cli/context';
 
@@ -56,6 +56,15 @@ describe('servers that misbehave', () => {
     expect(lines(e)[0]).toBe('mcat: the server redirected to https://elsewhere.example/x; mcat does not follow redirects (HTTP 302)');
     expect(lines(e)[1]).toMatch(/^hint: .*--base-url/);
     expect(exitCodeFor(e)).toBe(1);
+  });
+
+  it('paging: exit 1; the hint depends on which rule stopped it', () => {
+    const stuck = new PagingError('paging stopped: asked for page 2 of the locker, the server answered page 1', 'stuck');
+    const cap = new PagingError('paging stopped after 5 pages of the locker: the server still says there is more', 'cap');
+    expect(lines(stuck)).toEqual([`mcat: ${stuck.message}`, "hint: the server's paging is broken: read pages one at a time with --page"]);
+    expect(lines(cap)[1]).toBe('hint: a longer listing is possible: raise the cap with MCAT_MAX_PAGES');
+    expect(exitCodeFor(stuck)).toBe(1);
+    expect(exitCodeFor(cap)).toBe(1);
   });
 });
 
