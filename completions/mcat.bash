@@ -27,7 +27,7 @@ _mcat_opts() {
     'track') echo '-h --help' ;;
     'track metadata') echo '--embeddings --top -h --help' ;;
     'locker') echo '--user-token-from-stdin --sort --available --unavailable --no-downloads-left --release --track --purchased-since --page --page-size --all --limit -h --help' ;;
-    'locker download') echo '--format -O --output-file --user-token-from-stdin -h --help' ;;
+    'locker download') echo '--format -O --output-file --clobber --download-timeout --user-token-from-stdin -h --help' ;;
     'locker stream-check') echo '--user-token-from-stdin -h --help' ;;
     'playlist') echo '-h --help' ;;
     'playlist list') echo '--user --page --page-size --all --limit -h --help' ;;
@@ -99,6 +99,7 @@ _mcat_vals() {
     'locker download|--format') echo '' ;;
     'locker download|-O') echo '@file' ;;
     'locker download|--output-file') echo '@file' ;;
+    'locker download|--download-timeout') echo '' ;;
     'playlist list|--user') echo '' ;;
     'playlist list|--page') echo '' ;;
     'playlist list|--page-size') echo '' ;;

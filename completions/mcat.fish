@@ -26,7 +26,7 @@ function __mcat_subs
     end
 end
 
-set -g __mcat_value_flags '-o' '--output' '--fields' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
+set -g __mcat_value_flags '-o' '--output' '--fields' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
 
 function __mcat_path
     set -l words (commandline -opc)
@@ -153,6 +153,8 @@ complete -c mcat -n '__mcat_path_in '\''locker'\''' -l limit -x -d 'stop after N
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l format -x -d 'format id (default: the first format offered)'
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -s O -l output-file -r -F -d 'file to write ('\''-'\'' for standard output; default: a name from'
+complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l clobber -d 'replace an existing file (never written through: a symlink t'
+complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l download-timeout -x -d 'the longest the whole download may take (default 600000, 10 '
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''locker stream-check'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'

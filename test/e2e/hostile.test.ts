@@ -1,11 +1,11 @@
 // Servers that misbehave on purpose (test/helpers/hostile-server.ts): an endless body, a body
 // that dribbles, silence, redirects, paging that never advances. mcat must stop each of them
 // with its own one-line error and exit code, in bounded time and memory, leaving no file behind.
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mcat } from '../helpers/mcat';
+import { mcat, spawnMcat } from '../helpers/mcat';
 import {
   dribble,
   endless,
@@ -121,6 +121,40 @@ describe('timeouts and interruptions, each in its own words', () => {
     expect(hint).toMatch(/--timeout/);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('a download that dribbles forever ends at the download deadline (--download-timeout, MCAT_DOWNLOAD_TIMEOUT)', async () => {
+    const s = await lockerServer(dribble({ everyMs: 30, head: 'ID3' }));
+    const dir = dlDir();
+    const t0 = Date.now();
+    const r = await run(s, ['--timeout', '5000', 'locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3'), '--download-timeout', '700']);
+    expect(r.exitCode).toBe(1);
+    const [line, hint] = oneLineError(r.stderr);
+    expect(line).toMatch(/^mcat: the download did not finish within 700 ms$/);
+    expect(hint).toMatch(/--download-timeout/);
+    expect(Date.now() - t0).toBeLessThan(8_000);
+    expect(readdirSync(dir)).toEqual([]);
+
+    const env = await run(s, ['--timeout', '5000', 'locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')], { MCAT_DOWNLOAD_TIMEOUT: '500' });
+    expect(env.exitCode).toBe(1);
+    expect(oneLineError(env.stderr)[0]).toBe('mcat: the download did not finish within 500 ms');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('Ctrl-C during a download: exit 130, no file left, partial or temporary', async () => {
+    const s = await lockerServer(dribble({ everyMs: 20, head: 'ID3' }));
+    const dir = dlDir();
+    const child = spawnMcat(['locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')], { env: hostileEnv(s), timeout: 20_000 });
+    await s.waitFor(DOWNLOAD);
+    // the temporary file exists once bytes flow
+    for (let i = 0; i < 100 && readdirSync(dir).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(readdirSync(dir).length).toBe(1);
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    const [line] = oneLineError(String(r.stderr));
+    expect(line).toMatch(/^mcat: interrupted/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
 
 describe('redirects are reported as such, never followed', () => {
@@ -220,5 +254,65 @@ describe('paging that does not advance is stopped', () => {
     expect(line).toBe('mcat: paging stopped after 5 pages of artist releases: the server still says there is more');
     expect(hint).toMatch(/MCAT_MAX_PAGES/);
     expect(s.count(RELEASES)).toBe(5);
+  });
+});
+
+describe('locker download never overwrites or follows a symlink unless told', () => {
+  it('an existing -O file is refused before any request; --clobber replaces it', async () => {
+    const s = await lockerServer(file(1000));
+    const dir = dlDir();
+    const target = join(dir, 'a.mp3');
+    writeFileSync(target, 'precious');
+    const r = await run(s, ['locker', 'download', String(TRACK), '-O', target]);
+    expect(r.exitCode).toBe(2);
+    expect(oneLineError(r.stderr)[0]).toBe(`mcat: ${target} already exists; not overwritten`);
+    expect(s.requests).toEqual([]);
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+
+    const c = await run(s, ['locker', 'download', String(TRACK), '-O', target, '--clobber']);
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(statSync(target).size).toBe(1000);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['a.mp3']);
+  });
+
+  it('the default file name is refused before the download request when it exists', async () => {
+    const s = await lockerServer(file(1000));
+    const dir = dlDir();
+    writeFileSync(join(dir, 'The Testers - Slow Song.mp3'), 'precious');
+    const r = await run(s, ['locker', 'download', String(TRACK)], {}, dir);
+    expect(r.exitCode).toBe(2);
+    expect(oneLineError(r.stderr)[0]).toBe("mcat: The Testers - Slow Song.mp3 already exists; not overwritten");
+    expect(s.count(DOWNLOAD)).toBe(0);
+    expect(readFileSync(join(dir, 'The Testers - Slow Song.mp3'), 'utf8')).toBe('precious');
+  });
+
+  it('a symlink at the target is replaced by the file with --clobber, never written through', async () => {
+    const s = await lockerServer(file(1000));
+    const dir = dlDir();
+    const victim = join(dlDir(), 'victim.txt');
+    writeFileSync(victim, 'do not touch');
+    const target = join(dir, 'a.mp3');
+    symlinkSync(victim, target);
+    const refused = await run(s, ['locker', 'download', String(TRACK), '-O', target]);
+    expect(refused.exitCode).toBe(2);
+    expect(readlinkSync(target)).toBe(victim);
+    const r = await run(s, ['locker', 'download', String(TRACK), '-O', target, '--clobber']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(lstatSync(target).isSymbolicLink()).toBe(false);
+    expect(statSync(target).size).toBe(1000);
+    expect(readFileSync(victim, 'utf8')).toBe('do not touch');
+  });
+
+  it('a dangling symlink counts as an existing file', async () => {
+    const s = await lockerServer(file(1000));
+    const dir = dlDir();
+    const target = join(dir, 'a.mp3');
+    const nowhere = join(dlDir(), 'created-through-the-link.mp3');
+    symlinkSync(nowhere, target);
+    const r = await run(s, ['locker', 'download', String(TRACK), '-O', target]);
+    expect(r.exitCode).toBe(2);
+    expect(existsSync(nowhere)).toBe(false);
+    expect(s.requests).toEqual([]);
   });
 });

@@ -1,17 +1,17 @@
 // The work behind `mcat locker`, `locker download` and `locker stream-check`.
 import type { Command } from 'commander';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PaginateOptions } from '../../client/paging';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { flagOrEnv, globalsOf, intOption, output, outputFormat, say, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
 import { checkPaging } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
-import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
+import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './locker';
 import { interruptSignal } from '../lifecycle';
+import { InterruptedError } from '../errors';
+import { checkTarget, PartFile } from '../part-file';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -210,13 +210,15 @@ function safeName(s: string): string {
   return s.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
 }
 
-export async function runDownload(
-  cmd: Command,
-  trackIdArg: string,
-  flags: { format?: string; outputFile?: string; userTokenFromStdin?: boolean },
-): Promise<void> {
+/** The longest a whole download may take (MCAT_DOWNLOAD_TIMEOUT, --download-timeout), ms. */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
+export async function runDownload(cmd: Command, trackIdArg: string, flags: DownloadFlags): Promise<void> {
   const trackId = parseIntegerId(trackIdArg, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
+  const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
+  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1 }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+  const clobber = Boolean(flags.clobber);
   const g = globalsOf(cmd);
   let dest = flags.outputFile;
   if (dest === undefined && (g.output as string | undefined) === '-') dest = '-';
@@ -226,6 +228,7 @@ export async function runDownload(
   if (dest === '-' && process.stdout.isTTY) {
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
+  if (dest !== undefined && dest !== '-') await checkTarget(dest, clobber);
   const s = await userSession(cmd, flags.userTokenFromStdin);
   const { lr, lt } = await locateTrack(s, trackId);
   const title = lt.track?.title ?? `track ${trackId}`;
@@ -247,39 +250,40 @@ export async function runDownload(
   const ext = /flac/i.test(fmt?.description ?? '') ? 'flac' : /aac|mp4|m4a/i.test(fmt?.description ?? '') ? 'm4a' : 'mp3';
   const artist = lt.track?.artist?.appearsAs ?? lt.track?.artist?.name ?? lr.release?.artist?.name ?? '';
   const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
+  // the default name is known only now: still before the request that uses up a download
+  if (dest === undefined) await checkTarget(target, clobber);
 
   const { downloadTrack } = await import('../../client/media');
   const signal = interruptSignal();
-  let res;
+  const part = target === '-' ? undefined : await PartFile.create(target);
+  let bar: ReturnType<typeof progressBar> | undefined;
+  let total = 0;
   try {
-    res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId });
+    const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
+    total = Number(res.headers['content-length'] ?? 0);
+    const shown = (bar = progressBar(total, title));
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        shown.tick(chunk.length);
+        cb(null, chunk);
+      },
+    });
+    if (part) {
+      await part.fill(res.body, [counter], signal);
+      await part.commit(clobber);
+    } else {
+      await pipeline(res.body, counter, process.stdout, { signal, end: false } as any);
+    }
   } catch (e) {
+    await part?.discard();
+    bar?.done();
+    if (signal.aborted) {
+      throw new InterruptedError(`interrupted: the download of track ${trackId} was stopped${part ? '; no file was left behind' : ''}`);
+    }
     throw explainMedia(e, trackId, title);
   }
-  const total = Number(res.headers['content-length'] ?? 0);
-  const progress = progressBar(total, title);
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      progress.tick(chunk.length);
-      cb(null, chunk);
-    },
-  });
-  if (target === '-') {
-    await pipeline(res.body, counter, process.stdout, { signal, end: false } as any);
-    progress.done();
-    return;
-  }
-  const tmp = `${target}.part-${process.pid}`;
-  try {
-    await pipeline(res.body, counter, createWriteStream(tmp, { flags: 'wx' }), { signal });
-    await rename(tmp, target);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    progress.done();
-    throw e;
-  }
-  progress.done();
-  say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+  bar?.done();
+  if (part) say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
