@@ -2,7 +2,7 @@
 // retries with backoff, error mapping and tracing. Endpoint modules only describe requests.
 import type { Dispatcher } from 'undici';
 import { Agent, request as undiciRequest } from './undici';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { DEFAULT_MAX_PAGES } from './paging';
 import type { ZodMiniType } from 'zod/mini';
 import {
@@ -17,7 +17,6 @@ import {
   ResponseError,
   TimeoutError,
 } from './errors';
-import { PassThrough } from 'node:stream';
 import { authorizationHeader, baseUri, oauthParams, percentEncode, type Credentials, type Params } from './oauth';
 import type { parseApiXml as ParseApiXml } from './xml';
 
