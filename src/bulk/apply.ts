@@ -14,7 +14,8 @@ import type { JournalLockOptions } from './lock';
 import { loadOps, type BulkOps } from './ops';
 import { AimdScheduler, type SchedulerOptions } from './scheduler';
 import { withRetries } from './retry';
-import type { ClientLike, CreateBody, DetailsBody, PlaylistQuery, ReplaceBody } from './types';
+import type { ClientLike, CreateBody, DetailsBody, PlaylistListing, PlaylistQuery, ReplaceBody } from './types';
+import { paginate } from '../client/paging';
 
 /** Annotation key of the create marker. */
 export const MARKER_KEY = 'mcat:apply';
@@ -105,6 +106,8 @@ export interface ApplyOptions {
   schedulerOptions?: SchedulerOptions;
   /** page size of the marker search (listPlaylists); default 500 */
   listPageSize?: number;
+  /** the most listing pages one marker search reads (paginate's cap; default DEFAULT_MAX_PAGES) */
+  maxPages?: number;
   now?: () => number;
   /** decides which folders are mcat's own state folders (checked before use); default process.env */
   env?: NodeJS.ProcessEnv;
@@ -249,9 +252,14 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       const found = new Map<string, string[]>();
       let total: number | undefined;
       let shifted = false;
-      let seen = 0;
-      for (let page = 1; ; page++) {
-        const res = await withPageRetries(() => ops.listPlaylists(client, { ...q, page, pageSize }));
+      const pages = paginate<PlaylistListing>((page) => withPageRetries(() => ops.listPlaylists(client, { ...q, page, pageSize })), {
+        listPath: 'playlists.playlist',
+        pagingPath: 'playlists',
+        pageSize,
+        maxPages: opts.maxPages,
+        what: 'the playlists',
+      });
+      for await (const res of pages) {
         const l = res.playlists;
         if (total !== undefined && l.totalItems !== total) shifted = true;
         total = l.totalItems;
@@ -259,8 +267,6 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           const m = p.annotations?.[MARKER_KEY];
           if (typeof m === 'string' && m.startsWith(prefix)) found.set(m, [...(found.get(m) ?? []), p.id]);
         }
-        seen += (l.playlist ?? []).length;
-        if (!l.playlist?.length || seen >= l.totalItems) break;
       }
       // the list changed while it was read (items may have moved between pages): read again
       if (!shifted || round >= 2) return found;

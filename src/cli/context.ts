@@ -23,6 +23,7 @@ export interface GlobalOptions {
   authIn?: 'header' | 'query';
   timeout?: string;
   retries?: string;
+  maxBody?: string;
 }
 
 export function globalsOf(cmd: Command): GlobalOptions {
@@ -38,6 +39,7 @@ export function globalsOf(cmd: Command): GlobalOptions {
     authIn: o.authIn as 'header' | 'query' | undefined,
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
+    maxBody: o.maxBody as string | undefined,
   };
 }
 
@@ -50,6 +52,24 @@ export function intOption(value: string | undefined, flag: string, opts: { min?:
   if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
   if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
   return n;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A size in bytes: 65536, 512K, 64M, 1G (units of 1024; a trailing B or iB is allowed), or a usage error. */
+export function sizeOption(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)\s*([kmg]?)(?:i?b)?$/i.exec(value.trim());
+  const n = m ? Number(m[1]) * SIZE_UNITS[m[2].toLowerCase()] : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a size like 64M, 512K or 1048576, got '${value}'`);
+  return n;
+}
+
+/** A flag's value, else the environment's (blank counts as unset), with the name to blame. */
+export function flagOrEnv(flag: string | undefined, flagName: string, envName: string): { value: string | undefined; name: string } {
+  if (flag !== undefined) return { value: flag, name: flagName };
+  const e = process.env[envName];
+  return { value: e === undefined || e.trim() === '' ? undefined : e, name: envName };
 }
 
 export interface Session {
@@ -145,12 +165,17 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
   const { ApiClient } = await import('../client/http');
   const timeoutMs = intOption(g.timeout, '--timeout', { min: 1 });
   const retries = intOption(g.retries, '--retries', { max: 20 });
+  const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
+  const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);
+  const maxPages = intOption(process.env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
   const client = new ApiClient({
     baseUrl,
     credentials: { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined },
     authIn: settings.authIn.value ?? 'header',
     timeoutMs,
     retries,
+    maxBodyBytes,
+    maxPages,
     connections: overrides.connections,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });

@@ -29,6 +29,7 @@ export function buildProgram(args?: readonly string[]): Command {
     .addOption(new Option('--auth-in <where>', 'where OAuth parameters travel').choices(['header', 'query']))
     .option('--timeout <ms>', 'timeout of each request in milliseconds')
     .option('--retries <n>', 'retries of idempotent requests on 429, 5xx and resets')
+    .option('--max-body <size>', 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   applyConventions(program);

@@ -79,8 +79,9 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
   // XML keeps its values (C1 as character references); anything else is text
   const mode = /xml/i.test(res.headers['content-type'] ?? '') ? 'xml' : 'text';
   if (body) await print(body.endsWith('\n') ? body : body + '\n', mode);
-  if (res.status >= 400) {
-    const e = new HttpStatusError(res.status);
-    throw e;
+  if (res.status >= 300 && res.status < 400) {
+    const { redirectError } = await import('../../client/http');
+    throw redirectError(res.status, res.headers, res.url);
   }
+  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);
 }

@@ -80,6 +80,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       // the AIMD scheduler halves it on the first 429
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
+      maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
       signal,
       inputHash: parsed.inputHash,
@@ -141,7 +142,7 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const bulk = await import('../../bulk/index');
   const signal = interruptSignal();
   let n = 0;
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal })) {
+  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
     await print(bulk.exportLine(edit) + '\n');
     // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
     if (stdoutClosed()) return;

@@ -38,6 +38,7 @@ export async function runList(cmd: Command, flags: PagingFlags & { user?: string
   const q = queryOf(s, user);
   await runListing(cmd, flags, {
     pagingPath: 'playlists',
+    what: 'the playlists',
     listPath: 'playlists.playlist',
     maxPageSize: 500,
     defaultPageSize: 10,
