@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { OAuthFailure, parseForm, verifyRequest } from './auth';
 import type { ConsumerData, DemoData, UserData } from './demo-data';
+import type { Limits } from './limits';
 import type { Store } from './store';
 
 export const SCHEMA_URL = 'https://api.sandbox.invalid/1.2/static/api.xsd';
@@ -22,6 +23,18 @@ export function statusOf(code: number): number {
   if (code === 2002) return 403;
   if (code >= 9000) return 500;
   return 400;
+}
+
+/** A request that would send or store more than a bound allows: HTTP 413, API error 1003 (out of range). */
+export function tooLarge(message: string): ApiFail {
+  return new ApiFail(1003, message, 413);
+}
+
+/** A key past its rate limit (after it authenticated): HTTP 429 with Retry-After. */
+export class RateLimited extends Error {
+  constructor(readonly retryAfterS: number) {
+    super('Rate limit exceeded');
+  }
 }
 
 /** An HTML error page of the media delivery endpoints. */
@@ -55,10 +68,20 @@ export interface Ctx {
   wantsXml: boolean;
   demo: DemoData;
   store: Store;
+  limits: Limits;
+  /** called once a request has authenticated: counts it against its key's rate limit (throws RateLimited past it) */
+  onAuthenticated(consumerKey: string): void;
   now(): number;
 }
 
-export function makeCtx(req: IncomingMessage, rawBody: Buffer, demo: DemoData, store: Store, fallbackHost: string): Ctx {
+export interface CtxEnv {
+  demo: DemoData;
+  store: Store;
+  limits: Limits;
+  onAuthenticated(consumerKey: string): void;
+}
+
+export function makeCtx(req: IncomingMessage, rawBody: Buffer, env: CtxEnv, fallbackHost: string): Ctx {
   const url = req.url ?? '/';
   const qi = url.indexOf('?');
   const path = qi < 0 ? url : url.slice(0, qi);
@@ -77,8 +100,10 @@ export function makeCtx(req: IncomingMessage, rawBody: Buffer, demo: DemoData, s
     host,
     base: `http://${host}`,
     wantsXml: prefersXml(String(req.headers.accept ?? '')),
-    demo,
-    store,
+    demo: env.demo,
+    store: env.store,
+    limits: env.limits,
+    onAuthenticated: env.onAuthenticated,
     now: () => Date.now(),
   };
 }
@@ -172,6 +197,9 @@ export function authenticate(ctx: Ctx, opts: { user: boolean }): AuthOk {
       useNonce: (k, n) => ctx.store.useNonce(k, n, Math.floor(ctx.now() / 1000)),
     },
   );
+  // only a request that authenticated counts against its key's limit: unsigned or forged
+  // requests naming a key must not lock its owner out
+  ctx.onAuthenticated(v.consumerKey);
   const consumer = ctx.demo.consumer(v.consumerKey)!;
   const user = v.token ? ctx.demo.userByToken(v.token) : undefined;
   return { consumer, user };

@@ -1,5 +1,5 @@
 // The sandbox's public face: start a server on a data dir, describe it, find a running one, reset it.
-import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ export interface SandboxOptions {
   seed?: number;
   faults?: string;
   rateLimit?: string;
+  /** storage and body bounds: a `--limits` spec or the values themselves (others keep their defaults) */
+  limits?: string | Partial<import('./limits').Limits>;
   quiet?: boolean;
   /**
    * Write dataDir/server.json so other mcat processes find this server (default true). A sandbox
@@ -71,6 +73,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const { parseFaults, parseRateLimit } = await import('./faults');
   const faults = parseFaults(opts.faults);
   const rateLimit = parseRateLimit(opts.rateLimit);
+  const { parseLimits } = await import('./limits');
+  const limits = typeof opts.limits === 'string' || opts.limits === undefined ? parseLimits(opts.limits) : parseLimits(undefined, opts.limits);
+  const { writePrivateFile } = await import('./files');
   const { Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
   const { startServer } = await import('./server');
@@ -85,6 +90,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
       store,
       faults,
       rateLimit,
+      limits,
       dataDir: opts.dataDir,
       info: (baseUrl) => describe(opts.dataDir, store.seed, demo, baseUrl),
     });
@@ -94,11 +100,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  if (opts.advertise !== false) {
-    const tmp = `${serverFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
-    renameSync(tmp, serverFile);
-  }
+  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
   let closed: Promise<void> | undefined;
   return {
     baseUrl,
@@ -175,7 +177,6 @@ export async function findRunningSandbox(dataDir: string): Promise<string | unde
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true });
   const { Store } = await import('./store');
   const store = Store.open(dataDir);
   try {
@@ -187,3 +188,5 @@ export async function resetSandbox(dataDir: string): Promise<void> {
 
 // The CLI checks --faults and --rate-limit before starting a server: one entry point for all of it.
 export { parseFaults, parseRateLimit } from './faults';
+export { parseLimits, DEFAULT_LIMITS, type Limits } from './limits';
+export { SandboxFileError } from './files';

@@ -9,6 +9,7 @@ interface StartFlags {
   seed?: string;
   faults?: string;
   rateLimit?: string;
+  limits?: string;
 }
 
 function wholeNumber(value: string, flag: string, max: number): number {
@@ -43,15 +44,17 @@ export function registerSandbox(program: Command): void {
     .option('--seed <n>', 'seed of the demo data (a new seed re-initialises the data dir)')
     .option('--faults <spec>', 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryafter=2,reset=0.02,truncate=0.02,slow=0.02')
     .option('--rate-limit <n/min>', 'refuse requests past N per minute per key (429 with Retry-After)')
-    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min')
+    .option('--limits <spec>', 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,playlists=1000,groups=100,group-size=1000,storage=20MiB')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min\n  mcat sandbox start --limits tracks=500,storage=5MiB')
     .action(async (flags: StartFlags) => {
       const port = wholeNumber(flags.port, '--port', 65535);
       const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 2 ** 31 - 1);
       const dataDir = await dataDirOf(flags.data);
-      const { parseFaults, parseRateLimit } = await import('../../sandbox/index');
+      const { parseFaults, parseRateLimit, parseLimits } = await import('../../sandbox/index');
       try {
         parseFaults(flags.faults);
         parseRateLimit(flags.rateLimit);
+        parseLimits(flags.limits);
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
@@ -59,7 +62,7 @@ export function registerSandbox(program: Command): void {
       const t0 = Date.now();
       let sb;
       try {
-        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit });
+        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit, limits: flags.limits });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is already in use`, 'choose another with --port, or --port 0 for any free port');
@@ -73,6 +76,7 @@ export function registerSandbox(program: Command): void {
         ...info.users.map((u) => `  user ${u.userId}  token ${u.token}  token secret ${u.tokenSecret}${u.userId === info.examples.lockerUser ? '  (locker)' : u.userId === info.examples.bigLockerUser ? '  (big locker)' : u.userId === info.examples.emptyUser ? '  (empty)' : ''}`),
         flags.faults ? `  faults: ${flags.faults}` : '',
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
+        flags.limits ? `  limits: ${flags.limits}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
       say(lines.join('\n'));

@@ -2,7 +2,8 @@
 // Form fields `name` and `playlistIds` (comma-separated or repeated).
 import { OAuthFailure } from '../auth';
 import { ApiFail, authenticate, country, formValues, userOf, type Ctx } from '../http';
-import { nowIso, type GroupRow } from '../store';
+import { groupBytes, nowIso, type GroupRow } from '../store';
+import { checkGroupSize, checkNewItem, checkStorage } from './quota';
 import { links, summaryJson } from './playlists';
 
 const ID_RE = /^[0-9a-f]{24}$/;
@@ -65,10 +66,13 @@ export function replaceGroup(ctx: Ctx, id: string) {
   const name = names[0];
   if (name === undefined || name.trim() === '') throw new ApiFail(1001, 'Missing required parameter name');
   const ids = idsOf(ctx);
+  checkGroupSize(ctx, ids.length);
   const g = ctx.store.write(() => {
     const existing = ctx.store.getGroup(id);
     if (existing && existing.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+    if (!existing) checkNewItem(ctx, user.userId, 'group');
     const row: GroupRow = { id, owner: user.userId, name, playlistIds: ids, lastUpdated: nowIso() };
+    checkStorage(ctx, user.userId, groupBytes(row) - (existing ? groupBytes(existing) : 0));
     ctx.store.saveGroup(row);
     return row;
   });
@@ -84,8 +88,11 @@ export function addToGroup(ctx: Ctx, id: string) {
     if (row.owner !== user.userId) throw new OAuthFailure('access to resource denied');
     const fresh = ids.filter((x) => !row.playlistIds.includes(x));
     if (fresh.length) {
+      checkGroupSize(ctx, row.playlistIds.length + fresh.length);
+      const before = groupBytes(row);
       row.playlistIds.push(...fresh);
       row.lastUpdated = nowIso();
+      checkStorage(ctx, user.userId, groupBytes(row) - before);
       ctx.store.saveGroup(row);
     }
     return row;

@@ -2,7 +2,8 @@
 // extensions get one and create. State lives in SQLite; each change is one IMMEDIATE transaction.
 import { OAuthFailure } from '../auth';
 import { ApiFail, authenticate, capitalise, country, jsonBody, paging, userOf, type Ctx } from '../http';
-import { newId, nowIso, type PlaylistRow, type TrackEntry } from '../store';
+import { newId, nowIso, playlistBytes, type PlaylistRow, type TrackEntry } from '../store';
+import { checkNewItem, checkStorage, checkTrackCount } from './quota';
 
 const STATUSES = ['draft', 'published'];
 const VISIBILITIES = ['private', 'public'];
@@ -106,10 +107,11 @@ function tagsOf(body: Record<string, unknown>): PlaylistRow['tags'] | undefined 
   });
 }
 
-function tracksOf(body: Record<string, unknown>, previous: TrackEntry[]): TrackEntry[] | undefined {
+function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[]): TrackEntry[] | undefined {
   const v = body.tracks;
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for tracks: an array is required');
+  checkTrackCount(ctx, v.length);
   const now = nowIso();
   return v.map((t, i) => {
     if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ApiFail(1002, `Invalid value for tracks[${i}]: an object with trackId is required`);
@@ -170,8 +172,10 @@ export function updateDetails(ctx: Ctx, id: string) {
   const body = jsonBody(ctx);
   const p = ctx.store.write(() => {
     const row = owned(ctx, id, user.userId);
+    const before = playlistBytes(row);
     applyFields(row, body);
     row.lastUpdated = nowIso();
+    checkStorage(ctx, user.userId, playlistBytes(row) - before);
     ctx.store.savePlaylist(row);
     return row;
   });
@@ -183,9 +187,11 @@ export function replacePlaylist(ctx: Ctx, id: string) {
   const body = jsonBody(ctx);
   const p = ctx.store.write(() => {
     const row = owned(ctx, id, user.userId);
+    const before = playlistBytes(row);
     applyFields(row, body);
-    row.tracks = tracksOf(body, row.tracks) ?? [];
+    row.tracks = tracksOf(ctx, body, row.tracks) ?? [];
     row.lastUpdated = nowIso();
+    checkStorage(ctx, user.userId, playlistBytes(row) - before);
     ctx.store.savePlaylist(row);
     return row;
   });
@@ -216,8 +222,12 @@ export function createPlaylist(ctx: Ctx) {
     lastUpdated: nowIso(),
   };
   applyFields(row, body);
-  row.tracks = tracksOf(body, []) ?? [];
-  ctx.store.insertPlaylist(row);
+  row.tracks = tracksOf(ctx, body, []) ?? [];
+  ctx.store.write(() => {
+    checkNewItem(ctx, user.userId, 'playlist');
+    checkStorage(ctx, user.userId, playlistBytes(row));
+    ctx.store.insertPlaylist(row);
+  });
   return { headers: { location: `${ctx.base}/1.2/playlists/${row.id}` }, body: { playlist: playlistJson(ctx, row) } };
 }
 
