@@ -1,6 +1,6 @@
 // Request context, parameter reading and the error forms shared by the routes.
 import type { IncomingMessage } from 'node:http';
-import { OAuthFailure, parseForm, verifyRequest } from './auth';
+import { ACCESS_DENIED, NO_USER_CREDENTIALS, OAuthFailure, parseForm, verifyRequest } from './auth';
 import type { ConsumerData, DemoData, UserData } from './demo-data';
 import type { Limits } from './limits';
 import type { Store } from './store';
@@ -123,11 +123,18 @@ export function prefersXml(accept: string): boolean {
   return xml > 0 && xml > json;
 }
 
-/** A query parameter by case-insensitive name (the first occurrence). */
+/**
+ * A parameter by case-insensitive name, from the query string or else from a form body (the
+ * real service's own client sends every parameter of a POST or PUT in a form): the query wins.
+ */
 export function param(ctx: Ctx, name: string): string | undefined {
+  return one(ctx.query, name) ?? one(ctx.form, name);
+}
+
+function one(pairs: [string, string][], name: string): string | undefined {
   const n = name.toLowerCase();
   let found: string | undefined;
-  for (const [k, v] of ctx.query) {
+  for (const [k, v] of pairs) {
     if (k.toLowerCase() !== n) continue;
     // Names match case-insensitively, so `userId=a&USERID=b` is one parameter with two values:
     // refuse it rather than pick one (picking is how one user ends up reading another's data).
@@ -163,8 +170,14 @@ export function paging(ctx: Ctx, maxPageSize: number): { page: number; pageSize:
   return { page, pageSize };
 }
 
+/** A catalogue or locker body: the envelope with the schema address. */
 export function ok(body: Record<string, unknown>): Record<string, unknown> {
   return { status: 'ok', version: '1.2', schema: SCHEMA_URL, ...body };
+}
+
+/** A playlist or group body: the envelope every real response carries. */
+export function enveloped<T extends Record<string, unknown>>(body: T): { status: 'ok'; version: '1.2' } & T {
+  return { status: 'ok', version: '1.2', ...body };
 }
 
 export interface AuthOk {
@@ -217,20 +230,41 @@ export function country(ctx: Ctx, auth: AuthOk): string {
 /** The user the token names; a userId parameter naming someone else is refused. */
 export function userOf(ctx: Ctx, auth: AuthOk, opts: { userIdRequired?: boolean } = {}): UserData {
   const user = auth.user;
-  if (!user) throw new OAuthFailure('missing token');
+  if (!user) throw new OAuthFailure(NO_USER_CREDENTIALS);
   const given = param(ctx, 'userId');
   if (given === undefined || given.trim() === '') {
     if (opts.userIdRequired) throw new ApiFail(1001, 'Missing required parameter userId');
     return user;
   }
-  if (given.trim() !== user.userId) throw new OAuthFailure('access to resource denied');
+  if (given.trim() !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
   return user;
 }
 
-export function jsonBody(ctx: Ctx): Record<string, unknown> {
+export function isForm(ctx: Ctx): boolean {
+  return ctx.contentType.startsWith('application/x-www-form-urlencoded');
+}
+
+/**
+ * The fields of a request body, JSON or form. A form's fields are the named ones (first value of
+ * each, names matched case-insensitively); the rest of a form (country, userId, oauth_*) are
+ * parameters, not fields.
+ */
+export function bodyFields(ctx: Ctx, formFields: string[]): Record<string, unknown> {
+  if (isForm(ctx)) {
+    const out: Record<string, unknown> = {};
+    for (const f of formFields) {
+      const v = formValues(ctx, f);
+      if (v.length) out[f] = v[0];
+    }
+    return out;
+  }
+  return jsonBody(ctx);
+}
+
+function jsonBody(ctx: Ctx): Record<string, unknown> {
   const text = ctx.rawBody.toString('utf8').trim();
   if (text === '') return {};
-  if (ctx.contentType && !ctx.contentType.includes('json')) throw new ApiFail(1002, 'Invalid request body: application/json is required');
+  if (ctx.contentType && !ctx.contentType.includes('json')) throw new ApiFail(1002, 'Invalid request body: application/json or application/x-www-form-urlencoded is required');
   let v: unknown;
   try {
     v = JSON.parse(text);

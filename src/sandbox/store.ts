@@ -302,7 +302,7 @@ function seedState(db: Database.Database, seed: number): void {
     tracks: trackIds.map((t, k) => ({
       id: hex(24, seed, 77, i, k),
       trackId: String(t),
-      source: 'catalogue',
+      source: '7digital',
       dateAdded: new Date(t0 + i * 86400000 + k * 60000).toISOString(),
     })),
     partnerId: 'sandbox',
