@@ -64,9 +64,9 @@ function dec(segment: string): string {
   }
 }
 
-/** A success body: JSON, or XML when asked for and the resource has an XML form (the locker). */
-function body(ctx: Ctx, b: Record<string, unknown>, xmlForm = false, status = 200, headers: Record<string, string> = {}): Reply {
-  if (xmlForm && ctx.wantsXml) return { status, headers: { 'content-type': 'application/xml; charset=utf-8', ...headers }, body: Buffer.from(renderXml(b)) };
+/** A success body: JSON, or XML when the Accept header prefers it (every resource has an XML form). */
+function body(ctx: Ctx, b: Record<string, unknown>, status = 200, headers: Record<string, string> = {}): Reply {
+  if (ctx.wantsXml) return { status, headers: { 'content-type': 'application/xml; charset=utf-8', ...headers }, body: Buffer.from(renderXml(b)) };
   return json(status, b, headers);
 }
 
@@ -75,7 +75,7 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
   ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],
-  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c), true)],
+  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c))],
   ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
   ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, dec(m[1])))],
   ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, dec(m[1])))],
@@ -85,7 +85,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/1\.2\/playlists\/([^/]+)\/details\/?$/i,
     (c, m) => {
       const r = updateDetails(c, dec(m[1]));
-      return body(c, r.body, false, 200, r.headers);
+      return body(c, r.body, 200, r.headers);
     },
   ],
   [
@@ -93,7 +93,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/1\.2\/playlists\/?$/i,
     (c) => {
       const r = createPlaylist(c);
-      return body(c, r.body, false, 201, r.headers);
+      return body(c, r.body, 201, r.headers);
     },
   ],
   ['POST', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, replacePlaylist(c, dec(m[1])))],
