@@ -8,6 +8,7 @@ import type { DemoData } from './demo-data';
 import { NO_FAULTS, RateLimiter, DEFAULT_RATE_LIMIT, type Faults, type RateLimit } from './faults';
 import { ApiFail, HtmlFail, makeCtx, prefersXml, RateLimited, tooLarge, type Ctx, type CtxEnv, type Reply } from './http';
 import { DEFAULT_LIMITS, type Limits } from './limits';
+import { maskKey, namedKey, RequestStats, type RequestLog } from './request-log';
 import { hash, stream } from './prng';
 import { renderXml, renderXmlError } from './render-xml';
 import { artistReleases, enhancedMetadata, releaseBatch, releaseTracks } from './routes/catalogue';
@@ -25,8 +26,10 @@ export interface ServerConfig {
   faults?: Faults;
   rateLimit?: RateLimit;
   limits?: Limits;
-  /** answers GET /__sandbox/info */
-  info(baseUrl: string): unknown;
+  /** one NDJSON line per request */
+  log?: RequestLog;
+  /** answers GET /__sandbox/info (with the counts of requests answered added) */
+  info(baseUrl: string): object;
   dataDir: string;
 }
 
@@ -185,12 +188,13 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const limits = cfg.limits ?? DEFAULT_LIMITS;
   const limiter = new RateLimiter(cfg.rateLimit ?? DEFAULT_RATE_LIMIT);
   let hosts = new Set<string>();
+  const stats = new RequestStats();
   const roll = stream(hash(cfg.store.seed, 0xfa17));
   let baseUrl = '';
 
   const sandboxRoute = (ctx: Ctx): Reply => {
     if (ctx.path === '/__sandbox/health') return json(200, { status: 'ok', pid: process.pid, seed: cfg.store.seed, dataDir: cfg.dataDir });
-    if (ctx.path === '/__sandbox/info') return json(200, cfg.info(baseUrl));
+    if (ctx.path === '/__sandbox/info') return json(200, { ...cfg.info(baseUrl), requests: stats.snapshot() });
     if (ctx.path === '/__sandbox/reset' && ctx.method === 'POST') {
       cfg.store.reset();
       return json(200, { status: 'ok' });
@@ -199,6 +203,22 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const t0 = performance.now();
+    let authenticatedKey: string | undefined;
+    res.once('close', () => {
+      const status = res.headersSent ? res.statusCode : null;
+      if (status !== null) stats.count(status);
+      const url = req.url ?? '/';
+      const qi = url.indexOf('?');
+      cfg.log?.write({
+        time: new Date().toISOString(),
+        method: req.method ?? 'GET',
+        path: qi < 0 ? url : url.slice(0, qi),
+        status,
+        durationMs: Math.round((performance.now() - t0) * 10) / 10,
+        consumerKey: maskKey(authenticatedKey ?? namedKey(req)),
+      });
+    });
     // A web page the user visits can reach this port: refuse any Host but our own address (DNS
     // rebinding names the attacker's host), before reading anything.
     const host = String(req.headers.host ?? '').toLowerCase();
@@ -226,6 +246,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
       store: cfg.store,
       limits,
       onAuthenticated: (key) => {
+        authenticatedKey = key;
         const rl = limiter.hit(key);
         rlHeaders = { 'x-ratelimit-limit': String(rl.limit), 'x-ratelimit-current': String(rl.current), 'x-ratelimit-reset': String(rl.resetS) };
         if (!rl.allowed) throw new RateLimited(rl.resetS);
