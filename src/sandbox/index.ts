@@ -3,6 +3,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+// the shapes partners see through mcat/sandbox (public.ts declares them on its own, for its .d.ts)
+import type { SandboxConsumer, SandboxExamples, SandboxUser } from './public';
 
 export interface SandboxOptions {
   dataDir: string;
@@ -28,21 +30,9 @@ export interface SandboxInfo {
   dataDir: string;
   seed: number;
   baseUrl?: string;
-  consumers: { key: string; secret: string; countries: string[] }[];
-  users: { userId: string; token: string; tokenSecret: string }[];
-  examples: {
-    lockerUser: string;
-    bigLockerUser: string;
-    emptyUser: string;
-    artistWithManyReleases: number;
-    artistWithNoReleases: number;
-    releaseIds: number[];
-    unknownReleaseId: number;
-    unlicensedReleaseId: number;
-    trackIds: number[];
-    playlistIds: string[];
-    groupId: string;
-  };
+  consumers: SandboxConsumer[];
+  users: SandboxUser[];
+  examples: SandboxExamples;
   /** a running server's requests answered since it started, by HTTP status */
   requests?: { total: number; byStatus: Record<string, number> };
 }
