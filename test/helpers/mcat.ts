@@ -47,6 +47,10 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,
     TERM: 'xterm',
+    // no pager unless a test asks for one (less on a pseudo-terminal would wait for a key)
+    MCAT_PAGER: 'cat',
+    PAGER: undefined,
+    LESS: undefined,
     MCAT_PROFILE: undefined,
     MCAT_BASE_URL: undefined,
     MCAT_CONSUMER_KEY: undefined,

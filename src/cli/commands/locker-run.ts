@@ -5,9 +5,9 @@ import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { about, globalsOf, ofUser, output, outputFormat, say, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
-import { checkPaging, getPath, setPath } from '../listing';
+import { checkPaging, getPath, listInfo, setPath } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
 import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
 import { interruptSignal } from '../lifecycle';
@@ -97,9 +97,11 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
     return;
   }
 
+  out.heading(about(s, `Locker of ${ofUser(s.userId)}`));
+  // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
   if (!walk) {
     const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
-    await out.document(body, lockerView);
+    await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false }));
     return;
   }
 
@@ -133,6 +135,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
       if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
       return merged;
     },
+    list: filter.active ? undefined : listInfo(PAGING, { walked: true, limit }),
   });
 }
 
@@ -143,7 +146,8 @@ async function maybePretty(xml: string): Promise<string> {
 
 /**
  * --all/--limit with -o xml: one XML document holding every page's lockerRelease elements,
- * written page by page as received (the page/pageSize/totalItems describe the merged set).
+ * written page by page as received (page and pageSize describe the merged set; totalItems is
+ * the service's, as received).
  */
 async function streamXmlPages(
   cmd: Command,
@@ -164,7 +168,7 @@ async function streamXmlPages(
       const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
       const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
       let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
-      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`).replace(/<totalItems>\d+<\/totalItems>/, `<totalItems>${count}</totalItems>`);
+      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`);
       await out.raw(head);
       const endIdx = xml.lastIndexOf('</lockerReleases>');
       tail = endIdx === -1 ? '' : xml.slice(endIdx);
@@ -172,7 +176,11 @@ async function streamXmlPages(
     if (take.length) await out.raw(take.join(''));
     written += take.length;
     const done = blocks.length === 0 || p * o.pageSize >= total || (o.limit !== undefined && written >= o.limit);
-    if (done) break;
+    if (done) {
+      const cut = listInfo(PAGING, { walked: true, limit: o.limit }).cut?.({ first: (o.page - 1) * o.pageSize + 1, shown: written, total, page: o.page });
+      if (cut) say(cut);
+      break;
+    }
     p++;
   }
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');

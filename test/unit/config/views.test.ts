@@ -1,7 +1,8 @@
 // auth status and profile list views: masked keys, secrets as set/not set, sources, sandbox fill-in.
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type StoreSnapshot } from '../../../src/config/settings';
-import { profileCsv, profileRows, profileTable, statusLines, statusView } from '../../../src/cli/views/profiles';
+import { profileCsv, profileRows, profileView, statusLines, statusView } from '../../../src/cli/views/profiles';
+import { renderTable } from '../../../src/output/table';
 
 const store: StoreSnapshot = {
   current: 'live',
@@ -85,10 +86,11 @@ describe('profile rows', () => {
       ['two', false, false],
     ]);
     expect(rows[1].consumerKey).toBe('\u2026WXYZ');
-    const all = JSON.stringify(rows) + profileTable(rows).join('\n') + profileCsv(rows);
+    const table = renderTable(profileView, { profiles: rows }, { color: false, width: 80 }).split('\n');
+    const all = JSON.stringify(rows) + table.join('\n') + profileCsv(rows);
     expect(all).not.toMatch(/SECRET-/);
     expect(all).not.toContain('live-key-WXYZ');
-    expect(profileTable(rows)[2]).toMatch(/^\*\s+live\s+https:\/\/api\.example\.com\s+…WXYZ\s+gb$/);
+    expect(table[2]).toMatch(/^\*\s+live\s+https:\/\/api\.example\.com\s+…WXYZ\s+gb$/);
   });
   it('with no current profile the sandbox is current', () => {
     expect(profileRows({ profiles: {} })).toEqual([
