@@ -229,6 +229,8 @@ export class TableStream {
   private readonly tally: Tally | undefined;
   private readonly fields: boolean;
   private readonly gutter: boolean;
+  /** the text widths of the row being laid out (one array for all rows) */
+  private readonly tws: number[] = [];
 
   constructor(
     private readonly view: View,
@@ -289,15 +291,15 @@ export class TableStream {
       line = (m && l.style ? this.paint(l.style, m) : m) + pad(1 - textWidth(m)) + SEP;
     }
     const last = specs.length - 1;
+    const tws = this.tws;
     for (let k = 0; k <= last; k++) {
-      if (specs[k].shrink) continue;
-      const tw = textWidth(l.cells[specs[k].index]);
-      if (tw > widths[k]) widen(plan, k, tw); // before any cell of the row is laid out
+      tws[k] = textWidth(l.cells[specs[k].index]);
+      if (!specs[k].shrink && tws[k] > widths[k]) widen(plan, k, tws[k]); // before any cell of the row is laid out
     }
     for (let k = 0; k <= last; k++) {
       const s = specs[k];
       let t = l.cells[s.index];
-      let tw = textWidth(t);
+      let tw = tws[k];
       if (tw > widths[k]) {
         t = cut(t, widths[k]);
         tw = textWidth(t);

@@ -155,6 +155,15 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     expect(readFileSync(out, 'utf8').split('\n').length).toBeLessThan(20_000);
   });
 
+  it('an error after the table began shows once the pager has ended, not behind it', async () => {
+    const pager = join(dir, 'slow.sh');
+    writeFileSync(pager, `#!/bin/sh\ncat > /dev/null\nsleep 0.3\necho PAGER-END\n`);
+    chmodSync(pager, 0o755);
+    const ids = [String(sb.info.examples.releaseIds[0]), String(sb.info.examples.unknownReleaseId)];
+    const r = await pty(`${mcatLine(['release', 'batch', ...ids])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env: { MCAT_PAGER: pager } });
+    expect(r.out).toMatch(/PAGER-END\n(.*\n)*mcat: 1 of 2 release ids could not be read.*\n(.*\n)*EXIT=3/);
+  });
+
   it('a pager that does not exist: said once, the table printed anyway', async () => {
     const r = await pty(mcatLine(['playlist', 'list']), { cols: 80, sandboxDir: sb.dataDir, env: { MCAT_PAGER: 'no-such-pager-here --flag' } });
     expect(r.exitCode).toBe(0);

@@ -23,6 +23,15 @@ const two = (n: number) => String(n).padStart(2, '0');
  */
 export function when(value: unknown): string {
   if (typeof value !== 'string' || !value) return '';
+  // a locker's tracks mostly share their release's purchase moment: the last answer is kept
+  if (value === lastWhen[0]) return lastWhen[1];
+  lastWhen = [value, shortLocal(value)];
+  return lastWhen[1];
+}
+
+let lastWhen: [string, string] = ['', ''];
+
+function shortLocal(value: string): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) return value;
   const t = Date.parse(value);

@@ -86,11 +86,15 @@ function secondsOf(lr: any): number | undefined {
   return any ? sum : undefined;
 }
 
-function releaseFormats(lr: any): string {
+/** The formats of all a release's tracks, each once, from each track's formats. */
+function unionOf(trackFormats: readonly string[]): string {
+  if (trackFormats.every((f) => f === trackFormats[0])) return trackFormats[0] ?? '';
   const seen = new Set<string>();
-  for (const lt of lockerTracksOf(lr)) for (const f of formatsOf(lt).split(', ')) if (f) seen.add(f);
+  for (const fs of trackFormats) for (const f of fs.split(', ')) if (f) seen.add(f);
   return [...seen].join(', ');
 }
+
+const releaseFormats = (lr: any): string => unionOf(lockerTracksOf(lr).map(formatsOf));
 
 const artistOf = (o: any): string => o?.artist?.appearsAs || o?.artist?.name || '';
 
@@ -119,18 +123,19 @@ export function lockerRows(releases: any[]): Row[] {
     const unavailable = lr.available === false;
     const tracks = lockerTracksOf(lr);
     const artist = artistOf(r);
-    const formats = unavailable ? '' : releaseFormats(lr);
+    const trackFormats = unavailable ? [] : tracks.map(formatsOf);
+    const formats = unionOf(trackFormats);
     rows.push({
       cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), when(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
       style: unavailable ? 'bad' : 'bold',
       marker: unavailable ? '✗' : undefined,
     });
-    for (const lt of tracks) {
+    tracks.forEach((lt, i) => {
       const t = lt.track ?? {};
       const none = noDownloadsLeft(lt, lr);
       const left = unavailable ? '—' : lt.remainingDownloads === undefined || lt.remainingDownloads === null ? '' : `${lt.remainingDownloads} left`;
       const own = artistOf(t);
-      const trackFormats = unavailable ? '' : formatsOf(lt);
+      const mine = trackFormats[i] ?? '';
       rows.push({
         cells: [
           t.id,
@@ -139,12 +144,12 @@ export function lockerRows(releases: any[]): Row[] {
           duration(t.duration),
           when(lt.purchaseDate),
           none ? '0 left' : left,
-          trackFormats === formats ? '' : trackFormats,
+          mine === formats ? '' : mine,
         ],
         style: unavailable ? 'dim' : none ? 'warn' : undefined,
         marker: unavailable ? '✗' : none ? '!' : undefined,
       });
-    }
+    });
   }
   return rows;
 }

@@ -100,7 +100,7 @@ describe('createOutput: streamPages', () => {
     await t.o.streamPages(pages(bodies), view, { merge });
     expect(t.text().trim().split('\n')).toHaveLength(4);
   });
-  it('ndjson to a reader that went away stops pulling pages', async () => {
+  it.each(['ndjson', 'table'] as Format[])('%s to a reader that went away stops pulling pages', async (format) => {
     let n = 0;
     const stream = new Writable({
       highWaterMark: 1,
@@ -111,7 +111,7 @@ describe('createOutput: streamPages', () => {
         cb(e);
       },
     });
-    const o = createOutput({ format: 'ndjson', color: false, width: 80, stdout: stream as any });
+    const o = createOutput({ format, color: false, width: 80, stdout: stream as any });
     const seen: number[] = [];
     const many = Array.from({ length: 100 }, (_, i) => page(i + 1, [i * 2, i * 2 + 1]));
     await o.streamPages(pages(many, seen), view, { merge });
@@ -180,21 +180,5 @@ describe('createOutput: tables stream, and say what part of a list they show', (
     await o.raw('more\n');
     expect(opened).toBe(1);
     expect(c.text()).toMatch(/^x\nID/);
-  });
-
-  it('a table to a reader that went away stops pulling pages', async () => {
-    const stream = new Writable({
-      write(_c, _e, cb) {
-        const e: NodeJS.ErrnoException = new Error('EPIPE');
-        e.code = 'EPIPE';
-        cb(e);
-      },
-    });
-    const o = createOutput({ format: 'table', color: false, width: 80, stdout: stream as any });
-    const seen: number[] = [];
-    const many = Array.from({ length: 100 }, (_, i) => page(i + 1, [i * 2, i * 2 + 1]));
-    await o.streamPages(pages(many, seen), view, { merge });
-    expect(o.closed).toBe(true);
-    expect(seen.length).toBeLessThan(5);
   });
 });
