@@ -214,15 +214,20 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
   });
 }
 
-let pagerInput: import('node:stream').Writable | undefined;
+type Target = import('../output/ndjson').WritableLike;
+let pagedTarget: Target | undefined;
 
 /**
  * Standard output through the pager, started at the first byte of the first table (one pager
  * a run, whatever the number of outputs). Ctrl-C while it shows stops the output and lets the
  * person read on; mcat ends (130) once they quit the pager, never under it.
  */
-function pagedStdout({ pagerSpec, startPager }: typeof import('../output/pager')): import('../output/ndjson').WritableLike {
-  if (pagerInput) return pagerInput;
+function pagedStdout(pagers: typeof import('../output/pager')): Target {
+  pagedTarget ??= openPager(pagers);
+  return pagedTarget;
+}
+
+function openPager({ pagerSpec, startPager }: typeof import('../output/pager')): Target {
   const spec = pagerSpec(process.env);
   if (spec === undefined) return process.stdout;
   if ('missing' in spec) {
@@ -239,6 +244,5 @@ function pagedStdout({ pagerSpec, startPager }: typeof import('../output/pager')
     await pager.finish();
     process.off('SIGINT', onInterrupt);
   });
-  pagerInput = pager.input;
-  return pagerInput;
+  return pager.input;
 }
