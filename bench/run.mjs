@@ -3,7 +3,7 @@
 // baseline measured in the same run, with the ratio and the goal. Prints one table at the end.
 //
 //   npm run bench                 all benchmarks
-//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk)
+//   npm run bench -- startup bulk only some (startup, read, batch, locker, table, bulk)
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -185,6 +185,16 @@ async function main() {
       record('locker -o ndjson --all, 20,000 releases: time', all.ms, 'ms', 'one 50-release page', page.ms, '400 pages');
       const base = await mustRun(node, ['-e', '0'], { rss: true });
       record('locker -o ndjson --all, 20,000 releases: peak memory', all.peakMb, 'MB', 'node -e 0', base.peakMb, 'goal < 150 MB');
+    }
+    if (want('table')) {
+      // the same pages, fetched one at a time either way: what the table adds is its rendering
+      const env = envFor(sb, sb.info.examples.bigLockerUser);
+      const table = [node, [bin, 'locker', '--all', '-o', 'table'], { env: { ...env, COLUMNS: '80' } }];
+      const [nd, tb] = await sideBySide([node, [bin, 'locker', '--all', '-o', 'ndjson'], { env }], table, 3);
+      record('22k locker as table vs as NDJSON: time (median of 3)', tb, 'ms', 'locker --all -o ndjson', nd, 'goal <= 1.2x');
+      const t = await mustRun(table[0], table[1], { ...table[2], rss: true });
+      const base = await mustRun(node, ['-e', '0'], { rss: true });
+      record('22k locker as table: peak RSS', t.peakMb, 'MB', 'node -e 0', base.peakMb, 'goal < 150 MB');
     }
     if (want('bulk')) await benchBulk(sb);
   } finally {

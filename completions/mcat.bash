@@ -18,7 +18,7 @@ _mcat_subs() {
 
 _mcat_opts() {
   case "$1" in
-    '') echo '-V --version -o --output --fields --no-color -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
+    '') echo '-V --version -o --output --fields --no-color --no-pager -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
     'release') echo '-h --help' ;;
     'release batch') echo '--ids-file --usage-types --type --packages --image-size --concurrency -h --help' ;;
     'release tracks') echo '--usage-types --page --page-size --all --limit -h --help' ;;

@@ -28,7 +28,6 @@ const SPLITS = [
   { out: 'undici.cjs', file: 'src/client/undici.ts' },
   { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
   { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
-  { out: 'cli-table3.cjs', pkg: 'cli-table3' },
   { out: 'chalk.cjs', pkg: 'chalk' },
   { out: 'conf.cjs', pkg: 'conf' },
   { out: 'fast-xml-parser.cjs', pkg: 'fast-xml-parser' },

@@ -7,7 +7,7 @@ import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
-import { onCleanup } from './lifecycle';
+import { markInterrupted, onCleanup, onOutputEnd } from './lifecycle';
 import { say, stdoutStream } from '../output/streams';
 
 export { say };
@@ -16,6 +16,8 @@ export interface GlobalOptions {
   output?: Format;
   fields?: string;
   color: boolean;
+  /** false when --no-pager was given */
+  pager: boolean;
   verbose: boolean;
   profile?: string;
   baseUrl?: string;
@@ -32,6 +34,7 @@ export function globalsOf(cmd: Command): GlobalOptions {
     output: o.output as Format | undefined,
     fields: o.fields as string | undefined,
     color: o.color !== false,
+    pager: o.pager !== false,
     verbose: Boolean(o.verbose),
     profile: o.profile as string | undefined,
     baseUrl: o.baseUrl as string | undefined,
@@ -78,6 +81,8 @@ export interface Session {
   country: string;
   userId?: string;
   isSandbox: boolean;
+  /** where the data comes from, for the line above a table: 'sandbox' or 'profile live (api.example.com)' */
+  source: string;
 }
 
 export interface SessionOverrides {
@@ -180,7 +185,29 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
   onCleanup(() => client.close());
-  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox };
+  const source = needsSandbox ? 'sandbox' : sourceLabel(settings, baseUrl);
+  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox, source };
+}
+
+function sourceLabel(settings: Settings, baseUrl: string): string {
+  let host = baseUrl;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    // checked when settings resolved; shown as given otherwise
+  }
+  if (!settings.isSandbox) return `profile ${settings.profileName} (${host})`;
+  const from = settings.baseUrl.source === 'flag' ? '--base-url' : 'MCAT_BASE_URL';
+  return `${host} (${from})`;
+}
+
+/** The line above a table: whose data it is and from where (`Locker of user 10001 · sandbox`). */
+export function about(s: Session, what: string, opts: { catalogue?: boolean } = {}): string {
+  return [what, opts.catalogue ? `${s.country} catalogue` : undefined, s.source].filter(Boolean).join(' · ');
+}
+
+export function ofUser(userId: string | undefined): string {
+  return userId ? `user ${userId}` : "the token's user";
 }
 
 const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'xml'];
@@ -200,11 +227,47 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
   const { createOutput } = await import('../output/sink');
   const { colorEnabled, terminalWidth } = await import('../output/tty');
   const { parseFields } = await import('../output/fields');
+  const format = opts.format ?? outputFormat(cmd);
+  const pager = format === 'table' && g.pager && process.stdout.isTTY ? await import('../output/pager') : undefined;
   return createOutput({
-    format: opts.format ?? outputFormat(cmd),
+    format,
     fields: g.fields !== undefined ? parseFields(g.fields) : undefined,
     color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
     width: terminalWidth(process.stdout, process.env),
-    stdout: stdoutStream(),
+    stdout: pager ? () => pagedStdout(pager) : stdoutStream(),
+    notice: say,
   });
+}
+
+type Target = import('../output/streams').WritableLike;
+let pagedTarget: Target | undefined;
+
+/**
+ * Standard output through the pager, started at the first byte of the first table (one pager
+ * a run, whatever the number of outputs). Ctrl-C while it shows stops the output and lets the
+ * person read on; mcat ends (130) once they quit the pager, never under it.
+ */
+function pagedStdout(pagers: typeof import('../output/pager')): Target {
+  pagedTarget ??= openPager(pagers);
+  return pagedTarget;
+}
+
+function openPager({ pagerSpec, startPager }: typeof import('../output/pager')): Target {
+  const spec = pagerSpec(process.env);
+  if (spec === undefined) return stdoutStream();
+  if ('missing' in spec) {
+    say(`mcat: pager '${spec.missing}' not found; writing to the terminal (set MCAT_PAGER or PAGER, or use --no-pager)`);
+    return stdoutStream();
+  }
+  const pager = startPager(spec);
+  const onInterrupt = () => {
+    markInterrupted();
+    pager.stop();
+  };
+  process.on('SIGINT', onInterrupt);
+  onOutputEnd(async () => {
+    await pager.finish();
+    process.off('SIGINT', onInterrupt);
+  });
+  return pager.input;
 }

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../client/errors';
 import type { View } from '../output/types';
+import type { ListInfo, Shown } from '../output/sink';
 import { intOption, output, session } from './context';
 
 export interface PagingFlags {
@@ -23,6 +24,8 @@ export interface ListingSpec {
   view: View;
   /** names the listing in errors, e.g. 'artist releases' */
   what: string;
+  /** the line above the table: whose data and from where */
+  heading?: string;
 }
 
 export function pagingOptions(cmd: Command, max: number): Command {
@@ -43,12 +46,36 @@ export function checkPaging(flags: PagingFlags, max: number): { page: number; pa
   return { page, pageSize, all: Boolean(flags.all), limit };
 }
 
+/** A table's last line when it shows part of a longer list; none when it shows it all. */
+export function showingLine(s: Shown, walked: boolean): string | undefined {
+  if (s.shown === 0 || s.shown >= s.total) return undefined;
+  const last = s.first + s.shown - 1;
+  const next = !walked && last < s.total ? `, --page ${s.page + 1} for the next` : '';
+  return `Showing ${s.first}–${last} of ${s.total} · --all for everything${next}`;
+}
+
+/**
+ * What to say of a list shown in part: the table's last line, and for the other formats a
+ * line on stderr when --limit stopped before the end (their envelope keeps the service's totalItems).
+ */
+export function listInfo(pagingPath: string, o: { walked: boolean; limit?: number }): ListInfo {
+  return {
+    pagingPath,
+    more: (s) => showingLine(s, o.walked),
+    cut: (s) =>
+      o.limit !== undefined && s.first - 1 + s.shown < s.total
+        ? `mcat: stopped at --limit ${o.limit}: ${s.shown} of ${s.total} shown (--all for everything)`
+        : undefined,
+  };
+}
+
 export async function runListing(cmd: Command, flags: PagingFlags, spec: ListingSpec): Promise<void> {
   const { page, pageSize, all, limit } = checkPaging(flags, spec.maxPageSize);
   const out = await output(cmd);
+  if (spec.heading) out.heading(spec.heading);
   if (!all && limit === undefined) {
     const body = await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10);
-    await out.document(body, spec.view);
+    await out.document(body, spec.view, listInfo(spec.pagingPath, { walked: false }));
     return;
   }
   const size = pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
@@ -66,5 +93,6 @@ export async function runListing(cmd: Command, flags: PagingFlags, spec: Listing
   });
   await out.streamPages(pages, spec.view, {
     merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),
+    list: listInfo(spec.pagingPath, { walked: true, limit }),
   });
 }

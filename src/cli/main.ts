@@ -3,7 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
-import { runCleanups, interrupted } from './lifecycle';
+import { endOutput, runCleanups, interrupted } from './lifecycle';
 import { registerCommands } from './commands/index';
 import { commandWords } from './argv';
 import { guardStreams, printHelp, say, sayText } from '../output/streams';
@@ -22,6 +22,7 @@ export function buildProgram(args?: readonly string[]): Command {
     .option('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, json otherwise)`)
     .option('--fields <paths>', 'comma-separated dotted paths to show (table, csv, ndjson)')
     .option('--no-color', 'no colour, whatever the terminal')
+    .option('--no-pager', 'never page a long table (default on a terminal: MCAT_PAGER, PAGER, else less)')
     .option('-v, --verbose', 'trace requests and responses on stderr (secrets masked)')
     .option('-p, --profile <name>', 'profile to use (default: the current profile, else the sandbox)')
     .option('--base-url <url>', 'API base URL (overrides the profile)')
@@ -61,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     if (interrupted()) code = 130;
   } catch (err) {
+    await endOutput(); // a pager first: the error shows under what it showed, not behind it
     code = handleError(err, program);
   } finally {
     await runCleanups();

@@ -10,15 +10,23 @@ export type Style = 'bold' | 'dim' | 'red' | 'yellow' | 'green' | 'cyan' | 'bad'
 export interface Column {
   /** dotted path into an item (also the csv header and the name --fields matches) */
   key: string;
-  /** the table header */
+  /** the table header (one line) */
   header: string;
-  /** the value shown; default: the value at `key` */
+  /** the value (csv, and the table unless `display` says otherwise); default: the value at `key` */
   get?: (item: any) => unknown;
+  /** what a table shows instead of the value (a short local date for a timestamp, say) */
+  display?: (item: any) => unknown;
   align?: 'left' | 'right';
   /** a cap on the column's width in a table (cut with …) */
   maxWidth?: number;
   /** whether the column may be cut to fit the terminal (default true) */
   shrink?: boolean;
+  /** how much the column matters, 1 first (default: its position): at narrow widths the last go first */
+  rank?: number;
+  /** the narrowest a shrinkable column is cut to (default 8 cells, or less when its content is) */
+  minWidth?: number;
+  /** titles and names: they get the width left over once every column has its minimum */
+  flex?: boolean;
   style?: Style | ((item: any) => Style | undefined);
 }
 
@@ -27,10 +35,14 @@ export interface Row {
   /** one cell per column, in column order */
   cells: unknown[];
   style?: Style;
-  /** nesting level: the first left-aligned cell is indented two spaces per level */
-  indent?: number;
-  /** a short sign (✗, !) shown in a leading gutter, so it survives without colour */
+  /** a short sign (✗, !, *) shown in a leading gutter (views with `gutter`), so it survives without colour */
   marker?: string;
+}
+
+/** A running summary of a table's pages: a line under the table (tables only). */
+export interface Tally {
+  add(body: any): void;
+  line(): string | undefined;
 }
 
 export interface View {
@@ -38,7 +50,9 @@ export interface View {
   /** the list items of a body (one ndjson line / csv row each) */
   items(body: any): any[];
   /** table rows, when the table is more than one row per item */
-  rows?(body: any, opts: { color: boolean }): Row[];
-  /** a line printed under the table (tables only) */
-  footer?(body: any): string | undefined;
+  rows?(body: any): Row[];
+  /** a one-cell column before the others for the rows' markers */
+  gutter?: boolean;
+  /** a summary line under the table, added up page by page */
+  tally?(): Tally;
 }

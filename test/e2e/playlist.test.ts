@@ -66,7 +66,7 @@ describe('playlist list', () => {
     const lines = n.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((p) => p.id)).toEqual(expect.arrayContaining(sb.info.examples.playlistIds));
 
-    const t = await run(['playlist', 'list', '-o', 'table']);
+    const t = await run(['playlist', 'list', '-o', 'table'], { env: { COLUMNS: '120' } }); // at 80 Visibility gives way
     expect(t.exitCode).toBe(0);
     for (const h of ['ID', 'Name', 'Status', 'Visibility', 'Tracks', 'Last updated']) expect(t.stdout).toContain(h);
     expect(t.stdout).toContain('Morning Commute');

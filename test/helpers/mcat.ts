@@ -48,6 +48,12 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,
     TERM: 'xterm',
+    // no pager unless a test asks for one (less on a pseudo-terminal would wait for a key)
+    MCAT_PAGER: 'cat',
+    // tables fit COLUMNS first: a test's width is its own, not the shell's that started the suite
+    COLUMNS: undefined,
+    PAGER: undefined,
+    LESS: undefined,
     MCAT_PROFILE: undefined,
     MCAT_BASE_URL: undefined,
     MCAT_CONSUMER_KEY: undefined,

@@ -1,5 +1,8 @@
-// Whether util-linux `script` is here to run mcat in a pseudo-terminal (tests skip without it).
+// Runs shell command lines on a pseudo-terminal of a given width (util-linux `script`), with the
+// environment of test/helpers/mcat.ts: what a person at a terminal sees.
+import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
+import { binPath, mcatEnv } from './mcat';
 
 export function hasScript(): boolean {
   try {
@@ -8,4 +11,31 @@ export function hasScript(): boolean {
   } catch {
     return false;
   }
+}
+
+export const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The shell words that run the built CLI with these arguments. */
+export function mcatLine(args: readonly string[]): string {
+  return [process.execPath, binPath, ...args].map(q).join(' ');
+}
+
+export interface PtyOptions {
+  cols?: number;
+  sandboxDir?: string;
+  env?: Record<string, string | undefined>;
+  timeout?: number;
+}
+
+/** Runs `line` (sh syntax) with stdin, stdout and stderr on a terminal `cols` wide; what the terminal showed. */
+export async function pty(line: string, opts: PtyOptions = {}): Promise<{ out: string; exitCode: number }> {
+  const cmd = `stty cols ${opts.cols ?? 120} rows 50 2>/dev/null; ${line}`;
+  const r = await execa('script', ['-qec', cmd, '/dev/null'], {
+    env: { ...(mcatEnv({ sandboxDir: opts.sandboxDir, env: opts.env }) as Record<string, string>), TERM: 'xterm-256color' },
+    extendEnv: true,
+    reject: false,
+    timeout: opts.timeout ?? 30_000,
+    stdin: 'ignore',
+  });
+  return { out: String(r.stdout).replace(/\r\n/g, '\n'), exitCode: r.exitCode ?? -1 };
 }

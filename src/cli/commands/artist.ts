@@ -21,7 +21,7 @@ export function registerArtist(program: Command): void {
     const id = parseIntegerId(artistId, 'artist');
     const filters = catalogueFilters(flags);
     checkPaging(flags, 50);
-    const { session } = await import('../context');
+    const { about, session } = await import('../context');
     const { artistReleasesView } = await import('../views/catalogue');
     const { ApiError } = await import('../../client/errors');
     const s = await session(cmd);
@@ -33,6 +33,7 @@ export function registerArtist(program: Command): void {
         listPath: 'releases.releases',
         maxPageSize: 50,
         view: artistReleasesView,
+        heading: about(s, `Releases of artist ${id}`, { catalogue: true }),
         fetchPage: (page, pageSize) =>
           artistReleases(s.client, { artistId: id, country: s.country, ...filters, page, pageSize }),
       });

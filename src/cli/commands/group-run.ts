@@ -1,7 +1,7 @@
 // The work behind `group replace|add|show`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { about, globalsOf, output, outputFormat, say, session, type Session } from '../context';
 import { groupSheet, groupView, ignoredGroupIds } from '../views/playlists';
 import type { GroupFlags } from './group';
 import { checkPlaylistId } from './playlist-input';
@@ -30,12 +30,13 @@ function groupQuery(s: Session, user: string | undefined): { country: string; us
   return { country: s.country, userId };
 }
 
-async function printGroup(cmd: Command, body: any): Promise<void> {
+async function printGroup(cmd: Command, body: any, s: Session, q: { userId: string }): Promise<void> {
   const ignored = ignoredGroupIds(body);
   if (ignored.length) {
     say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
   }
   const out = await output(cmd);
+  out.heading(about(s, `Playlist group ${body?.playlistGroup?.id ?? ''} of user ${q.userId}`));
   const g = globalsOf(cmd);
   if (outputFormat(cmd) === 'table' && g.fields === undefined) {
     const { renderSheet } = await import('../../output/table');
@@ -60,7 +61,7 @@ export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupF
   const q = groupQuery(s, user);
   const { replaceGroup } = await import('../../client/groups');
   const body = await replaceGroup(s.client, id, { name: flags.name, playlistIds: ids }, q);
-  await printGroup(cmd, body);
+  await printGroup(cmd, body, s, q);
 }
 
 export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
@@ -73,7 +74,7 @@ export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags
   const q = groupQuery(s, user);
   const { addToGroup } = await import('../../client/groups');
   const body = await addToGroup(s.client, id, { playlistIds: ids }, q);
-  await printGroup(cmd, body);
+  await printGroup(cmd, body, s, q);
 }
 
 export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
@@ -85,5 +86,5 @@ export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlag
   const { addToGroup } = await import('../../client/groups');
   // the API has no read of a group: adding no playlists changes nothing and answers with the group
   const body = await addToGroup(s.client, id, { playlistIds: [] }, q);
-  await printGroup(cmd, body);
+  await printGroup(cmd, body, s, q);
 }

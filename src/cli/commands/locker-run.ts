@@ -4,9 +4,9 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PaginateOptions } from '../../client/paging';
-import { flagOrEnv, globalsOf, intOption, output, outputFormat, say, session, type Session } from '../context';
+import { about, flagOrEnv, globalsOf, intOption, ofUser, output, outputFormat, say, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
-import { checkPaging } from '../listing';
+import { checkPaging, listInfo } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
 import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './locker';
 import { interruptSignal } from '../lifecycle';
@@ -112,9 +112,11 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
     return;
   }
 
+  out.heading(about(s, `Locker of ${ofUser(s.userId)}`));
+  // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
   if (!walk) {
     const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
-    await out.document(body, lockerView);
+    await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false }));
     return;
   }
 
@@ -141,6 +143,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
       if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
       return merged;
     },
+    list: filter.active ? undefined : listInfo(PAGING, { walked: true, limit }),
   });
 }
 
@@ -151,7 +154,8 @@ async function maybePretty(xml: string): Promise<string> {
 
 /**
  * --all/--limit with -o xml: one XML document holding every page's lockerRelease elements,
- * written page by page as received (the page/pageSize/totalItems describe the merged set).
+ * written page by page as received (page and pageSize describe the merged set; totalItems is
+ * the service's, as received).
  */
 async function streamXmlPages(
   cmd: Command,
@@ -170,6 +174,7 @@ async function streamXmlPages(
   };
   const fetchPage = (page: number) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize });
   let written = 0;
+  let total = 0;
   let tail = '';
   let first = true;
   for await (const xml of lockerPages(s, fetchPage, {
@@ -178,7 +183,7 @@ async function streamXmlPages(
     items: blocksOf,
     pageInfo: (x) => ({ page: headValue(x, 'page'), totalItems: headValue(x, 'totalItems') ?? 0 }),
   })) {
-    const total = headValue(xml, 'totalItems') ?? 0;
+    total = headValue(xml, 'totalItems') ?? 0;
     const blocks = blocksOf(xml);
     const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
     if (first) {
@@ -186,7 +191,7 @@ async function streamXmlPages(
       const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
       const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
       let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
-      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`).replace(/<totalItems>\d+<\/totalItems>/, `<totalItems>${count}</totalItems>`);
+      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`);
       await out.raw(head);
       const endIdx = xml.lastIndexOf('</lockerReleases>');
       tail = endIdx === -1 ? '' : xml.slice(endIdx);
@@ -196,6 +201,8 @@ async function streamXmlPages(
     written += take.length;
     if (o.limit !== undefined && written >= o.limit) break;
   }
+  const cut = listInfo(PAGING, { walked: true, limit: o.limit }).cut?.({ first: (o.page - 1) * o.pageSize + 1, shown: written, total, page: o.page });
+  if (cut) say(cut);
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
 

@@ -1,7 +1,7 @@
 // The work behind `playlist list|show|create|details|replace`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { about, globalsOf, ofUser, output, outputFormat, say, session, type Session } from '../context';
 import { print } from '../../output/streams';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
@@ -43,13 +43,15 @@ export async function runList(cmd: Command, flags: PagingFlags & { user?: string
     maxPageSize: 500,
     defaultPageSize: 10,
     view: playlistListView,
+    heading: about(s, `Playlists of ${ofUser(q.userId)}`),
     fetchPage: (page, pageSize) => listPlaylists(s.client as any, { ...q, page, pageSize }),
   });
 }
 
 /** One playlist body: a sheet of its fields and its tracks in a table; json/ndjson/csv/xml as the output sink prints them. */
-export async function printPlaylist(cmd: Command, body: any): Promise<void> {
+export async function printPlaylist(cmd: Command, body: any, s: Session, user: string | undefined): Promise<void> {
   const out = await output(cmd);
+  out.heading(about(s, `Playlist ${body?.playlist?.id ?? ''} of ${ofUser(queryOf(s, user).userId)}`));
   const g = globalsOf(cmd);
   if (outputFormat(cmd) === 'table' && g.fields === undefined) {
     const { renderSheet } = await import('../../output/table');
@@ -71,7 +73,7 @@ export async function runShow(cmd: Command, idArg: string, flags: { user?: strin
   const s = await session(cmd);
   const { getPlaylist } = await import('../../client/playlists');
   const body = await getPlaylist(s.client, id, queryOf(s, user));
-  await printPlaylist(cmd, body);
+  await printPlaylist(cmd, body, s, user);
 }
 
 function bodyFields(f: PlaylistFieldsIn): Record<string, unknown> {
@@ -98,7 +100,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   const { createPlaylist } = await import('../../client/playlists');
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
   say(`mcat: created playlist ${res.playlist.id}`);
-  await printPlaylist(cmd, res);
+  await printPlaylist(cmd, res, s, user);
 }
 
 export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags): Promise<void> {
@@ -117,7 +119,7 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
   const res = await updatePlaylistDetails(s.client, id, body as any, q);
   // the spec shows no response body: read the playlist back when the service sends none
   const shown = res.playlist ? { playlist: res.playlist } : await getPlaylist(s.client, id, q);
-  await printPlaylist(cmd, shown);
+  await printPlaylist(cmd, shown, s, user);
 }
 
 export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlags): Promise<void> {
@@ -152,5 +154,5 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
     return;
   }
   const res = await playlists.replacePlaylist(s.client, id, body as any, q);
-  await printPlaylist(cmd, res);
+  await printPlaylist(cmd, res, s, user);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { ApiError, PartialError, UsageError } from '../../client/errors';
 import { collectIds } from '../ids';
-import { intOption, output, say, session } from '../context';
+import { about, intOption, output, say, session } from '../context';
 import { catalogueFilters, type CatalogueFlags } from './catalogue-options';
 import { batchView } from '../views/catalogue';
 
@@ -18,6 +18,7 @@ export async function runBatch(cmd: Command, args: string[], flags: CatalogueFla
   const { releaseDetailsBatch } = await import('../../client/catalogue');
   const result = await releaseDetailsBatch(s.client, { ids, country: s.country, ...filters, concurrency });
   const body = { status: 'ok', version: '1.2', items: { releases: result.releases, errors: result.errors } };
+  out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
   await out.document(body, batchView);
   if (result.errors.length) {
     for (const e of result.errors) {

@@ -31,7 +31,7 @@ export function registerRelease(program: Command): void {
   tracks.action(async (releaseId: string, flags: CatalogueFlags & PagingFlags, cmd: Command) => {
     const { parseIntegerId } = await import('../ids');
     const id = parseIntegerId(releaseId, 'release');
-    const { session } = await import('../context');
+    const { about, session } = await import('../context');
     const { releaseTracksView } = await import('../views/catalogue');
     const s = await session(cmd);
     const { releaseTracks } = await import('../../client/catalogue');
@@ -44,6 +44,7 @@ export function registerRelease(program: Command): void {
         listPath: 'tracks.tracks',
         maxPageSize: 50,
         view: releaseTracksView,
+        heading: about(s, `Tracks of release ${id}`, { catalogue: true }),
         fetchPage: (page, pageSize) =>
           releaseTracks(s.client, { releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize }),
       }),

@@ -1,6 +1,6 @@
 // `track metadata`: a readable sheet of the enhanced metadata; json/xml give everything.
 import type { Command } from 'commander';
-import { intOption, output, outputFormat, session, globalsOf } from '../context';
+import { about, intOption, output, outputFormat, session, globalsOf } from '../context';
 import { parseIntegerId } from '../ids';
 import type { View } from '../../output/types';
 import { duration } from '../views/format';
@@ -90,6 +90,7 @@ export async function runTrackMetadata(cmd: Command, trackIdArg: string, flags: 
   const s = await session(cmd);
   const { trackMetadata } = await import('../../client/catalogue');
   const body: any = await trackMetadata(s.client, { trackId, country: s.country });
+  out.heading(about(s, `Metadata of track ${trackId}`, { catalogue: true }));
   if (format === 'table' && globalsOf(cmd).fields === undefined) {
     const { renderSheet } = await import('../../output/table');
     const { colorEnabled, terminalWidth } = await import('../../output/tty');
