@@ -7,6 +7,7 @@ import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
 import { onCleanup } from './lifecycle';
+import { noteUserScope } from './errors';
 
 export interface GlobalOptions {
   output?: Format;
@@ -58,6 +59,10 @@ export interface Session {
   country: string;
   userId?: string;
   isSandbox: boolean;
+  /** where the user's token comes from, in words: "profile 'x'", "MCAT_TOKEN", "standard input", "the sandbox" */
+  tokenFrom: string;
+  /** names the (service, user token) pair in local records without holding the token: a hash */
+  account: string;
 }
 
 export interface SessionOverrides {
@@ -155,7 +160,20 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
   onCleanup(() => client.close());
-  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox };
+  const tokenFrom =
+    overrides.token !== undefined
+      ? 'standard input'
+      : settings.token.value !== undefined
+        ? settings.token.source === 'env'
+          ? 'MCAT_TOKEN'
+          : `profile '${settings.profileName}'`
+        : needsSandbox
+          ? 'the sandbox'
+          : `profile '${settings.profileName}'`;
+  noteUserScope({ tokenUser: userId, tokenFrom, sandbox: needsSandbox });
+  const { createHash } = await import('node:crypto');
+  const account = createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16);
+  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox, tokenFrom, account };
 }
 
 const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'xml'];
@@ -182,4 +200,21 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
     width: terminalWidth(process.stdout, process.env),
     stdout: process.stdout,
   });
+}
+
+/** "user 10002 · profile 'cust-10002'": whose data a command shows, and where the token came from. */
+export function whoseLabel(s: Session): string {
+  return `${s.userId ? `user ${s.userId}` : "the token's user"} · ${s.tokenFrom === 'the sandbox' ? 'sandbox' : `token from ${s.tokenFrom}`}`;
+}
+
+/** A label/value sheet on stdout (table format), coloured and fitted as the output settings say. */
+export async function printSheet(cmd: Command, pairs: [string, string][]): Promise<void> {
+  const g = globalsOf(cmd);
+  const { renderSheet } = await import('../output/table');
+  const { colorEnabled, terminalWidth } = await import('../output/tty');
+  const text = renderSheet(pairs, {
+    color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
+    width: terminalWidth(process.stdout, process.env),
+  });
+  await (await output(cmd, { format: 'table' })).raw(text.endsWith('\n') ? text : text + '\n');
 }

@@ -16,6 +16,38 @@ export class InterruptedError extends McatError {
   override name = 'InterruptedError';
 }
 
+/** Whose data this run asked for, and whose token it holds: explains an "access denied". */
+interface UserScope {
+  requestedUser?: string;
+  tokenUser?: string;
+  tokenFrom?: string;
+  sandbox?: boolean;
+}
+const scope: UserScope = {};
+
+export function noteUserScope(s: UserScope): void {
+  for (const [k, v] of Object.entries(s)) if (v !== undefined) (scope as Record<string, unknown>)[k] = v;
+}
+
+/**
+ * The service accepted the credentials but refused the resource: it is another user's data.
+ * Says whose token is in use and how to look at the other user's data.
+ */
+function accessDenied(err: AuthError): { line: string; hint: string } | undefined {
+  if (!/access to resource denied/i.test(err.reason)) return undefined;
+  const status = err.httpStatus ? ` (HTTP ${err.httpStatus})` : '';
+  const holder = scope.tokenUser ? `user ${scope.tokenUser}'s` : "another user's";
+  const from = scope.tokenFrom ? ` (from ${scope.tokenFrom})` : '';
+  const wanted = scope.requestedUser && scope.requestedUser !== scope.tokenUser ? scope.requestedUser : undefined;
+  const line = wanted
+    ? `the token in use${from} is ${holder}, not user ${wanted}'s: the credentials are fine, the data is another user's${status}`
+    : `access denied: this is not the data of the token's user${scope.tokenUser ? ` (user ${scope.tokenUser}${from})` : from}; the credentials are fine${status}`;
+  const who = wanted ?? 'ID';
+  const tokens = scope.sandbox ? "; the sandbox's tokens: 'mcat sandbox info'" : '';
+  const hint = `for user ${who}'s data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or --user-token-from-stdin${tokens}`;
+  return { line, hint };
+}
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return 2;
   if (err instanceof McatError && err.name === 'HttpStatusError') {
@@ -45,6 +77,8 @@ export function formatError(err: unknown): string {
       : err.apiMessage || meaning || 'API error';
     line = `${err.message !== err.apiMessage && err.message ? err.message : msg}${suffix([err.code !== undefined ? String(err.code) : undefined, `HTTP ${err.httpStatus}`])}`;
     hint = err.hint;
+  } else if (err instanceof AuthError && accessDenied(err)) {
+    ({ line, hint } = accessDenied(err)!);
   } else if (err instanceof AuthError) {
     line = `authentication failed: ${err.reason}${suffix([err.code !== undefined ? String(err.code) : undefined, err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
     hint = err.hint ?? "check the profile's credentials with 'mcat auth status', or log in again with 'mcat auth login'";

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { USER_TOKEN_OPTION } from '../user-token';
 
 export interface GroupFlags {
   user?: string;
+  userTokenFromStdin?: boolean;
   name?: string;
   playlist?: string[];
 }
@@ -18,6 +20,7 @@ export function registerGroup(program: Command): void {
     .requiredOption('--name <name>', 'group name')
     .option('--playlist <ids...>', 'playlist ids (repeatable, space- or comma-separated)')
     .option(...USER)
+    .option(...USER_TOKEN_OPTION)
     .addHelpText('after', '\nExamples:\n  mcat group replace 5f0c1a2b3c4d5e6f70819299 --name Favourites --playlist 5f0c1a2b3c4d5e6f70819203')
     .action(async (id: string, flags: GroupFlags, cmd: Command) => {
       const { runGroupReplace } = await import('./group-run');
@@ -30,6 +33,7 @@ export function registerGroup(program: Command): void {
     .argument('<groupId>', 'group id')
     .requiredOption('--playlist <ids...>', 'playlist ids (repeatable, space- or comma-separated)')
     .option(...USER)
+    .option(...USER_TOKEN_OPTION)
     .addHelpText('after', '\nExamples:\n  mcat group add 5f0c1a2b3c4d5e6f70819299 --playlist 5f0c1a2b3c4d5e6f70819203 5f0c1a2b3c4d5e6f70819204')
     .action(async (id: string, flags: GroupFlags, cmd: Command) => {
       const { runGroupAdd } = await import('./group-run');
@@ -41,6 +45,7 @@ export function registerGroup(program: Command): void {
     .description('a group and its playlists (asked for by adding no playlists: nothing changes)')
     .argument('<groupId>', 'group id')
     .option(...USER)
+    .option(...USER_TOKEN_OPTION)
     .action(async (id: string, flags: GroupFlags, cmd: Command) => {
       const { runGroupShow } = await import('./group-run');
       await runGroupShow(cmd, id, flags);

@@ -5,22 +5,17 @@ import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
-import { parseIntegerId, readStdin } from '../ids';
+import { globalsOf, output, outputFormat, say, type Session } from '../context';
+import { parseIntegerId } from '../ids';
+import { userSession } from '../user-token';
 import { checkPaging, getPath, setPath } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
-import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
+import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './locker';
+import { findTrack as findInLocker, remainingNow, type TrackHit } from '../locker-walk';
+import { recordDownload } from '../download-log';
 import { interruptSignal } from '../lifecycle';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-
-async function userSession(cmd: Command, fromStdin: boolean | undefined): Promise<Session> {
-  if (!fromStdin) return session(cmd);
-  const text = (await readStdin()).toString('utf8');
-  const [token = '', tokenSecret = ''] = text.split(/\r?\n/).map((l) => l.trim());
-  if (!token) throw new UsageError('--user-token-from-stdin: the first line of standard input must be the access token');
-  return session(cmd, { token, tokenSecret });
-}
 
 export function parseSort(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -82,7 +77,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   }
   const explicitPage = flags.page !== undefined;
   const walk = paging.all || paging.limit !== undefined || (filter.active && !explicitPage);
-  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const s = await userSession(cmd, flags);
   const locker = await import('../../client/locker');
   const out = await output(cmd);
   const pageSize = paging.pageSize ?? (walk ? 50 : 10);
@@ -178,23 +173,28 @@ async function streamXmlPages(
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
 
-function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined {
-  for (const lr of lockerReleasesOf(body)) {
-    for (const lt of lockerTracksOf(lr)) if (Number(lt.track?.id) === trackId) return { lr, lt };
-  }
-  return undefined;
+async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
+  const { hit, searched } = await findInLocker(s, trackId);
+  if (hit) return hit;
+  const e = new McatError(`track ${trackId} is not in ${s.userId ? `user ${s.userId}'s` : "this user's"} locker (${searched} releases searched)`);
+  e.hint = 'look for it by title or ISRC: mcat locker find TEXT';
+  throw e;
 }
 
-async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
-  const { getLocker } = await import('../../client/locker');
-  for (let p = 1; ; p++) {
-    const body: any = await getLocker(s.client, { country: s.country, page: p, pageSize: 50 });
-    const hit = findTrack(body, trackId);
-    if (hit) return hit;
-    const total = Number(body?.locker?.lockerReleases?.totalItems ?? 0);
-    if (lockerReleasesOf(body).length === 0 || p * 50 >= total) break;
+/** After a download: how many are left now (a fresh read of the track's page), recorded locally. */
+async function downloadsLeftAfter(s: Session, trackId: number, hit: TrackHit): Promise<string> {
+  const before = typeof hit.lt.remainingDownloads === 'number' ? hit.lt.remainingDownloads : undefined;
+  let left: number | undefined;
+  try {
+    left = await remainingNow(s, trackId, hit);
+  } catch {
+    left = undefined; // the file is saved; the count is only information
   }
-  throw new McatError(`track ${trackId} is not in this user's locker`);
+  left ??= before !== undefined ? Math.max(0, before - 1) : undefined;
+  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null });
+  if (left === undefined) return 'downloads left: not shown by the service';
+  if (left === 0) return 'no downloads left now (streaming stays possible)';
+  return `${left} download${left === 1 ? '' : 's'} left`;
 }
 
 function safeName(s: string): string {
@@ -204,7 +204,7 @@ function safeName(s: string): string {
 export async function runDownload(
   cmd: Command,
   trackIdArg: string,
-  flags: { format?: string; outputFile?: string; userTokenFromStdin?: boolean },
+  flags: DownloadFlags,
 ): Promise<void> {
   const trackId = parseIntegerId(trackIdArg, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
@@ -217,8 +217,9 @@ export async function runDownload(
   if (dest === '-' && process.stdout.isTTY) {
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
-  const s = await userSession(cmd, flags.userTokenFromStdin);
-  const { lr, lt } = await locateTrack(s, trackId);
+  const s = await userSession(cmd, flags);
+  const hit = await locateTrack(s, trackId);
+  const { lr, lt } = hit;
   const title = lt.track?.title ?? `track ${trackId}`;
   if (lr.available === false) {
     throw new McatError(`track ${trackId} (${title}) cannot be downloaded: its release is no longer available`);
@@ -238,6 +239,11 @@ export async function runDownload(
   const ext = /flac/i.test(fmt?.description ?? '') ? 'flac' : /aac|mp4|m4a/i.test(fmt?.description ?? '') ? 'm4a' : 'mp3';
   const artist = lt.track?.artist?.appearsAs ?? lt.track?.artist?.name ?? lr.release?.artist?.name ?? '';
   const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
+  if (flags.dryRun) {
+    const left = typeof lt.remainingDownloads === 'number' ? `; ${lt.remainingDownloads} download${lt.remainingDownloads === 1 ? '' : 's'} left now, ${lt.remainingDownloads - 1} after` : '';
+    say(`mcat: dry run: would download track ${trackId} (${title}) as ${fmt?.description ?? 'the first format'} to ${target === '-' ? 'standard output' : target}${left}; nothing was downloaded`);
+    return;
+  }
 
   const { downloadTrack } = await import('../../client/media');
   const signal = interruptSignal();
@@ -258,6 +264,7 @@ export async function runDownload(
   if (target === '-') {
     await pipeline(res.body, counter, process.stdout, { signal, end: false } as any);
     progress.done();
+    say(`mcat: downloaded track ${trackId} to standard output; ${await downloadsLeftAfter(s, trackId, hit)}`);
     return;
   }
   const tmp = `${target}.part-${process.pid}`;
@@ -270,7 +277,7 @@ export async function runDownload(
     throw e;
   }
   progress.done();
-  say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+  say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}; ${await downloadsLeftAfter(s, trackId, hit)}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
@@ -313,7 +320,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
 
 export async function runStreamCheck(cmd: Command, trackIdArg: string, flags: { userTokenFromStdin?: boolean }): Promise<void> {
   const trackId = parseIntegerId(trackIdArg, 'track');
-  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const s = await userSession(cmd, flags);
   const { streamCheck } = await import('../../client/media');
   let r;
   try {

@@ -1,7 +1,9 @@
 // The work behind `playlist list|show|create|details|replace`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { noteUserScope } from '../errors';
+import { stdinUser, userSession, type UserTokenFlags } from '../user-token';
+import { globalsOf, output, outputFormat, say, type Session } from '../context';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
 import type { FieldFlags, ReplaceFlags } from './playlist';
@@ -25,14 +27,15 @@ export function userFlag(value: string | undefined): string | undefined {
 
 export function queryOf(s: Session, user: string | undefined): { country: string; userId?: string } {
   const userId = user ?? s.userId;
+  noteUserScope({ requestedUser: user });
   return userId ? { country: s.country, userId } : { country: s.country };
 }
 
-export async function runList(cmd: Command, flags: PagingFlags & { user?: string }): Promise<void> {
+export async function runList(cmd: Command, flags: PagingFlags & UserTokenFlags): Promise<void> {
   const user = userFlag(flags.user);
   checkPaging(flags, 500);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const { listPlaylists } = await import('../../client/playlists');
   const q = queryOf(s, user);
   await runListing(cmd, flags, {
@@ -62,11 +65,11 @@ export async function printPlaylist(cmd: Command, body: any): Promise<void> {
   await out.document(body, playlistTracksView);
 }
 
-export async function runShow(cmd: Command, idArg: string, flags: { user?: string }): Promise<void> {
+export async function runShow(cmd: Command, idArg: string, flags: UserTokenFlags): Promise<void> {
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const { getPlaylist } = await import('../../client/playlists');
   const body = await getPlaylist(s.client, id, queryOf(s, user));
   await printPlaylist(cmd, body);
@@ -92,7 +95,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   body = { ...body, ...bodyFields(fromFlags) };
   warnDescription(body.description as string | undefined);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ '--from': flags.from, '--description-file': flags.descriptionFile }) });
   const { createPlaylist } = await import('../../client/playlists');
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
   say(`mcat: created playlist ${res.playlist.id}`);
@@ -109,7 +112,7 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
   }
   warnDescription(fields.description);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ '--description-file': flags.descriptionFile }) });
   const { updatePlaylistDetails, getPlaylist } = await import('../../client/playlists');
   const q = queryOf(s, user);
   const res = await updatePlaylistDetails(s.client, id, body as any, q);
@@ -133,7 +136,7 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
   warnDescription(body.description as string | undefined);
   const fmt = outputFormat(cmd);
   if (flags.dryRun && (fmt === 'csv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ '--from': flags.from, '--description-file': flags.descriptionFile }) });
   const q = queryOf(s, user);
   const playlists = await import('../../client/playlists');
   if (flags.dryRun) {

@@ -38,19 +38,36 @@ export interface LockerSummary {
   tracks: number;
   unavailable: number;
   noDownloadsLeft: number;
+  /** the remainingDownloads of every track of an available release, added up */
+  downloadsRemaining: number;
+  firstPurchase?: string;
+  lastPurchase?: string;
 }
 
-export function summarise(releases: any[]): LockerSummary {
-  const s: LockerSummary = { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0 };
+export function emptySummary(): LockerSummary {
+  return { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0, downloadsRemaining: 0 };
+}
+
+/** Adds a page of locker releases to a running summary (nothing of the page is kept). */
+export function addToSummary(s: LockerSummary, releases: any[]): LockerSummary {
   for (const lr of releases) {
     s.releases++;
     if (lr.available === false) s.unavailable++;
     for (const lt of lockerTracksOf(lr)) {
       s.tracks++;
       if (noDownloadsLeft(lt, lr)) s.noDownloadsLeft++;
+      if (lr.available !== false && typeof lt.remainingDownloads === 'number') s.downloadsRemaining += lt.remainingDownloads;
+      const at = typeof lt.purchaseDate === 'string' ? Date.parse(lt.purchaseDate) : NaN;
+      if (!Number.isFinite(at)) continue;
+      if (s.firstPurchase === undefined || at < Date.parse(s.firstPurchase)) s.firstPurchase = lt.purchaseDate;
+      if (s.lastPurchase === undefined || at > Date.parse(s.lastPurchase)) s.lastPurchase = lt.purchaseDate;
     }
   }
   return s;
+}
+
+export function summarise(releases: any[]): LockerSummary {
+  return addToSummary(emptySummary(), releases);
 }
 
 export function summaryLine(s: LockerSummary): string {
