@@ -72,6 +72,8 @@ export interface SessionOverrides {
   userId?: string;
   /** keep-alive connections to the API (default 16): as many as the requests a command keeps in flight */
   connections?: number;
+  /** the country when flags, environment and profile give none (auth status checks a signature with it) */
+  countryFallback?: string;
 }
 
 let sessionPromise: Promise<Session> | undefined;
@@ -144,6 +146,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     e.hint = "log in with 'mcat auth login', or set MCAT_CONSUMER_KEY and MCAT_CONSUMER_SECRET";
     throw e;
   }
+  country ??= overrides.countryFallback;
   if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
   if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
 

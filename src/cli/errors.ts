@@ -34,7 +34,7 @@ export function noteUserScope(s: UserScope): void {
  * Says whose token is in use and how to look at the other user's data.
  */
 function accessDenied(err: AuthError): { line: string; hint: string } | undefined {
-  if (!/access to resource denied/i.test(err.reason)) return undefined;
+  if (!/^\s*access to resource denied\s*$/i.test(err.reason)) return undefined;
   const status = err.httpStatus ? ` (HTTP ${err.httpStatus})` : '';
   const holder = scope.tokenUser ? `user ${scope.tokenUser}'s` : "another user's";
   const from = scope.tokenFrom ? ` (from ${scope.tokenFrom})` : '';
@@ -61,6 +61,20 @@ export function exitCodeFor(err: unknown): number {
   return 1;
 }
 
+/**
+ * The service's message with the code's meaning, saying nothing twice: "Track not found" and
+ * "not found, or owned by a label not licensed…" make "Track not found, or owned by a label…".
+ */
+export function withMeaning(apiMessage: string, meaning: string | undefined): string {
+  if (!apiMessage) return meaning || 'API error';
+  if (!meaning) return apiMessage;
+  const low = apiMessage.toLowerCase();
+  if (low.includes(meaning.replace(/\s*\(.*\)$/, '').toLowerCase())) return apiMessage;
+  const [lead, ...rest] = meaning.split(/,\s+(?=or\b)/);
+  if (low.includes(lead.toLowerCase())) return rest.length ? `${apiMessage}, ${rest.join(', ')}` : apiMessage;
+  return `${apiMessage}: ${meaning}`;
+}
+
 function suffix(parts: (string | undefined)[]): string {
   const p = parts.filter(Boolean);
   return p.length ? ` (${p.join(', ')})` : '';
@@ -70,11 +84,7 @@ export function formatError(err: unknown): string {
   let line: string;
   let hint: string | undefined;
   if (err instanceof ApiError) {
-    const meaning = err.meaning;
-    const head = meaning?.replace(/\s*\(.*\)$/, '').toLowerCase();
-    const msg = err.apiMessage && meaning && head && !err.apiMessage.toLowerCase().includes(head)
-      ? `${err.apiMessage}: ${meaning}`
-      : err.apiMessage || meaning || 'API error';
+    const msg = withMeaning(err.apiMessage, err.meaning);
     line = `${err.message !== err.apiMessage && err.message ? err.message : msg}${suffix([err.code !== undefined ? String(err.code) : undefined, `HTTP ${err.httpStatus}`])}`;
     hint = err.hint;
   } else if (err instanceof AuthError && accessDenied(err)) {
@@ -91,9 +101,13 @@ export function formatError(err: unknown): string {
   } else if (err instanceof ResponseError) {
     line = `unreadable response: ${err.message}${suffix([err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
     hint = err.hint;
-  } else if (err instanceof TimeoutError || err instanceof NetworkError) {
+  } else if (err instanceof TimeoutError) {
     line = err.message;
-    hint = err.hint ?? 'check the base URL and the network, or raise --timeout';
+    hint = err.hint ?? (err.phase === 'connect' ? 'check the base URL and the network, or raise --timeout' : 'the service is slow to answer: raise --timeout, or try again later');
+  } else if (err instanceof NetworkError) {
+    line = err.message;
+    // a refused connection or an unknown host is not slow: more time cannot help
+    hint = err.hint ?? (err.causeCode === 'ECONNREFUSED' ? 'is the server running? check the base URL (mcat auth status)' : 'check the base URL (mcat auth status) and the network');
   } else if (err instanceof McatError) {
     line = err.message;
     hint = err.hint;

@@ -7,6 +7,7 @@ export interface LoginFlags {
   userId?: string;
   withSecretsFromStdin?: boolean;
   use?: boolean;
+  verify?: boolean;
 }
 
 export function registerAuth(program: Command): void {
@@ -20,6 +21,7 @@ export function registerAuth(program: Command): void {
     .option('--user-id <id>', "the user id that goes with the token (used by locker and playlist commands)")
     .option('--with-secrets-from-stdin', 'read four lines from standard input: consumer key, consumer secret, token, token secret (the last two may be empty)')
     .option('--use', 'make this the current profile (a first profile always becomes current)')
+    .option('--no-verify', 'save without checking the credentials against the service')
     .addHelpText(
       'after',
       [
@@ -40,11 +42,15 @@ export function registerAuth(program: Command): void {
 
   auth
     .command('status')
-    .description('the profile in use and why, its base URL, key (last 4 characters), countries, token and user: never a secret')
-    .addHelpText('after', '\nExamples:\n  mcat auth status\n  mcat auth status --profile live -o json')
-    .action(async (_flags: unknown, cmd: Command) => {
+    .description('the profile in use and why, its base URL, key (last 4 characters), countries, token and user, and whether the service accepts them: never a secret')
+    .option('--no-verify', 'show the settings only: no request to check the credentials')
+    .addHelpText(
+      'after',
+      '\nEach credential is checked with the service (a signed catalogue read; with a token, a signed read of one\nlocker item): valid, rejected (with the reason) or unreachable. Exit 4 when one is rejected, 1 when\nthe service cannot be reached.\n\nExamples:\n  mcat auth status\n  mcat auth status -o json | jq .checks',
+    )
+    .action(async (flags: { verify?: boolean }, cmd: Command) => {
       const { runStatus } = await import('./auth-run');
-      await runStatus(cmd);
+      await runStatus(cmd, flags);
     });
 
   auth
