@@ -424,6 +424,24 @@ export class DemoData {
     };
   }
 
+  /** The metadata a client stores with a playlist track (the spec's optional fields), empty ones left out. */
+  playlistTrackMeta(trackId: number): Record<string, string> {
+    const t = this.track(trackId);
+    const r = t ? this.release(t.releaseId) : undefined;
+    if (!t || !r) return {};
+    const meta: Record<string, string> = {
+      trackTitle: t.title,
+      trackVersion: t.version,
+      artistAppearsAs: t.artist.appearsAs,
+      releaseId: String(r.id),
+      releaseTitle: r.title,
+      releaseArtistAppearsAs: r.artist.appearsAs,
+      releaseVersion: r.version,
+    };
+    for (const k of Object.keys(meta)) if (meta[k] === '') delete meta[k];
+    return meta;
+  }
+
   // ---- users and lockers ----
 
   locker(userId: string): LockerDef {

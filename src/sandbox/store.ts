@@ -290,6 +290,7 @@ function seedState(db: Database.Database, seed: number): void {
     tracks: trackIds.map((t, k) => ({
       id: hex(24, seed, 77, i, k),
       trackId: String(t),
+      ...demo.playlistTrackMeta(t),
       source: 'catalogue',
       dateAdded: new Date(t0 + i * 86400000 + k * 60000).toISOString(),
     })),

@@ -85,8 +85,7 @@ export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlag
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
-  const { addToGroup } = await import('../../client/groups');
-  // the API has no read of a group: adding no playlists changes nothing and answers with the group
-  const body = await addToGroup(s.client, id, { playlistIds: [] }, q);
+  const { readGroup } = await import('../../client/groups');
+  const body = await readGroup(s.client, id, q);
   await printGroup(cmd, body);
 }
