@@ -29,10 +29,13 @@ export function registerAuth(program: Command): void {
         'Uses the global options: --profile NAME (default: $MCAT_PROFILE, else "default"), --base-url URL,',
         '--country CC (the default country) and --auth-in header|query. Secrets are never taken as flags:',
         'on a terminal they are prompted for (hidden), otherwise pass --with-secrets-from-stdin.',
+        'The credentials are checked first (a signed catalogue read; with a token, a signed read of one locker',
+        'item): rejected ones are not saved (exit 4), nor when the service cannot be reached, unless --no-verify.',
+        'One profile per customer keeps their token: --profile cust-ID --user-id ID.',
         '',
-        'Examples:',
-        '  mcat auth login --profile live --base-url https://api.example.com --country GB',
-        `  printf '%s\\n' "$KEY" "$SECRET" "$TOKEN" "$TOKEN_SECRET" | mcat auth login --profile live --base-url https://api.example.com --with-secrets-from-stdin`,
+        'Examples (KEY, SECRET, TOKEN, TOKEN_SECRET and BASE_URL are yours; the sandbox\'s: mcat sandbox info):',
+        `  printf '%s\\n' "$KEY" "$SECRET" "$TOKEN" "$TOKEN_SECRET" | mcat auth login --profile cust-10002 --user-id 10002 --base-url "$BASE_URL" --country GB --with-secrets-from-stdin`,
+        `  printf '%s\\n' "$KEY" "$SECRET" | mcat auth login --profile catalogue --base-url "$BASE_URL" --with-secrets-from-stdin`,
       ].join('\n'),
     )
     .action(async (flags: LoginFlags, cmd: Command) => {
@@ -56,7 +59,7 @@ export function registerAuth(program: Command): void {
   auth
     .command('logout')
     .description('remove a stored profile and its credentials (default: the profile in use); the sandbox is used if it was current')
-    .addHelpText('after', '\nExamples:\n  mcat auth logout --profile live')
+    .addHelpText('after', '\nExamples:\n  mcat auth logout --profile catalogue')
     .action(async (_flags: unknown, cmd: Command) => {
       const { runLogout } = await import('./auth-run');
       await runLogout(cmd);

@@ -43,7 +43,16 @@ export function registerPlaylist(program: Command): void {
     .description("a user's playlists")
     .option(...USER)
     .option(...USER_TOKEN_OPTION)
-    .addHelpText('after', '\nExamples:\n  mcat playlist list\n  mcat playlist list --all -o ndjson | jq -r .id');
+    .addHelpText('after', [
+        '',
+        "Whose: the profile's user, or --user ID with that user's token (a profile per customer, MCAT_TOKEN and",
+        'MCAT_TOKEN_SECRET, or two lines on standard input with --user-token-from-stdin).',
+        '',
+        'Examples:',
+        '  mcat playlist list',
+        '  mcat playlist list --all -o ndjson | jq -r .id',
+        `  printf '%s\\n' "$USER_TOKEN" "$USER_TOKEN_SECRET" | mcat playlist list --user 10002 --user-token-from-stdin`,
+      ].join('\n'));
   pagingOptions(list, 500);
   list.action(async (flags: PagingFlags & UserTokenFlags, cmd: Command) => {
     const { runList } = await import('./playlist-run');
@@ -56,7 +65,7 @@ export function registerPlaylist(program: Command): void {
     .argument('<playlistId>', 'playlist id (24 hexadecimal characters)')
     .option(...USER)
     .option(...USER_TOKEN_OPTION)
-    .addHelpText('after', '\nExamples:\n  mcat playlist show 5f0c1a2b3c4d5e6f70819203\n  mcat playlist show 5f0c1a2b3c4d5e6f70819203 -o json > backup.json')
+    .addHelpText('after', '\nExamples:\n  mcat playlist show ad0ed2b4b45b8d81945103f4\n  mcat playlist show ad0ed2b4b45b8d81945103f4 -o json > backup.json')
     .action(async (id: string, flags: UserTokenFlags, cmd: Command) => {
       const { runShow } = await import('./playlist-run');
       await runShow(cmd, id, flags);
@@ -95,7 +104,7 @@ export function registerPlaylist(program: Command): void {
     .option('--annotation <key=value>', 'an annotation saved with the playlist (repeatable)', collect)
     .option(...USER)
     .option(...USER_TOKEN_OPTION)
-    .addHelpText('after', '\nExamples:\n  mcat playlist details 5f0c1a2b3c4d5e6f70819203 --visibility public\n  mcat playlist details 5f0c1a2b3c4d5e6f70819203 --description-file notes.txt')
+    .addHelpText('after', '\nExamples:\n  mcat playlist details ad0ed2b4b45b8d81945103f4 --visibility public\n  mcat playlist details ad0ed2b4b45b8d81945103f4 --description-file notes.txt')
     .action(async (id: string, flags: FieldFlags, cmd: Command) => {
       const { runDetails } = await import('./playlist-run');
       await runDetails(cmd, id, flags);
@@ -119,7 +128,7 @@ export function registerPlaylist(program: Command): void {
     .option(...USER_TOKEN_OPTION)
     .addHelpText(
       'after',
-      '\nCSV: a header row naming trackId and optionally trackTitle, trackVersion, artistAppearsAs, releaseId,\nreleaseTitle, releaseArtistAppearsAs, releaseVersion. NDJSON: one track object per line.\n\nExamples:\n  mcat playlist replace 5f0c1a2b3c4d5e6f70819203 --from tracks.csv --status published\n  mcat playlist replace 5f0c1a2b3c4d5e6f70819203 --from body.json --dry-run',
+      '\nCSV: a header row naming trackId and optionally trackTitle, trackVersion, artistAppearsAs, releaseId,\nreleaseTitle, releaseArtistAppearsAs, releaseVersion. NDJSON: one track object per line.\n\nExamples:\n  mcat playlist replace ad0ed2b4b45b8d81945103f4 --from tracks.csv --status published\n  mcat playlist replace ad0ed2b4b45b8d81945103f4 --from body.json --dry-run',
     )
     .action(async (id: string, flags: ReplaceFlags, cmd: Command) => {
       const { runReplace } = await import('./playlist-run');
@@ -154,7 +163,7 @@ export function registerPlaylist(program: Command): void {
     .option('--concurrency <n>', 'playlists read at once (default 4)')
     .option(...USER)
     .option(...USER_TOKEN_OPTION)
-    .addHelpText('after', '\nExamples:\n  mcat playlist export > backup.ndjson\n  mcat playlist apply backup.ndjson')
+    .addHelpText('after', '\nExamples:\n  mcat playlist export > backup.ndjson\n  mcat playlist export | jq -r .playlistId')
     .action(async (flags: UserTokenFlags & { concurrency?: string }, cmd: Command) => {
       const { runExport } = await import('./playlist-apply');
       await runExport(cmd, flags);

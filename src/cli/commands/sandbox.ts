@@ -43,7 +43,7 @@ export function registerSandbox(program: Command): void {
     .option('--seed <n>', 'seed of the demo data (a new seed re-initialises the data dir)')
     .option('--faults <spec>', 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryafter=2,reset=0.02,truncate=0.02,slow=0.02')
     .option('--rate-limit <n/min>', 'refuse requests past N per minute per key (429 with Retry-After)')
-    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox start --port 0 --data ./sandbox-data\n  mcat sandbox start --port 0 --faults latency=50ms,error=0.05 --rate-limit 600/min')
     .action(async (flags: StartFlags) => {
       const port = wholeNumber(flags.port, '--port', 65535);
       const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 2 ** 31 - 1);
@@ -75,8 +75,8 @@ export function registerSandbox(program: Command): void {
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
-      say(lines.join('\n'));
-      await new Promise<void>((resolve) => {
+      // Ctrl-C is listened for before the line that says to press it, so one pressed at once still stops cleanly
+      const stopped = new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -85,6 +85,8 @@ export function registerSandbox(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      say(lines.join('\n'));
+      await stopped;
       await sb.close();
       say('mcat sandbox stopped');
     });
@@ -94,6 +96,7 @@ export function registerSandbox(program: Command): void {
     .description('demo credentials and example ids of a sandbox data dir (and its base URL if a server runs there)')
     .option('--json', 'print the information as JSON on standard output')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox info\n  mcat sandbox info --json | jq -r .examples.trackIds[0]')
     .action(async (flags: { json?: boolean; data?: string }) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { getSandboxInfo } = await import('../../sandbox/index');
@@ -125,6 +128,7 @@ export function registerSandbox(program: Command): void {
     .command('reset')
     .description('put the demo state back: playlists, groups, download counters')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox reset')
     .action(async (flags: { data?: string }) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { resetSandbox } = await import('../../sandbox/index');
