@@ -54,7 +54,8 @@ function progressLine(): { show(seen: number, total: number): void; clear(): voi
   return {
     show(seen, total) {
       const now = Date.now();
-      if (!tty || (now - last < 100 && seen < total)) return;
+      // one page is over before a person could read a count: only longer walks show one
+      if (!tty || (!shown && seen >= total) || (now - last < 100 && seen < total)) return;
       last = now;
       shown = true;
       process.stderr.write(`\rmcat: reading the locker: ${seen.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} releases\u001b[K`);

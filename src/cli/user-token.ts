@@ -16,24 +16,20 @@ export interface UserTokenFlags {
   user?: string;
 }
 
-/** The flag that reads standard input among these, if any: it cannot also carry a token. */
-export function stdinUser(uses: Record<string, string | undefined>): string | undefined {
+/**
+ * Refuses a second reader of standard input before anything is read: the token's two lines and
+ * `--from -` (or an edits file '-') cannot share it.
+ */
+export function checkStdinUse(flags: UserTokenFlags, uses: Record<string, string | undefined>): void {
+  if (!flags.userTokenFromStdin) return;
   const hit = Object.entries(uses).find(([, v]) => v === '-');
-  return hit ? (hit[0].startsWith('--') ? `${hit[0]} -` : hit[0]) : undefined;
+  if (hit) throw new UsageError(`--user-token-from-stdin and ${hit[0]} cannot both read standard input`, 'give the other input as a file');
 }
 
-/**
- * The session of a user-scoped command. `stdinTakenBy` names the flag that already reads
- * standard input (e.g. `--from -`): the two cannot share it.
- */
-export async function userSession(
-  cmd: Command,
-  flags: UserTokenFlags,
-  o: { stdinTakenBy?: string; connections?: number } = {},
-): Promise<Session> {
-  const { stdinTakenBy, connections } = o;
+/** The session of a user-scoped command, with the user's token from stdin when asked. */
+export async function userSession(cmd: Command, flags: UserTokenFlags, o: { connections?: number } = {}): Promise<Session> {
+  const { connections } = o;
   if (!flags.userTokenFromStdin) return session(cmd, { connections });
-  if (stdinTakenBy) throw new UsageError(`--user-token-from-stdin and ${stdinTakenBy} cannot both read standard input`, 'give the other input as a file');
   const text = (await readStdin()).toString('utf8');
   const [token = '', tokenSecret = ''] = text.split(/\r?\n/).map((l) => l.trim());
   if (!token) throw new UsageError('--user-token-from-stdin: the first line of standard input must be the access token');

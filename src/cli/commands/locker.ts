@@ -26,7 +26,7 @@ export interface DownloadFlags {
 
 /**
  * A locker subcommand: its help shows its own options and the program's, never the listing
- * filters of `mcat locker` (which it does not take: the parent's options are positional).
+ * filters of `mcat locker` (which it does not take: see refuseListingOptions).
  */
 function sub(locker: Command, name: string): Command {
   const cmd = locker.command(name);
@@ -35,11 +35,27 @@ function sub(locker: Command, name: string): Command {
   return cmd;
 }
 
+/**
+ * commander lets `mcat locker download 1 --unavailable` set the listing's option on `locker`, where
+ * the download would ignore it: refuse it instead. The token flag, which every locker command takes,
+ * is handed down to the subcommand.
+ */
+function refuseListingOptions(locker: Command, subcommand: Command): void {
+  for (const o of locker.options) {
+    const key = o.attributeName();
+    if (locker.getOptionValueSource(key) !== 'cli') continue;
+    if (key === 'userTokenFromStdin') {
+      subcommand.setOptionValue(key, true);
+      continue;
+    }
+    throw new UsageError(`unknown option '${o.long}' for 'locker ${subcommand.name()}'`, `${o.long} belongs to the listing: mcat locker ${o.long}${o.required ? ' …' : ''}`);
+  }
+}
+
 export function registerLocker(program: Command): void {
   const locker = program
     .command('locker')
     .description("a user's locker: purchased releases and tracks, what is available, what can still be downloaded")
-    .enablePositionalOptions()
     .allowExcessArguments(true)
     .option(...USER_TOKEN_OPTION)
     .option('--sort <field[:dir]>', `sort by ${LOCKER_SORT_FIELDS.join('|')}, optionally :asc or :desc (default purchaseDate:desc)`)
@@ -65,6 +81,7 @@ export function registerLocker(program: Command): void {
       ].join('\n'),
     );
   pagingOptions(locker, 50);
+  locker.hook('preSubcommand', refuseListingOptions);
   locker.action(async (flags: LockerFlags, cmd: Command) => {
     // `mcat locker downlaod 1`: a misspelt command, not "too many arguments"
     if (cmd.args.length) {

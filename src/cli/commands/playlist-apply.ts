@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
 import { intOption, outputFormat, say } from '../context';
-import { stdinUser, userSession } from '../user-token';
+import { checkStdinUse, userSession } from '../user-token';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
 import type { ApplyFlags } from './playlist';
@@ -27,6 +27,7 @@ async function readInputBytes(file: string): Promise<Buffer> {
 const DEFAULT_APPLY_CONCURRENCY = 32;
 
 export async function runApply(cmd: Command, file: string, flags: ApplyFlags): Promise<void> {
+  checkStdinUse(flags, { "the edits file '-'": file });
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 64 });
   const format = checkInputFormat(flags.inputFormat);
@@ -51,7 +52,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
 
   // one connection per edit in flight: a smaller pool would cap --concurrency without a word
-  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ "the edits file '-'": file }), connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
+  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
 

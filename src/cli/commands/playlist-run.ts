@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { noteUserScope } from '../errors';
-import { stdinUser, userSession, type UserTokenFlags } from '../user-token';
+import { checkStdinUse, userSession, type UserTokenFlags } from '../user-token';
 import { globalsOf, output, outputFormat, say, type Session } from '../context';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
@@ -82,6 +82,7 @@ function bodyFields(f: PlaylistFieldsIn): Record<string, unknown> {
 }
 
 export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void> {
+  checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
   const user = userFlag(flags.user);
   const fromFlags = await fieldsFromFlags(flags);
   const format = checkInputFormat(flags.inputFormat);
@@ -95,7 +96,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   body = { ...body, ...bodyFields(fromFlags) };
   warnDescription(body.description as string | undefined);
   outputFormat(cmd);
-  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ '--from': flags.from, '--description-file': flags.descriptionFile }) });
+  const s = await userSession(cmd, { ...flags, user });
   const { createPlaylist } = await import('../../client/playlists');
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
   say(`mcat: created playlist ${res.playlist.id}`);
@@ -103,6 +104,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
 }
 
 export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags): Promise<void> {
+  checkStdinUse(flags, { '--description-file -': flags.descriptionFile });
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
   const fields = await fieldsFromFlags(flags);
@@ -112,7 +114,7 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
   }
   warnDescription(fields.description);
   outputFormat(cmd);
-  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ '--description-file': flags.descriptionFile }) });
+  const s = await userSession(cmd, { ...flags, user });
   const { updatePlaylistDetails, getPlaylist } = await import('../../client/playlists');
   const q = queryOf(s, user);
   const res = await updatePlaylistDetails(s.client, id, body as any, q);
@@ -122,6 +124,7 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
 }
 
 export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlags): Promise<void> {
+  checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
   const fromFlags = await fieldsFromFlags(flags);
@@ -136,7 +139,7 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
   warnDescription(body.description as string | undefined);
   const fmt = outputFormat(cmd);
   if (flags.dryRun && (fmt === 'csv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
-  const s = await userSession(cmd, { ...flags, user }, { stdinTakenBy: stdinUser({ '--from': flags.from, '--description-file': flags.descriptionFile }) });
+  const s = await userSession(cmd, { ...flags, user });
   const q = queryOf(s, user);
   const playlists = await import('../../client/playlists');
   if (flags.dryRun) {
