@@ -54,19 +54,14 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const ids = [...new Set(o.edits.flatMap((pe) => (pe.edit.op === 'replace' || pe.edit.op === 'details' ? [pe.edit.playlistId] : [])))];
   const fetched = new Map<string, Fetched>();
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length && !o.signal?.aborted) {
-      const id = ids[next++];
-      try {
-        const r = await withRetries(() => ops.getPlaylist(o.client, id, q));
-        fetched.set(id, { playlist: r.playlist });
-      } catch (err) {
-        fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });
-      }
+  await readEach(ids, o, async (id) => {
+    try {
+      const r = await withRetries(() => ops.getPlaylist(o.client, id, q));
+      fetched.set(id, { playlist: r.playlist });
+    } catch (err) {
+      fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, ids.length)) }, worker));
+  });
 
   // each group that an edit adds to, read once as it is (a group-replace needs no read: it sets it whole)
   const groups = await readGroups(o, ops);
@@ -146,20 +141,24 @@ async function readGroups(o: DryRunOptions, ops: BulkOps): Promise<Map<string, G
     return out;
   }
   const q = { country: o.country, userId: o.userId! };
+  await readEach(ids, o, async (id) => {
+    try {
+      const r = await withRetries(() => ops.readGroup(o.client, id, q));
+      out.set(id, { ids: new Set((r?.playlistGroup?.playlists ?? []).map((p) => String(p.id))) });
+    } catch (err) {
+      out.set(id, isMissingPlaylist(err) ? { missing: err } : { failed: err });
+    }
+  });
+  return out;
+}
+
+/** read(id) for every id, `concurrency` at once (default 4), none started once the signal fires. */
+async function readEach(ids: string[], o: DryRunOptions, read: (id: string) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < ids.length && !o.signal?.aborted) {
-      const id = ids[next++];
-      try {
-        const r = await withRetries(() => ops.readGroup(o.client, id, q));
-        out.set(id, { ids: new Set((r?.playlistGroup?.playlists ?? []).map((p) => String(p.id))) });
-      } catch (err) {
-        out.set(id, isMissingPlaylist(err) ? { missing: err } : { failed: err });
-      }
-    }
+    while (next < ids.length && !o.signal?.aborted) await read(ids[next++]);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, ids.length)) }, worker));
-  return out;
 }
 
 /** What a group-add would do to the group as it is (or as earlier edits of the file leave it). */

@@ -3,27 +3,17 @@
 // folder holding the files they name, with the variables the auth examples name set to the
 // sandbox's values. Each must exit 0; a foreground `sandbox start` must come up and stop on Ctrl-C.
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main';
-import { binPath, mcatEnv, tempHome } from '../helpers/mcat';
+import { binPath, hasCommand, mcatEnv, tempHome } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
-
-function has(cmd: string): boolean {
-  try {
-    execFileSync(cmd, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** [command path, its full help text] for every visible command. */
 function helpTexts(): [string, string][] {
@@ -75,7 +65,7 @@ describe('help examples', () => {
     }
   });
 
-  it.skipIf(!has('jq'))('run as written against the default sandbox, in order, each exiting 0', { timeout: 240_000 }, async () => {
+  it.skipIf(!hasCommand('jq'))('run as written against the default sandbox, in order, each exiting 0', { timeout: 240_000 }, async () => {
     const work = mkdtempSync(join(tmpdir(), 'mcat-examples-'));
     const bin = join(work, '.bin');
     mkdirSync(bin);

@@ -3,12 +3,11 @@
 // left, --dry-run, its own options), whose data, credentials checked at login, demo playlists'
 // metadata, group adds in a dry run, and error lines that say things once.
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, mcat, mcatEnv, tempHome } from '../helpers/mcat';
+import { binPath, hasCommand, mcat, mcatEnv, tempHome } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -18,15 +17,6 @@ let sb: Sandbox;
 let work: string;
 let home: string;
 let releases: any[];
-
-function hasScript(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const plain = (s: string) => s.replace(ANSI, '');
@@ -74,7 +64,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-describe.skipIf(!hasScript())('support flows in a terminal 80 columns wide', () => {
+describe.skipIf(!hasCommand('script'))('support flows in a terminal 80 columns wide', () => {
   it('locker summary of the big locker (22,000 releases): read in pages several at a time, progress on the terminal, a short sheet', { timeout: 180_000 }, async () => {
     const big = user(sb.info.examples.bigLockerUser);
     const { out, code } = await pty('mcat locker summary', { MCAT_TOKEN: big.token, MCAT_TOKEN_SECRET: big.tokenSecret }, { timeout: 170_000 });

@@ -1,6 +1,7 @@
 // Runs the BUILT CLI (bin/mcat) as a user would: a fresh HOME and config dir, the sandbox
 // data dir of the test's sandbox (so mcat finds that running server), no colour unless asked.
 import { execa, type Options } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,4 +72,14 @@ export async function mcat(args: string[], opts: McatOptions = {}): Promise<Mcat
   };
   const r = await execa(process.execPath, [binPath, ...args], execOpts);
   return { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), exitCode: r.exitCode ?? -1 };
+}
+
+/** Whether a program is installed (`script`, `jq`): tests that need one skip without it. */
+export function hasCommand(cmd: string): boolean {
+  try {
+    execFileSync(cmd, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

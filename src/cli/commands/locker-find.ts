@@ -16,7 +16,7 @@ const PAGING = 'locker.lockerReleases';
 
 export async function runFind(cmd: Command, text: string, flags: UserTokenFlags): Promise<void> {
   const query = text.trim();
-  if (!fold(query).trim()) throw new UsageError('locker find needs some text to look for', 'e.g. mcat locker find "silver kites"');
+  if (!fold(query).trim()) throw new UsageError('locker find needs some text to look for', 'e.g. mcat locker find summer');
   const format = outputFormat(cmd);
   if (format === 'xml') throw new UsageError("locker find prints table, json, ndjson or csv: -o xml is the API's XML as received", "use 'mcat locker -o xml' for that");
   const s = await userSession(cmd, flags);

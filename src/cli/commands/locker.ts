@@ -107,7 +107,7 @@ export function registerLocker(program: Command): void {
     .description('releases and tracks whose title, artist, release or ISRC contains TEXT (any case, any accents), across the whole locker')
     .argument('<text>', 'the text to look for')
     .option(...USER_TOKEN_OPTION)
-    .addHelpText('after', '\nA release that matches is shown whole; otherwise only its tracks that match.\n\nExamples:\n  mcat locker find "silver kites"\n  mcat locker find GB2LT6800101 -o json')
+    .addHelpText('after', '\nA release that matches is shown whole; otherwise only its tracks that match.\n\nExamples:\n  mcat locker find summer\n  mcat locker find GB-55T-22-00101 -o json')
     .action(async (text: string, flags: { userTokenFromStdin?: boolean }, cmd: Command) => {
       const { runFind } = await import('./locker-find');
       await runFind(cmd, text, flags);

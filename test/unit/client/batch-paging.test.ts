@@ -117,16 +117,18 @@ describe('releaseDetailsBatch', () => {
   });
 });
 
+/** Page `page` of a listing of `total` items `size` a page (ids 1, 2, …). */
+const pageOf = (page: number, size: number, total: number) => ({
+  releases: {
+    page,
+    pageSize: size,
+    totalItems: total,
+    releases: Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => ({ id: (page - 1) * size + i + 1 })),
+  },
+});
+const opts = { listPath: 'releases.releases', pagingPath: 'releases' };
+
 describe('paginate', () => {
-  const pageOf = (page: number, size: number, total: number) => ({
-    releases: {
-      page,
-      pageSize: size,
-      totalItems: total,
-      releases: Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => ({ id: (page - 1) * size + i + 1 })),
-    },
-  });
-  const opts = { listPath: 'releases.releases', pagingPath: 'releases' };
 
   it('walks every page and stops at the last one', async () => {
     const asked: number[] = [];
@@ -171,15 +173,6 @@ describe('paginate', () => {
 });
 
 describe('paginateConcurrent', () => {
-  const pageOf = (page: number, size: number, total: number) => ({
-    releases: {
-      page,
-      pageSize: size,
-      totalItems: total,
-      releases: Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => ({ id: (page - 1) * size + i + 1 })),
-    },
-  });
-  const opts = { listPath: 'releases.releases', pagingPath: 'releases' };
 
   /** A fake service whose pages answer in scrambled time, counting what is in flight. */
   function service(total: number, size = 10) {
