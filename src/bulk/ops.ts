@@ -26,6 +26,8 @@ export interface BulkOps {
   replacePlaylist(c: ClientLike, id: string, body: ReplaceBody, q: PlaylistQuery): Promise<{ playlist?: Playlist } | undefined>;
   replaceGroup(c: ClientLike, groupId: string, body: { name: string; playlistIds?: string[] }, q: GroupQuery): Promise<{ playlistGroup?: PlaylistGroup } | undefined>;
   addToGroup(c: ClientLike, groupId: string, body: { playlistIds: string[] }, q: GroupQuery): Promise<{ playlistGroup?: PlaylistGroup } | undefined>;
+  /** the group as it is (nothing changes) */
+  readGroup(c: ClientLike, groupId: string, q: GroupQuery): Promise<{ playlistGroup?: PlaylistGroup } | undefined>;
 }
 
 let loaded: Promise<BulkOps> | undefined;
@@ -45,6 +47,7 @@ export function loadOps(): Promise<BulkOps> {
       replacePlaylist: (c, id, body, q) => (p.replacePlaylist as any)(c, id, body, q),
       replaceGroup: (c, id, body, q) => (g.replaceGroup as any)(c, id, body, q),
       addToGroup: (c, id, body, q) => (g.addToGroup as any)(c, id, body, q),
+      readGroup: (c, id, q) => (g.readGroup as any)(c, id, q),
     };
     return ops;
   })();

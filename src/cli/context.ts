@@ -8,6 +8,7 @@ import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
 import { markInterrupted, onCleanup, onOutputEnd } from './lifecycle';
+import { noteUserScope } from './errors';
 import { say, stdoutStream } from '../output/streams';
 
 export { say };
@@ -83,6 +84,10 @@ export interface Session {
   isSandbox: boolean;
   /** where the data comes from, for the line above a table: 'sandbox' or 'profile live (api.example.com)' */
   source: string;
+  /** where the user's token comes from, in words: "profile 'x'", "MCAT_TOKEN", "standard input", "the sandbox" */
+  tokenFrom: string;
+  /** names the (service, user token) pair in local records without holding the token: a hash */
+  account: string;
 }
 
 export interface SessionOverrides {
@@ -92,6 +97,8 @@ export interface SessionOverrides {
   userId?: string;
   /** keep-alive connections to the API (default 16): as many as the requests a command keeps in flight */
   connections?: number;
+  /** the country when flags, environment and profile give none (auth status checks a signature with it) */
+  countryFallback?: string;
 }
 
 let sessionPromise: Promise<Session> | undefined;
@@ -164,6 +171,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     e.hint = "log in with 'mcat auth login', or set MCAT_CONSUMER_KEY and MCAT_CONSUMER_SECRET";
     throw e;
   }
+  country ??= overrides.countryFallback;
   if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
   if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
 
@@ -185,8 +193,21 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
   onCleanup(() => client.close());
+  const tokenFrom =
+    overrides.token !== undefined
+      ? 'standard input'
+      : settings.token.value !== undefined
+        ? settings.token.source === 'env'
+          ? 'MCAT_TOKEN'
+          : `profile '${settings.profileName}'`
+        : needsSandbox
+          ? 'the sandbox'
+          : `profile '${settings.profileName}'`;
+  noteUserScope({ tokenUser: userId, tokenFrom, sandbox: needsSandbox });
+  const { createHash } = await import('node:crypto');
+  const account = createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16);
   const source = needsSandbox ? 'sandbox' : sourceLabel(settings, baseUrl);
-  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox, source };
+  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox, source, tokenFrom, account };
 }
 
 function sourceLabel(settings: Settings, baseUrl: string): string {
@@ -201,9 +222,21 @@ function sourceLabel(settings: Settings, baseUrl: string): string {
   return `${host} (${from})`;
 }
 
-/** The line above a table: whose data it is and from where (`Locker of user 10001 · sandbox`). */
+/**
+ * Where a user's data comes from: the service (`sandbox`, `profile live (api.example.com)`), and
+ * the token when it is not that profile's own (`token from standard input`, `… MCAT_TOKEN`).
+ */
+function userSource(s: Session): string {
+  const own = s.tokenFrom === 'the sandbox' || s.tokenFrom === `profile '${s.settings.profileName}'`;
+  return own ? s.source : `${s.source} · token from ${s.tokenFrom}`;
+}
+
+/**
+ * The line above a table: whose data it is and from where (`Locker of user 10001 · sandbox`).
+ * A catalogue read names the country instead of the token (the consumer key alone signs it).
+ */
 export function about(s: Session, what: string, opts: { catalogue?: boolean } = {}): string {
-  return [what, opts.catalogue ? `${s.country} catalogue` : undefined, s.source].filter(Boolean).join(' · ');
+  return [what, opts.catalogue ? `${s.country} catalogue · ${s.source}` : userSource(s)].join(' · ');
 }
 
 export function ofUser(userId: string | undefined): string {
@@ -270,4 +303,21 @@ function openPager({ pagerSpec, startPager }: typeof import('../output/pager')):
     process.off('SIGINT', onInterrupt);
   });
   return pager.input;
+}
+
+/** "user 10002 · profile cust-10002 (api.example.com)": whose data a command shows, and from where (as about()). */
+export function whoseLabel(s: Session): string {
+  return `${ofUser(s.userId)} · ${userSource(s)}`;
+}
+
+/** A label/value sheet on stdout (table format), coloured and fitted as the output settings say. */
+export async function printSheet(cmd: Command, pairs: [string, string][]): Promise<void> {
+  const g = globalsOf(cmd);
+  const { renderSheet } = await import('../output/table');
+  const { colorEnabled, terminalWidth } = await import('../output/tty');
+  const text = renderSheet(pairs, {
+    color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
+    width: terminalWidth(process.stdout, process.env),
+  });
+  await (await output(cmd, { format: 'table' })).raw(text.endsWith('\n') ? text : text + '\n');
 }

@@ -33,3 +33,8 @@ export function addToGroup(c: ApiClient, groupId: string, body: { playlistIds: s
     what: 'playlist group',
   });
 }
+
+/** The group as it is. The API has no read of a group: adding no playlists changes nothing and answers with it. */
+export function readGroup(c: ApiClient, groupId: string, o: GroupQuery): Promise<PlaylistGroupBody> {
+  return addToGroup(c, groupId, { playlistIds: [] }, o);
+}

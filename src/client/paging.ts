@@ -153,3 +153,70 @@ export async function* paginateItems<I = any>(fetchPage: (page: number) => Promi
     if (Array.isArray(list)) yield* list as I[];
   }
 }
+
+export interface ConcurrentPaginateOptions<T = any> extends PaginateOptions<T> {
+  /** pages in flight at once, once the first page has told how many there are (default 4) */
+  concurrency?: number;
+}
+
+/**
+ * paginate, with the pages after the first fetched ahead: once the first page gives the total,
+ * up to `concurrency` pages are in flight, and they are still yielded in order. paginate decides
+ * where to stop, as it would alone; pages fetched ahead that it never asks for are aborted.
+ */
+export async function* paginateConcurrent<T = any>(
+  fetchPage: (page: number, signal: AbortSignal) => Promise<T>,
+  o: ConcurrentPaginateOptions<T>,
+): AsyncGenerator<T> {
+  const width = Math.max(1, Math.floor(o.concurrency ?? 4));
+  const start = o.startPage ?? 1;
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  o.signal?.addEventListener('abort', stop, { once: true });
+  const ahead = new Map<number, Promise<T>>();
+  let last: number | undefined; // the last page worth asking for, once the first page is read
+  let launched = start;
+
+  const fetchOne = (page: number): Promise<T> => {
+    const p = fetchPage(page, ac.signal);
+    p.catch(() => undefined); // a page fetched ahead may fail before it is asked for: reported then
+    return p;
+  };
+  const learn = (body: T) => {
+    const paging: PageInfo = (o.pageInfo ? o.pageInfo(body) : getPath(body, o.pagingPath ?? '')) ?? {};
+    const size = Number(paging.pageSize ?? o.pageSize ?? 0);
+    const total = Number(paging.totalItems);
+    if (!(size > 0) || paging.totalItems === undefined || !Number.isFinite(total)) {
+      last = start; // no total: page by page
+      return;
+    }
+    last = Math.ceil(total / size);
+    if (o.limit !== undefined) last = Math.min(last, start - 1 + Math.ceil(o.limit / size));
+  };
+  const launch = (asked: number) => {
+    if (last === undefined) return;
+    for (let p = Math.max(launched + 1, asked + 1); p <= Math.min(last, asked + width - 1); p++) {
+      ahead.set(p, fetchOne(p));
+      launched = p;
+    }
+  };
+  const ask = async (page: number): Promise<T> => {
+    const pending = ahead.get(page);
+    ahead.delete(page);
+    const p = pending ?? fetchOne(page);
+    launched = Math.max(launched, page);
+    launch(page);
+    const body = await p;
+    if (last === undefined) {
+      learn(body);
+      launch(page);
+    }
+    return body;
+  };
+  try {
+    yield* paginate(ask, o);
+  } finally {
+    ac.abort();
+    o.signal?.removeEventListener('abort', stop);
+  }
+}

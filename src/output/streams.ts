@@ -156,6 +156,8 @@ export interface StatusLine {
   show(text: string): void;
   /** ends the line (a newline) if anything was shown */
   end(): void;
+  /** erases the line if anything was shown (a count that means nothing once done) */
+  clear(): void;
 }
 
 export function statusLine(): StatusLine {
@@ -174,6 +176,10 @@ export function statusLine(): StatusLine {
     },
     end() {
       if (shown) toStderr('\n', 'text');
+      shown = false;
+    },
+    clear() {
+      if (shown) toStderr('', 'text', CLEAR_LINE);
       shown = false;
     },
   };

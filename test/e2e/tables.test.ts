@@ -226,6 +226,10 @@ describe('through a pipe', () => {
     expect(r.stdout.split('\n')[0]).toBe('Locker of user 10001 · sandbox');
     r = await run(['locker', '-o', 'json']);
     expect(r.stdout).not.toContain('Locker of');
+    // a token that is not the profile's (here the sandbox's) is named with where it came from
+    const big = sb.info.users.find((u) => u.userId === sb.info.examples.bigLockerUser)!;
+    r = await run(['locker', '-o', 'table', '--page-size', '1', '--user-token-from-stdin'], { input: `${big.token}\n${big.tokenSecret}\n` });
+    expect(r.stdout.split('\n')[0]).toBe('Locker of user 10002 · sandbox · token from standard input');
     const home = tempHome();
     const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
     const user = sb.info.users.find((u) => u.userId === sb.info.examples.lockerUser)!;

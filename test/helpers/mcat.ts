@@ -1,6 +1,7 @@
 // Runs the BUILT CLI (bin/mcat) as a user would: a fresh HOME and config dir, the sandbox
 // data dir of the test's sandbox (so mcat finds that running server), no colour unless asked.
 import { execa, type Options } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -86,4 +87,14 @@ export async function mcat(args: string[], opts: McatOptions = {}): Promise<Mcat
 /** mcat started and not awaited: the test can signal it (Ctrl-C) while it runs. */
 export function spawnMcat(args: string[], opts: McatOptions = {}) {
   return execa(process.execPath, [binPath, ...args], execOptions(opts));
+}
+
+/** Whether a program is installed (`script`, `jq`): tests that need one skip without it. */
+export function hasCommand(cmd: string): boolean {
+  try {
+    execFileSync(cmd, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,16 +1,11 @@
 // Runs shell command lines on a pseudo-terminal of a given width (util-linux `script`), with the
 // environment of test/helpers/mcat.ts: what a person at a terminal sees.
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
-import { binPath, mcatEnv } from './mcat';
+import { binPath, hasCommand, mcatEnv } from './mcat';
 
+/** Whether util-linux `script` is here to run mcat in a pseudo-terminal (tests skip without it). */
 export function hasScript(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return hasCommand('script');
 }
 
 export const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -12,7 +12,7 @@ export function registerArtist(program: Command): void {
     .addOption(typeOption(['album', 'single', 'video']))
     .option('--packages <ids>', 'only releases with one of these package ids (with usage type download)')
     .option('--image-size <px>', 'image width in pixels')
-    .addHelpText('after', '\nExamples:\n  mcat artist releases 2001 --type album\n  mcat artist releases 2001 --all -o ndjson | jq -r .title');
+    .addHelpText('after', '\nExamples:\n  mcat artist releases 1001 --type album\n  mcat artist releases 1001 --all -o ndjson | jq -r .title');
   pagingOptions(releases, 50);
   releases.action(async (artistId: string, flags: CatalogueFlags & PagingFlags, cmd: Command) => {
     const { parseIntegerId } = await import('../ids');

@@ -9,7 +9,7 @@ export function registerCompletion(program: Command): void {
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', SHELLS.join(', '))
-    .addHelpText('after', '\nExamples:\n  source <(mcat completion bash)\n  mcat completion fish > ~/.config/fish/completions/mcat.fish')
+    .addHelpText('after', '\nExamples:\n  source <(mcat completion bash)\n  mkdir -p ~/.config/fish/completions && mcat completion fish > ~/.config/fish/completions/mcat.fish')
     .action(async (shell: string) => {
       if (!SHELLS.includes(shell)) throw new UsageError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
       const { completionScript } = await import('../completion');

@@ -1,7 +1,9 @@
 // The work behind `group replace|add|show`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { about, globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { noteUserScope } from '../errors';
+import { about, globalsOf, output, outputFormat, say, type Session } from '../context';
+import { userSession } from '../user-token';
 import { groupSheet, groupView, ignoredGroupIds } from '../views/playlists';
 import type { GroupFlags } from './group';
 import { checkPlaylistId } from './playlist-input';
@@ -24,6 +26,7 @@ function playlistIds(values: string[] | undefined): string[] {
 
 function groupQuery(s: Session, user: string | undefined): { country: string; userId: string } {
   const userId = user ?? s.userId;
+  noteUserScope({ requestedUser: user });
   if (!userId) {
     throw new UsageError('playlist group calls need a user id', "pass --user ID, or set MCAT_USER_ID / the profile's user");
   }
@@ -57,7 +60,7 @@ export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupF
   if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name must not be empty');
   const ids = playlistIds(flags.playlist);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
   const { replaceGroup } = await import('../../client/groups');
   const body = await replaceGroup(s.client, id, { name: flags.name, playlistIds: ids }, q);
@@ -70,7 +73,7 @@ export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags
   const ids = playlistIds(flags.playlist);
   if (ids.length === 0) throw new UsageError('--playlist needs at least one playlist id', "to see the group, use 'mcat group show'");
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
   const { addToGroup } = await import('../../client/groups');
   const body = await addToGroup(s.client, id, { playlistIds: ids }, q);
@@ -81,10 +84,9 @@ export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlag
   const id = checkPlaylistId(idArg, 'group');
   const user = userFlag(flags.user);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
-  const { addToGroup } = await import('../../client/groups');
-  // the API has no read of a group: adding no playlists changes nothing and answers with the group
-  const body = await addToGroup(s.client, id, { playlistIds: [] }, q);
+  const { readGroup } = await import('../../client/groups');
+  const body = await readGroup(s.client, id, q);
   await printGroup(cmd, body, s, q);
 }

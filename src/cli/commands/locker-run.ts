@@ -4,25 +4,21 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PaginateOptions } from '../../client/paging';
-import { about, flagOrEnv, globalsOf, intOption, ofUser, output, outputFormat, say, session, type Session } from '../context';
-import { parseIntegerId, readStdin } from '../ids';
+import { about, flagOrEnv, globalsOf, intOption, ofUser, output, outputFormat, say, type Session } from '../context';
+import { parseIntegerId } from '../ids';
+import { userSession } from '../user-token';
 import { checkPaging, listInfo } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
 import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './locker';
+import { findTrack as findInLocker, remainingNow, type TrackHit } from '../locker-walk';
+import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../client/locker';
+import { recordDownload } from '../download-log';
 import { interruptSignal } from '../lifecycle';
-import { pipeToStdout, print, statusLine } from '../../output/streams';
+import { pipeToStdout, print, statusLine, stdoutClosed } from '../../output/streams';
 import { InterruptedError } from '../errors';
 import { checkTarget, PartFile } from '../part-file';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-
-async function userSession(cmd: Command, fromStdin: boolean | undefined): Promise<Session> {
-  if (!fromStdin) return session(cmd);
-  const text = (await readStdin()).toString('utf8');
-  const [token = '', tokenSecret = ''] = text.split(/\r?\n/).map((l) => l.trim());
-  if (!token) throw new UsageError('--user-token-from-stdin: the first line of standard input must be the access token');
-  return session(cmd, { token, tokenSecret });
-}
 
 export function parseSort(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -71,16 +67,8 @@ export function lockerFilter(flags: LockerFlags): LockerFilter {
   };
 }
 
-const LIST = 'locker.lockerReleases.lockerRelease';
-const PAGING = 'locker.lockerReleases';
-
-/** A locker release's identity for paginate()'s repeat rule: its release and track ids (hashing
- *  the whole entry, paginate's default for items without an id, costs ~25 µs a release). */
-function lockerReleaseKey(lr: any): string {
-  return `${lr?.release?.id}:${lockerTracksOf(lr)
-    .map((lt) => `${lt.track?.id}/${lt.purchaseId ?? lt.purchaseDate ?? ''}`)
-    .join(',')}`;
-}
+const LIST = LOCKER_LIST_PATH;
+const PAGING = LOCKER_PAGING_PATH;
 
 /** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
 function lockerPages<T>(s: Session, fetchPage: (page: number) => Promise<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages'>): AsyncGenerator<T> {
@@ -97,7 +85,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   }
   const explicitPage = flags.page !== undefined;
   const walk = paging.all || paging.limit !== undefined || (filter.active && !explicitPage);
-  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const s = await userSession(cmd, flags);
   const locker = await import('../../client/locker');
   const out = await output(cmd);
   const pageSize = paging.pageSize ?? (walk ? 50 : 10);
@@ -206,21 +194,28 @@ async function streamXmlPages(
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
 
-function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined {
-  for (const lr of lockerReleasesOf(body)) {
-    for (const lt of lockerTracksOf(lr)) if (Number(lt.track?.id) === trackId) return { lr, lt };
-  }
-  return undefined;
+async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
+  const { hit, searched } = await findInLocker(s, trackId);
+  if (hit) return hit;
+  const e = new McatError(`track ${trackId} is not in ${s.userId ? `user ${s.userId}'s` : "this user's"} locker (${searched} releases searched)`);
+  e.hint = 'look for it by title or ISRC: mcat locker find TEXT';
+  throw e;
 }
 
-async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
-  const { getLocker } = await import('../../client/locker');
-  const fetchPage = (page: number) => getLocker(s.client, { country: s.country, page, pageSize: 50 });
-  for await (const body of lockerPages(s, fetchPage, { pageSize: 50 })) {
-    const hit = findTrack(body, trackId);
-    if (hit) return hit;
+/** After a download: how many are left now (a fresh read of the track's page), recorded locally. */
+async function downloadsLeftAfter(s: Session, trackId: number, hit: TrackHit): Promise<string> {
+  const before = typeof hit.lt.remainingDownloads === 'number' ? hit.lt.remainingDownloads : undefined;
+  let left: number | undefined;
+  try {
+    left = await remainingNow(s, trackId, hit);
+  } catch {
+    left = undefined; // the file is saved; the count is only information
   }
-  throw new McatError(`track ${trackId} is not in this user's locker`);
+  left ??= before !== undefined ? Math.max(0, before - 1) : undefined;
+  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null });
+  if (left === undefined) return 'downloads left: not shown by the service';
+  if (left === 0) return 'no downloads left now (streaming stays possible)';
+  return `${left} download${left === 1 ? '' : 's'} left`;
 }
 
 function safeName(s: string): string {
@@ -246,8 +241,9 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
   if (dest !== undefined && dest !== '-') await checkTarget(dest, clobber);
-  const s = await userSession(cmd, flags.userTokenFromStdin);
-  const { lr, lt } = await locateTrack(s, trackId);
+  const s = await userSession(cmd, flags);
+  const hit = await locateTrack(s, trackId);
+  const { lr, lt } = hit;
   const title = lt.track?.title ?? `track ${trackId}`;
   if (lr.available === false) {
     throw new McatError(`track ${trackId} (${title}) cannot be downloaded: its release is no longer available`);
@@ -269,6 +265,11 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
   const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
   // the default name is known only now: still before the request that uses up a download
   if (dest === undefined) await checkTarget(target, clobber);
+  if (flags.dryRun) {
+    const left = typeof lt.remainingDownloads === 'number' ? `; ${lt.remainingDownloads} download${lt.remainingDownloads === 1 ? '' : 's'} left now, ${lt.remainingDownloads - 1} after` : '';
+    say(`mcat: dry run: would download track ${trackId} (${title}) as ${fmt?.description ?? 'the first format'} to ${target === '-' ? 'standard output' : target}${left}; nothing was downloaded`);
+    return;
+  }
 
   const { downloadTrack } = await import('../../client/media');
   const signal = interruptSignal();
@@ -300,7 +301,10 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
     throw explainMedia(e, trackId, title);
   }
   bar?.done();
-  if (part) say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+  const left = await downloadsLeftAfter(s, trackId, hit);
+  if (part) say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}; ${left}`);
+  // a reader that went away ends the run quietly (the download was used all the same: recorded)
+  else if (!stdoutClosed()) say(`mcat: downloaded track ${trackId} to standard output; ${left}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
@@ -344,7 +348,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
 
 export async function runStreamCheck(cmd: Command, trackIdArg: string, flags: { userTokenFromStdin?: boolean }): Promise<void> {
   const trackId = parseIntegerId(trackIdArg, 'track');
-  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const s = await userSession(cmd, flags);
   const { streamCheck } = await import('../../client/media');
   let r;
   try {

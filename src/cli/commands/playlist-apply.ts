@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
-import { intOption, outputFormat, say, session } from '../context';
+import { intOption, outputFormat, say } from '../context';
+import { checkStdinUse, userSession } from '../user-token';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
 import { print, statusLine, stdoutClosed } from '../../output/streams';
@@ -27,6 +28,7 @@ async function readInputBytes(file: string): Promise<Buffer> {
 const DEFAULT_APPLY_CONCURRENCY = 32;
 
 export async function runApply(cmd: Command, file: string, flags: ApplyFlags): Promise<void> {
+  checkStdinUse(flags, { "the edits file '-'": file });
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 64 });
   const format = checkInputFormat(flags.inputFormat);
@@ -52,7 +54,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
 
   // one connection per edit in flight: a smaller pool would cap --concurrency without a word
-  const s = await session(cmd, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
+  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
 
@@ -130,14 +132,14 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   }
 }
 
-export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string }): Promise<void> {
+export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string; userTokenFromStdin?: boolean }): Promise<void> {
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
   const g = cmd.optsWithGlobals() as { output?: string };
   if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson') {
     throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
   }
-  const s = await session(cmd, { connections: Math.max(16, concurrency ?? 4) });
+  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
   const bulk = await import('../../bulk/index');
   const signal = interruptSignal();

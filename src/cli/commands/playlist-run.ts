@@ -1,7 +1,9 @@
 // The work behind `playlist list|show|create|details|replace`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { about, globalsOf, ofUser, output, outputFormat, say, session, type Session } from '../context';
+import { noteUserScope } from '../errors';
+import { checkStdinUse, userSession, type UserTokenFlags } from '../user-token';
+import { about, globalsOf, ofUser, output, outputFormat, say, type Session } from '../context';
 import { print } from '../../output/streams';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
@@ -26,14 +28,15 @@ export function userFlag(value: string | undefined): string | undefined {
 
 export function queryOf(s: Session, user: string | undefined): { country: string; userId?: string } {
   const userId = user ?? s.userId;
+  noteUserScope({ requestedUser: user });
   return userId ? { country: s.country, userId } : { country: s.country };
 }
 
-export async function runList(cmd: Command, flags: PagingFlags & { user?: string }): Promise<void> {
+export async function runList(cmd: Command, flags: PagingFlags & UserTokenFlags): Promise<void> {
   const user = userFlag(flags.user);
   checkPaging(flags, 500);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const { listPlaylists } = await import('../../client/playlists');
   const q = queryOf(s, user);
   await runListing(cmd, flags, {
@@ -66,11 +69,11 @@ export async function printPlaylist(cmd: Command, body: any, s: Session, user: s
   await out.document(body, playlistTracksView);
 }
 
-export async function runShow(cmd: Command, idArg: string, flags: { user?: string }): Promise<void> {
+export async function runShow(cmd: Command, idArg: string, flags: UserTokenFlags): Promise<void> {
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const { getPlaylist } = await import('../../client/playlists');
   const body = await getPlaylist(s.client, id, queryOf(s, user));
   await printPlaylist(cmd, body, s, user);
@@ -83,6 +86,7 @@ function bodyFields(f: PlaylistFieldsIn): Record<string, unknown> {
 }
 
 export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void> {
+  checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
   const user = userFlag(flags.user);
   const fromFlags = await fieldsFromFlags(flags);
   const format = checkInputFormat(flags.inputFormat);
@@ -96,7 +100,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   body = { ...body, ...bodyFields(fromFlags) };
   warnDescription(body.description as string | undefined);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const { createPlaylist } = await import('../../client/playlists');
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
   say(`mcat: created playlist ${res.playlist.id}`);
@@ -104,6 +108,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
 }
 
 export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags): Promise<void> {
+  checkStdinUse(flags, { '--description-file -': flags.descriptionFile });
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
   const fields = await fieldsFromFlags(flags);
@@ -113,7 +118,7 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
   }
   warnDescription(fields.description);
   outputFormat(cmd);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const { updatePlaylistDetails, getPlaylist } = await import('../../client/playlists');
   const q = queryOf(s, user);
   const res = await updatePlaylistDetails(s.client, id, body as any, q);
@@ -123,6 +128,7 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
 }
 
 export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlags): Promise<void> {
+  checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
   const fromFlags = await fieldsFromFlags(flags);
@@ -137,7 +143,7 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
   warnDescription(body.description as string | undefined);
   const fmt = outputFormat(cmd);
   if (flags.dryRun && (fmt === 'csv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
-  const s = await session(cmd);
+  const s = await userSession(cmd, { ...flags, user });
   const q = queryOf(s, user);
   const playlists = await import('../../client/playlists');
   if (flags.dryRun) {

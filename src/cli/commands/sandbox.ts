@@ -48,7 +48,10 @@ export function registerSandbox(program: Command): void {
     .option('--rate-limit <n/min>', 'refuse requests past N per minute per key (429 with Retry-After)')
     .option('--log <file>', 'append one NDJSON line per request: time, method, path, status, duration, masked consumer key')
     .option('--limits <spec>', 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,playlists=1000,groups=100,group-size=1000,storage=20MiB')
-    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min\n  mcat sandbox start --limits tracks=500,storage=5MiB\n  mcat sandbox start --log requests.ndjson')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  mcat sandbox start --port 0 --data ./sandbox-data\n  mcat sandbox start --port 0 --faults latency=50ms,error=0.05 --rate-limit 600/min\n  mcat sandbox start --port 0 --limits tracks=500,storage=5MiB\n  mcat sandbox start --port 0 --log requests.ndjson',
+    )
     .action(async (flags: StartFlags) => {
       const port = wholeNumber(flags.port, '--port', 65535);
       if (flags.log !== undefined && flags.log.trim() === '') throw new UsageError('--log must name a file');
@@ -84,8 +87,8 @@ export function registerSandbox(program: Command): void {
         flags.log ? `  request log: ${flags.log}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
-      for (const line of lines) say(line);
-      await new Promise<void>((resolve) => {
+      // Ctrl-C is listened for before the line that says to press it, so one pressed at once still stops cleanly
+      const stopped = new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -94,6 +97,8 @@ export function registerSandbox(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      for (const line of lines) say(line);
+      await stopped;
       await sb.close();
       say('mcat sandbox stopped');
     });
@@ -103,6 +108,7 @@ export function registerSandbox(program: Command): void {
     .description('demo credentials and example ids of a sandbox data dir (and its base URL if a server runs there)')
     .option('--json', 'print the information as JSON on standard output')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox info\n  mcat sandbox info --json | jq -r .examples.trackIds[0]')
     .action(async (flags: { json?: boolean; data?: string }) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { getSandboxInfo } = await import('../../sandbox/index');
@@ -137,6 +143,7 @@ export function registerSandbox(program: Command): void {
     .command('reset')
     .description('put the demo state back: playlists, groups, download counters')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox reset')
     .action(async (flags: { data?: string }) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { resetSandbox } = await import('../../sandbox/index');

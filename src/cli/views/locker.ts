@@ -43,19 +43,42 @@ export interface LockerSummary {
   tracks: number;
   unavailable: number;
   noDownloadsLeft: number;
+  /** the remainingDownloads of every track of an available release, added up */
+  downloadsRemaining: number;
+  firstPurchase?: string;
+  lastPurchase?: string;
 }
 
-export function summarise(releases: any[]): LockerSummary {
-  const s: LockerSummary = { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0 };
+export function emptySummary(): LockerSummary {
+  return { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0, downloadsRemaining: 0 };
+}
+
+/**
+ * Adds a page of locker releases to a running summary (nothing of the page is kept). Without
+ * `purchases` the first and last purchase are left out (a table's tally line does not show them,
+ * and reading every track's date costs time on a big locker).
+ */
+export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?: boolean } = {}): LockerSummary {
+  const purchases = o.purchases !== false;
   for (const lr of releases) {
     s.releases++;
     if (lr.available === false) s.unavailable++;
     for (const lt of lockerTracksOf(lr)) {
       s.tracks++;
       if (noDownloadsLeft(lt, lr)) s.noDownloadsLeft++;
+      if (lr.available !== false && typeof lt.remainingDownloads === 'number') s.downloadsRemaining += lt.remainingDownloads;
+      if (!purchases) continue;
+      const at = typeof lt.purchaseDate === 'string' ? Date.parse(lt.purchaseDate) : NaN;
+      if (!Number.isFinite(at)) continue;
+      if (s.firstPurchase === undefined || at < Date.parse(s.firstPurchase)) s.firstPurchase = lt.purchaseDate;
+      if (s.lastPurchase === undefined || at > Date.parse(s.lastPurchase)) s.lastPurchase = lt.purchaseDate;
     }
   }
   return s;
+}
+
+export function summarise(releases: any[]): LockerSummary {
+  return addToSummary(emptySummary(), releases);
 }
 
 export function summaryLine(s: LockerSummary): string {
@@ -65,14 +88,10 @@ export function summaryLine(s: LockerSummary): string {
 
 /** The summary line of every page so far. */
 export function lockerTally(): Tally {
-  const total: LockerSummary = { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0 };
+  const total = emptySummary();
   return {
     add(body: any) {
-      const s = summarise(lockerReleasesOf(body));
-      total.releases += s.releases;
-      total.tracks += s.tracks;
-      total.unavailable += s.unavailable;
-      total.noDownloadsLeft += s.noDownloadsLeft;
+      addToSummary(total, lockerReleasesOf(body), { purchases: false });
     },
     line: () => summaryLine(total),
   };

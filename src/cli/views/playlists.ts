@@ -1,5 +1,6 @@
 // What a person sees of playlists and playlist groups: listing columns, a sheet of one
 // playlist's fields with its tracks below, a group's header with its playlists below.
+import { getPath } from '../../output/fields';
 import type { View } from '../../output/types';
 import { when } from './format';
 
@@ -39,6 +40,14 @@ export const playlistTracksView: View = {
     { key: 'dateAdded', header: 'Added', shrink: false, rank: 5, display: (t: any) => when(t.dateAdded) },
   ],
   items: (body: any) => tracksOf(body).map((t, i) => ({ position: i + 1, ...t })),
+  // in a table, a track stored without its metadata shows its id and a dash, not blank cells
+  rows: (body: any) =>
+    playlistTracksView.items(body).map((t) => ({
+      cells: playlistTracksView.columns.map((c) => {
+        const v = c.display ? c.display(t) : c.get ? c.get(t) : getPath(t, c.key);
+        return v === undefined || v === null || v === '' ? '—' : v;
+      }),
+    })),
 };
 
 /** The fields of one playlist as label/value rows (the table form of `playlist show`). */

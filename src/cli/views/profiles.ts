@@ -2,6 +2,7 @@
 // keys and tokens masked, a password in a base URL too, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
 import { maskSecret, maskUrlCredentials } from '../../config/mask';
 import type { View } from '../../output/types';
+import type { CredentialCheck, CredentialChecks } from '../verify';
 import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
 
 /** Why this profile is in use. */
@@ -31,6 +32,8 @@ export interface StatusView {
   tokenSecret: 'set' | 'not set';
   userId: string | null;
   authIn: 'header' | 'query';
+  /** what the service said of the credentials (absent with --no-verify) */
+  checks?: CredentialChecks;
   sources: {
     baseUrl: Source;
     consumerKey: Source;
@@ -140,6 +143,11 @@ const WHY_TEXT: Record<ProfileWhy, string> = {
   'built-in': 'built-in: no profile selected',
 };
 
+/** "valid", "rejected: invalid signature", "unreachable: connection refused by …" */
+export function checkText(c: CredentialCheck): string {
+  return c.reason ? `${c.state}: ${c.reason}` : c.state;
+}
+
 /** `label: value (where from)` lines, labels aligned. */
 export function statusLines(v: StatusView): string[] {
   const rows: [string, string][] = [
@@ -154,6 +162,11 @@ export function statusLines(v: StatusView): string[] {
     ['user id', `${v.userId ?? '(none)'} (${from('userId', v.sources.userId, v.profile)})`],
     ['auth transport', `${v.authIn} (${from('authIn', v.sources.authIn, v.profile)})`],
   ];
+  if (v.checks) {
+    rows.push(['key and secret', checkText(v.checks.consumer)]);
+    rows.push(['token check', checkText(v.checks.token)]);
+    if (v.checks.countryRefused) rows.push(['country check', `rejected: ${v.checks.countryRefused}`]);
+  }
   const width = Math.max(...rows.map(([l]) => l.length)) + 1;
   return rows.map(([l, val]) => `${(l + ':').padEnd(width + 1)}${val}`);
 }

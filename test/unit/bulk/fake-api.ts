@@ -242,6 +242,16 @@ export class FakeApi implements BulkOps {
     });
   }
 
+  /** like the sandbox: a group that does not exist is error 2001 (the read changes nothing) */
+  readGroup(_c: object, groupId: string, q: { userId: string; country: string }) {
+    return this.call('readGroup', [groupId, q], () => {
+      const g = this.groups.get(groupId);
+      if (!g) throw new ApiError(2001, 'Playlist group not found', 404);
+      if (g.owner !== q.userId) throw new AuthError('access to resource denied', 401);
+      return { playlistGroup: { id: groupId, name: g.name, playlists: g.playlistIds.map((id) => ({ id })) } };
+    });
+  }
+
   /** bumped by a crash: calls from a process started before it never return (it is dead) */
   epoch = 0;
 
@@ -260,6 +270,7 @@ export class FakeApi implements BulkOps {
       replacePlaylist: wrap(this.replacePlaylist),
       replaceGroup: wrap(this.replaceGroup),
       addToGroup: wrap(this.addToGroup),
+      readGroup: wrap(this.readGroup),
     };
   }
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { capture } from '../../helpers/capture';
 import { describe, expect, it, vi } from 'vitest';
-import { say, StreamWriter } from '../../../src/output/streams';
+import { say, statusLine, StreamWriter } from '../../../src/output/streams';
 import { createOutput } from '../../../src/output/sink';
 import { progressRenderer } from '../../../src/bulk/report';
 import type { Format, View } from '../../../src/output/types';
@@ -141,6 +141,27 @@ describe('the output sink: every format, hostile titles', () => {
     const x = await render('xml');
     expect(x).not.toMatch(RAW_CONTROL);
     expect(x).toContain('&#155;31m');
+  });
+});
+
+describe('a status line on a terminal', () => {
+  it('is redrawn in place, cleaned, and cleared once when asked (nothing when nothing was shown)', () => {
+    const written: string[] = [];
+    const was = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      const line = statusLine();
+      line.clear();
+      line.show('mcat: reading the locker: 50 of 22,000 releases\u001b]0;x\u0007');
+      line.clear();
+      line.clear();
+    } finally {
+      spy.mockRestore();
+      if (was) Object.defineProperty(process.stderr, 'isTTY', was);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
+    expect(written).toEqual(['\r\u001b[2Kmcat: reading the locker: 50 of 22,000 releases\\u001b]0;x\\u0007', '\r\u001b[2K']);
   });
 });
 
