@@ -160,6 +160,15 @@ describe('playlist apply --shard K/N', () => {
     expect(readdirSync(journals)).toContainEqual(expect.stringMatching(/\.shard-2-of-2\.journal$/));
     const all = await exported(run);
     for (const e of edits) expect(all.find((p) => p.playlistId === e.playlistId).description === e.description).toBe(mine.includes(e));
+
+    // more shards than edits: a shard with none ends at once, exit 0
+    const one = join(d, 'one.ndjson');
+    writeFileSync(one, ndjson([edits[0]]));
+    const empty = shardOf(p1, 2) === 1 ? '2/2' : '1/2';
+    const e = await run(['playlist', 'apply', one, '--shard', empty]);
+    expect(e.exitCode, e.stderr).toBe(0);
+    expect(e.stderr).toContain(`mcat: shard ${empty}: 0 of 1 edit\n`);
+    expect(e.stderr).toContain(`mcat: shard ${empty}: 0 applied, 0 failed of 0 edits`);
   }, 30_000);
 
   it('bad --shard values: one line, exit 2, nothing sent, no journal', async () => {
