@@ -171,6 +171,29 @@ describe('playlist apply --shard K/N', () => {
     expect(e.stderr).toContain(`mcat: shard ${empty}: 0 applied, 0 failed of 0 edits`);
   }, 30_000);
 
+  it('an unfinished run split another way blocks a run with another N (its edits would be applied twice), and resumes', async () => {
+    const sb = await sandbox();
+    const { run, journals } = runner(sb);
+    const [p1] = sb.info.examples.playlistIds;
+    const d = mkdtempSync(join(tmpdir(), 'mcat-shard-'));
+    const file = join(d, 'resplit.ndjson');
+    // one shard of 1 holds everything: a missing playlist leaves that run unfinished (exit 3)
+    writeFileSync(file, ndjson([{ op: 'create', name: 'once only' }, { op: 'details', playlistId: hexId(0xbad), name: 'x' }, { op: 'details', playlistId: p1, name: 'y' }]));
+    const first = await run(['playlist', 'apply', file, '--shard', '1/1']);
+    expect(first.exitCode, first.stderr).toBe(3);
+    const journal = join(journals, readdirSync(journals).find((n) => n.endsWith('.shard-1-of-1.journal'))!);
+    for (const args of [['--shard', '1/2'], ['--shard', '2/2', '--resume'], []]) {
+      const r = await run(['playlist', 'apply', file, ...args]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`mcat: an unfinished run of these edits split them another way (shard 1/1: ${journal}); running now could apply its edits twice\n`);
+      expect(r.stderr).toContain(`hint: finish that run first (mcat playlist apply ${file} --shard 1/1 --resume), or remove its journal to abandon it\n`);
+    }
+    expect((await exported(run)).filter((p) => p.name === 'once only')).toHaveLength(1);
+    const again = await run(['playlist', 'apply', file, '--shard', '1/1', '--resume']);
+    expect(again.exitCode).toBe(3);
+    expect(again.stderr).toMatch(/shard 1\/1: 0 applied, 2 already done, 1 failed of 3 edits/);
+  }, 30_000);
+
   it('bad --shard values: one line, exit 2, nothing sent, no journal', async () => {
     const sb = await sandbox();
     const { run, journals } = runner(sb);
