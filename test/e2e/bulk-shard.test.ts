@@ -28,6 +28,14 @@ function runner(sb: Sandbox) {
   return { run, journals: join(home, '.local/state/mcat/journals') };
 }
 
+/** A sandbox, a runner on it, and a new file of edits (returned by its path). */
+async function setup(name: string, edits: (sb: Sandbox) => unknown[]) {
+  const sb = await sandbox();
+  const file = join(mkdtempSync(join(tmpdir(), 'mcat-shard-')), name);
+  writeFileSync(file, ndjson(edits(sb)));
+  return { sb, file, ...runner(sb) };
+}
+
 async function exported(run: ReturnType<typeof runner>['run'], args: string[] = []): Promise<any[]> {
   const r = await run(['playlist', 'export', ...args]);
   expect(r.exitCode, r.stderr).toBe(0);
@@ -172,13 +180,12 @@ describe('playlist apply --shard K/N', () => {
   }, 30_000);
 
   it('an unfinished run split another way blocks a run with another N (its edits would be applied twice), and resumes', async () => {
-    const sb = await sandbox();
-    const { run, journals } = runner(sb);
-    const [p1] = sb.info.examples.playlistIds;
-    const d = mkdtempSync(join(tmpdir(), 'mcat-shard-'));
-    const file = join(d, 'resplit.ndjson');
     // one shard of 1 holds everything: a missing playlist leaves that run unfinished (exit 3)
-    writeFileSync(file, ndjson([{ op: 'create', name: 'once only' }, { op: 'details', playlistId: hexId(0xbad), name: 'x' }, { op: 'details', playlistId: p1, name: 'y' }]));
+    const { run, journals, file } = await setup('resplit.ndjson', (sb) => [
+      { op: 'create', name: 'once only' },
+      { op: 'details', playlistId: hexId(0xbad), name: 'x' },
+      { op: 'details', playlistId: sb.info.examples.playlistIds[0], name: 'y' },
+    ]);
     const first = await run(['playlist', 'apply', file, '--shard', '1/1']);
     expect(first.exitCode, first.stderr).toBe(3);
     const journal = join(journals, readdirSync(journals).find((n) => n.endsWith('.shard-1-of-1.journal'))!);
@@ -195,12 +202,10 @@ describe('playlist apply --shard K/N', () => {
   }, 30_000);
 
   it('bad --shard values: one line, exit 2, nothing sent, no journal', async () => {
-    const sb = await sandbox();
-    const { run, journals } = runner(sb);
-    const [p1] = sb.info.examples.playlistIds;
-    const d = mkdtempSync(join(tmpdir(), 'mcat-shard-'));
-    const file = join(d, 'bad.ndjson');
-    writeFileSync(file, ndjson([{ op: 'details', playlistId: p1, name: 'must not happen' }, { op: 'create', name: 'nor this' }]));
+    const { run, journals, file } = await setup('bad.ndjson', (sb) => [
+      { op: 'details', playlistId: sb.info.examples.playlistIds[0], name: 'must not happen' },
+      { op: 'create', name: 'nor this' },
+    ]);
     const before = await exported(run);
     const cases: [string, Record<string, string>, RegExp][] = [
       ['0/4', {}, /^mcat: --shard 0\/4: the shard must be 1 to 4, got 0\nhint: shards are counted from 1; to count from 0 as JOB_COMPLETION_INDEX does, use auto\/4\n$/],
