@@ -38,8 +38,8 @@ _mcat_opts() {
     'playlist create') echo '--name --status --visibility --image-url --description --description-file --annotation --from --input-format --user --user-token-from-stdin -h --help' ;;
     'playlist details') echo '--name --visibility --status --image-url --description --description-file --annotation --user --user-token-from-stdin -h --help' ;;
     'playlist replace') echo '--from --input-format --name --status --visibility --image-url --description --description-file --annotation --dry-run --user --user-token-from-stdin -h --help' ;;
-    'playlist apply') echo '--concurrency --journal --resume --dry-run --report --input-format --verify --user --user-token-from-stdin -h --help' ;;
-    'playlist export') echo '--concurrency --user --user-token-from-stdin -h --help' ;;
+    'playlist apply') echo '--concurrency --journal --resume --dry-run --report --input-format --verify --shard --user --user-token-from-stdin -h --help' ;;
+    'playlist export') echo '--concurrency --shard --user --user-token-from-stdin -h --help' ;;
     'group') echo '-h --help' ;;
     'group replace') echo '--name --playlist --user --user-token-from-stdin -h --help' ;;
     'group add') echo '--playlist --user --user-token-from-stdin -h --help' ;;
@@ -140,8 +140,10 @@ _mcat_vals() {
     'playlist apply|--journal') echo '@file' ;;
     'playlist apply|--report') echo '@file' ;;
     'playlist apply|--input-format') echo 'ndjson json csv' ;;
+    'playlist apply|--shard') echo '' ;;
     'playlist apply|--user') echo '' ;;
     'playlist export|--concurrency') echo '' ;;
+    'playlist export|--shard') echo '' ;;
     'playlist export|--user') echo '' ;;
     'group replace|--name') echo '' ;;
     'group replace|--playlist') echo '@playlist' ;;

@@ -34,6 +34,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const format = checkInputFormat(flags.inputFormat);
   if (flags.dryRun && flags.resume) throw new UsageError('--dry-run and --resume exclude each other');
   const bulk = await import('../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
@@ -47,21 +48,29 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     const lines = new Set(parsed.errors.map((p) => p.line)).size;
     throw new UsageError(`${name}: ${lines} bad line${lines === 1 ? '' : 's'} (${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}); nothing was sent`, 'fix the lines named above and run again');
   }
-  const edits = parsed.edits;
-  if (edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
+  if (parsed.edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
   for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
+  // a shard keeps its edits' positions, lines and keys: the shards' journals together are the file's
+  const edits = shard ? bulk.selectShard(parsed.edits, shard) : parsed.edits;
+  const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
+  const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
   if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env, ...(shard ? { shard } : {}) });
+  // the input split another way by a run that has not finished: its edits would be applied twice
+  if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
   // one connection per edit in flight: a smaller pool would cap --concurrency without a word
   const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
 
+  if (scope) say(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
-      await print(bulk.formatDryRun(plans, name).join('\n') + '\n');
+      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
       await print(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
@@ -69,8 +78,6 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     return;
   }
 
-  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits: never the current folder
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env });
   const progress = bulk.progressRenderer(statusLine());
   let result;
   try {
@@ -87,6 +94,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       signal,
       inputHash: parsed.inputHash,
       input: name,
+      ...(label ? { shard: label } : {}),
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
@@ -97,7 +105,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
-  for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
+  for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
 
   if (flags.verify && !result.interrupted) {
     const v = await bulk.verifyEdits({ client: s.client, edits, created: result.created, country: q.country, userId: q.userId });
@@ -132,24 +140,25 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   }
 }
 
-export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string; userTokenFromStdin?: boolean }): Promise<void> {
+export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string; shard?: string; userTokenFromStdin?: boolean }): Promise<void> {
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
+  const bulk = await import('../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
   const g = cmd.optsWithGlobals() as { output?: string };
   if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson') {
     throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
   }
   const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
-  const bulk = await import('../../bulk/index');
   const signal = interruptSignal();
   let n = 0;
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
+  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
     await print(bulk.exportLine(edit) + '\n');
     // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
     if (stdoutClosed()) return;
     n++;
   }
   if (signal.aborted) return;
-  say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);
+  say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
 }
