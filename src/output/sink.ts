@@ -2,16 +2,19 @@
 // on stdout. Format modules load only when used (cli-table3 only for tables).
 import type { Format, View } from './types';
 import { writerFor, type WritableLike } from './ndjson';
+import { FieldCheck, fieldReaders, pickReaders, type FieldReader } from './fields';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface OutputOptions {
   format: Format;
-  /** --fields: dotted paths (table, csv, ndjson) */
+  /** --fields: paths or computed names (table, csv, tsv, ndjson; json prints the picked items as an array) */
   fields?: string[];
   color: boolean;
   width: number;
   stdout: WritableLike;
+  /** --jq: the JSON document in, the text to print out (json only) */
+  jq?: (document: unknown) => string | Promise<string>;
 }
 
 export interface StreamOptions {
@@ -23,7 +26,7 @@ export interface Output {
   readonly format: Format;
   /** One response body in the chosen format. */
   document(body: unknown, view: View): Promise<void>;
-  /** Pages as they arrive: ndjson and csv stream item by item (no page is kept); json, xml and table merge. */
+  /** Pages as they arrive: ndjson, csv and tsv stream item by item (no page is kept); json, xml and table merge. */
   streamPages(pages: AsyncIterable<unknown>, view: View, opts?: StreamOptions): Promise<void>;
   /** Text written as it is (the API's own XML, a sheet). */
   raw(text: string): Promise<void>;
@@ -35,20 +38,75 @@ export function createOutput(opts: OutputOptions): Output {
   const writer = writerFor(opts.stdout);
   const fields = opts.fields && opts.fields.length ? opts.fields : undefined;
 
+  /** --fields checked against the items: a path no item has is an error, before anything is written. */
+  function readersFor(view: View, items: readonly unknown[]): FieldReader[] | undefined {
+    if (!fields) return undefined;
+    const readers = fieldReaders(view, fields);
+    const check = new FieldCheck(readers, view);
+    for (const item of items) {
+      check.see(item);
+      if (check.settled) break;
+    }
+    check.check();
+    return readers;
+  }
+
+  async function json(doc: unknown): Promise<string> {
+    return opts.jq ? opts.jq(doc) : (await import('./json')).renderJson(doc);
+  }
+
   async function render(body: unknown, view: View): Promise<string> {
+    const readers = opts.format === 'xml' ? undefined : readersFor(view, view.items(body));
     switch (opts.format) {
       case 'json':
-        return (await import('./json')).renderJson(body);
+        return json(readers ? view.items(body).map((item) => pickReaders(item, readers)) : body);
       case 'ndjson': {
         const { ndjsonLine } = await import('./ndjson');
-        return view.items(body).map((item) => ndjsonLine(item, fields)).join('');
+        return view.items(body).map((item) => ndjsonLine(readers ? pickReaders(item, readers) : item)).join('');
       }
       case 'csv':
         return (await import('./csv')).renderCsv(view, view.items(body), fields);
+      case 'tsv':
+        return (await import('./tsv')).renderTsv(view, view.items(body), fields);
       case 'xml':
         return (await import('./xml')).renderXml(body);
       case 'table':
         return (await import('./table')).renderTable(view, body, { color: opts.color, width: opts.width, fields });
+    }
+  }
+
+  /** One line per item, streamed; with --fields, held back until every path has matched an item. */
+  async function streamLines(
+    pages: AsyncIterable<unknown>,
+    view: View,
+    head: string | undefined,
+    line: (item: unknown, readers: FieldReader[] | undefined) => string,
+  ): Promise<void> {
+    const readers = fields ? fieldReaders(view, fields) : undefined;
+    const check = readers ? new FieldCheck(readers, view) : undefined;
+    let held: string[] | undefined = check && !check.settled ? [] : undefined;
+    const emit = async (text: string) => {
+      if (held) held.push(text);
+      else await writer.write(text);
+    };
+    if (head !== undefined) await emit(head);
+    for await (const page of pages) {
+      if (writer.closed) return; // leaving the loop stops the page fetching too
+      for (const item of view.items(page)) {
+        if (held) {
+          check!.see(item);
+          if (check!.settled) {
+            await writer.write(held.join(''));
+            held = undefined;
+          }
+        }
+        await emit(line(item, readers));
+        if (writer.closed) return;
+      }
+    }
+    if (held) {
+      check!.check();
+      await writer.write(held.join(''));
     }
   }
 
@@ -66,26 +124,15 @@ export function createOutput(opts: OutputOptions): Output {
     async streamPages(pages, view, so = {}) {
       if (opts.format === 'ndjson') {
         const { ndjsonLine } = await import('./ndjson');
-        for await (const page of pages) {
-          for (const item of view.items(page)) {
-            await writer.write(ndjsonLine(item, fields));
-            if (writer.closed) return; // leaving the loop stops the page fetching too
-          }
-          if (writer.closed) return;
-        }
+        await streamLines(pages, view, undefined, (item, readers) => ndjsonLine(readers ? pickReaders(item, readers) : item));
         return;
       }
-      if (opts.format === 'csv') {
+      if (opts.format === 'csv' || opts.format === 'tsv') {
         const { csvColumns, csvLine } = await import('./csv');
+        const { tsvLine } = await import('./tsv');
+        const toLine = opts.format === 'csv' ? csvLine : tsvLine;
         const cols = csvColumns(view, fields);
-        await writer.write(csvLine(cols.header));
-        for await (const page of pages) {
-          if (writer.closed) return;
-          for (const item of view.items(page)) {
-            await writer.write(csvLine(cols.values(item)));
-            if (writer.closed) return;
-          }
-        }
+        await streamLines(pages, view, toLine(cols.header), (item) => toLine(cols.values(item)));
         return;
       }
       const bodies: unknown[] = [];

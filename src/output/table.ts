@@ -4,7 +4,7 @@
 import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Column, Row, Style, View } from './types';
-import { getPath } from './fields';
+import { columnText, fieldReaders } from './fields';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -153,14 +153,11 @@ interface Grid {
   rows: { cells: string[]; style?: Style; marker?: string; cellStyles?: (Style | undefined)[] }[];
 }
 
-function valueOf(col: Column, item: any): unknown {
-  return col.get ? col.get(item) : getPath(item, col.key);
-}
-
 function gridOf(view: View, body: any, opts: TableOptions): Grid {
   if (opts.fields && opts.fields.length) {
-    const columns: Column[] = opts.fields.map((f) => ({ key: f, header: f }));
-    return { columns, rows: view.items(body).map((item) => ({ cells: columns.map((c) => cellText(getPath(item, c.key))) })) };
+    const readers = fieldReaders(view, opts.fields);
+    const columns: Column[] = readers.map((r) => ({ key: r.name, header: r.name }));
+    return { columns, rows: view.items(body).map((item) => ({ cells: readers.map((r) => cellText(r.text(item))) })) };
   }
   const columns = view.columns;
   if (view.rows) {
@@ -176,7 +173,7 @@ function gridOf(view: View, body: any, opts: TableOptions): Grid {
     return { columns, rows };
   }
   const rows = view.items(body).map((item) => ({
-    cells: columns.map((c) => cellText(valueOf(c, item))),
+    cells: columns.map((c) => cellText(columnText(c, item))),
     cellStyles: columns.map((c) => (typeof c.style === 'function' ? c.style(item) : c.style)),
   }));
   return { columns, rows };

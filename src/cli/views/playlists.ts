@@ -16,9 +16,10 @@ export const playlistListView: View = {
     { key: 'name', header: 'Name' },
     { key: 'status', header: 'Status', shrink: false },
     { key: 'visibility', header: 'Visibility', shrink: false },
-    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, get: (p: any) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : '') },
+    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, value: (p: any) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : undefined) },
     { key: 'lastUpdated', header: 'Last updated', shrink: false, get: (p: any) => dateTime(p.lastUpdated) },
   ],
+  fields: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags[].name', 'annotations', 'trackCount', 'lastUpdated', 'links[].rel', 'links[].href'],
   items: playlistsOf,
 };
 
@@ -38,12 +39,13 @@ export const playlistTracksView: View = {
   columns: [
     { key: 'position', header: '#', align: 'right', shrink: false },
     { key: 'trackId', header: 'Track', align: 'right', shrink: false },
-    { key: 'trackTitle', header: 'Title', get: (t: any) => (t.trackVersion ? `${t.trackTitle ?? ''} (${t.trackVersion})` : t.trackTitle) },
+    { key: 'trackTitle', header: 'Title', get: (t: any) => (t.trackVersion ? `${t.trackTitle ?? ''} (${t.trackVersion})` : t.trackTitle), shown: 'fullTrackTitle' },
     { key: 'artistAppearsAs', header: 'Artist' },
-    { key: 'releaseTitle', header: 'Release', get: (t: any) => (t.releaseVersion ? `${t.releaseTitle ?? ''} (${t.releaseVersion})` : t.releaseTitle) },
+    { key: 'releaseTitle', header: 'Release', get: (t: any) => (t.releaseVersion ? `${t.releaseTitle ?? ''} (${t.releaseVersion})` : t.releaseTitle), shown: 'fullReleaseTitle' },
     { key: 'releaseId', header: 'Release ID', align: 'right', shrink: false },
     { key: 'dateAdded', header: 'Added', shrink: false, get: (t: any) => date(t.dateAdded) },
   ],
+  fields: ['position', 'id', 'trackId', 'trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistAppearsAs', 'source', 'audioUrl', 'dateAdded', 'image'],
   items: (body: any) => tracksOf(body).map((t, i) => ({ position: i + 1, ...t })),
 };
 
@@ -90,6 +92,7 @@ export const groupView: View = {
     { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false },
     { key: 'lastUpdated', header: 'Last updated', shrink: false, get: (p: any) => dateTime(p.lastUpdated) },
   ],
+  fields: ['id', 'name', 'status', 'visibility', 'trackCount', 'tags[].name', 'annotations', 'image', 'lastUpdated', '_links.self.href'],
   items: groupPlaylistsOf,
 };
 
