@@ -3,7 +3,7 @@
 
 _mcat_subs() {
   case "$1" in
-    '') echo 'release artist track locker playlist group auth profile sandbox api completion' ;;
+    '') echo 'release artist track locker playlist group auth profile sandbox api version completion' ;;
     'release') echo 'batch tracks' ;;
     'artist') echo 'releases' ;;
     'track') echo 'metadata' ;;
@@ -18,7 +18,7 @@ _mcat_subs() {
 
 _mcat_opts() {
   case "$1" in
-    '') echo '-V --version -o --output --fields --no-color -v --verbose -p --profile --base-url --country --auth-in --timeout --retries -h --help' ;;
+    '') echo '-V --version -o --output --fields --json --jq -q --quiet --no-color -v --verbose -p --profile --base-url --country --auth-in --timeout --retries -h --help' ;;
     'release') echo '-h --help' ;;
     'release batch') echo '--ids-file --usage-types --type --packages --image-size --concurrency -h --help' ;;
     'release tracks') echo '--usage-types --page --page-size --all --limit -h --help' ;;
@@ -50,9 +50,10 @@ _mcat_opts() {
     'profile use') echo '-h --help' ;;
     'sandbox') echo '-h --help' ;;
     'sandbox start') echo '--host --port --data --seed --faults --rate-limit -h --help' ;;
-    'sandbox info') echo '--json --data -h --help' ;;
+    'sandbox info') echo '--data -h --help' ;;
     'sandbox reset') echo '--data -h --help' ;;
     'api') echo '-f --field --input --xml -i --include --no-auto-country --consumer-only -h --help' ;;
+    'version') echo '-h --help' ;;
     'completion') echo '-h --help' ;;
   esac
 }
@@ -60,9 +61,11 @@ _mcat_opts() {
 # "<command path>|<flag>" -> its values ('' = free text, @file, @playlist); no match = the flag takes no value
 _mcat_vals() {
   case "$1" in
-    '|-o') echo 'table json ndjson csv xml' ;;
-    '|--output') echo 'table json ndjson csv xml' ;;
+    '|-o') echo 'table json ndjson csv tsv xml' ;;
+    '|--output') echo 'table json ndjson csv tsv xml' ;;
     '|--fields') echo '' ;;
+    '|--json') echo '' ;;
+    '|--jq') echo '' ;;
     '|-p') echo '' ;;
     '|--profile') echo '' ;;
     '|--base-url') echo '' ;;

@@ -4,7 +4,7 @@
 function __mcat_subs
     switch "$argv[1]"
         case ''
-            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'completion'
+            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'version' 'completion'
         case 'release'
             printf '%s\n' 'batch' 'tracks'
         case 'artist'
@@ -26,7 +26,7 @@ function __mcat_subs
     end
 end
 
-set -g __mcat_value_flags '-o' '--output' '--fields' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
+set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
 
 function __mcat_path
     set -l words (commandline -opc)
@@ -90,10 +90,14 @@ complete -c mcat -n '__mcat_path_is '\'''\''' -a 'auth' -d 'credentials of a pro
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'profile' -d 'stored profiles and the current one (the built-in sandbox is'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'sandbox' -d 'the built-in sandbox: a local, stateful implementation of th'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'api' -d 'a signed request to any path of the API with the current pro'
+complete -c mcat -n '__mcat_path_is '\'''\''' -a 'version' -d 'print the version (as --version)'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'completion' -d 'print a shell completion script (bash, zsh or fish)'
 complete -c mcat -s V -l version -d 'print the version'
-complete -c mcat -s o -l output -x -a 'table json ndjson csv xml' -d 'output format: table, json, ndjson, csv, xml (default: table'
-complete -c mcat -l fields -x -d 'comma-separated dotted paths to show (table, csv, ndjson)'
+complete -c mcat -s o -l output -x -a 'table json ndjson csv tsv xml' -d 'output format: table, json, ndjson, csv, tsv, xml (default: '
+complete -c mcat -l fields -x -d 'comma-separated fields to show: dotted paths (artist.name, t'
+complete -c mcat -l json -x -d 'JSON of just these fields (-o json --fields); alone: the fie'
+complete -c mcat -l jq -x -d 'filter the JSON through this jq program (jq is built in); st'
+complete -c mcat -s q -l quiet -d 'no notices on stderr (sandbox label, progress, summaries); e'
 complete -c mcat -l no-color -d 'no colour, whatever the terminal'
 complete -c mcat -s v -l verbose -d 'trace requests and responses on stderr (secrets masked)'
 complete -c mcat -s p -l profile -x -d 'profile to use (default: the current profile, else the sandb'
@@ -225,10 +229,10 @@ complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'add' -d 'add playlists to
 complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'show' -d 'a group and its playlists (asked for by adding no playlists:'
 complete -c mcat -n '__mcat_path_in '\''group'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l name -x -d 'group name'
-complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated)'
+complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated; '\''-'\'' rea'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_in '\''group add'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated)'
+complete -c mcat -n '__mcat_path_in '\''group add'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated; '\''-'\'' rea'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''group show'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
@@ -259,7 +263,6 @@ complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l seed -x -d 'seed o
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l faults -x -d 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryaf'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l rate-limit -x -d 'refuse requests past N per minute per key (429 with Retry-Af'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -l json -d 'print the information as JSON on standard output'
 complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -l data -r -F -d 'data directory (default: MCAT_SANDBOX_DIR or the user data d'
 complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''sandbox reset'\''' -l data -r -F -d 'data directory (default: MCAT_SANDBOX_DIR or the user data d'
@@ -271,5 +274,6 @@ complete -c mcat -n '__mcat_path_in '\''api'\''' -s i -l include -d 'print the H
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l no-auto-country -d 'do not add the profile'\''s country parameter'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l consumer-only -d 'sign with the consumer key only (no user token)'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s h -l help -d 'display help'
+complete -c mcat -n '__mcat_path_in '\''version'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''completion'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''completion'\''' -a 'bash zsh fish'

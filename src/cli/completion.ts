@@ -16,7 +16,7 @@ export interface CmdSpec {
   args?: string[] | '@playlist' | '@file';
 }
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'xml'];
+export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
 
 /** Values of options whose commander definition has no choices list. */
 const KNOWN_VALUES: Record<string, string[] | '@file' | '@playlist'> = {

@@ -257,6 +257,8 @@ export class FieldCheck {
   constructor(
     private readonly readers: readonly FieldReader[],
     private readonly view?: View,
+    /** the flag that gave the fields, for messages */
+    private readonly flag = '--fields',
   ) {
     this.pending = new Set(readers.filter((r) => !r.computed).map((r) => r.name));
   }
@@ -278,7 +280,7 @@ export class FieldCheck {
     const there = [...computedNames(this.view).keys(), ...pathsIn(this.sample)];
     const shown = there.length > 40 ? [...there.slice(0, 40), '…'] : there;
     throw new UsageError(
-      `--fields: ${missing.map((m) => `'${m}'`).join(', ')} ${missing.length === 1 ? 'matches' : 'match'} nothing in any row`,
+      `${this.flag}: ${missing.map((m) => `'${m}'`).join(', ')} ${missing.length === 1 ? 'matches' : 'match'} nothing in any row`,
       `fields there are: ${shown.join(', ')}`,
     );
   }

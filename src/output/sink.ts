@@ -13,6 +13,8 @@ export interface OutputOptions {
   color: boolean;
   width: number;
   stdout: WritableLike;
+  /** the flag that gave the fields (--fields, --json), for messages */
+  fieldsFlag?: string;
   /** --jq: the JSON document in, the text to print out (json only) */
   jq?: (document: unknown) => string | Promise<string>;
 }
@@ -42,7 +44,7 @@ export function createOutput(opts: OutputOptions): Output {
   function readersFor(view: View, items: readonly unknown[]): FieldReader[] | undefined {
     if (!fields) return undefined;
     const readers = fieldReaders(view, fields);
-    const check = new FieldCheck(readers, view);
+    const check = new FieldCheck(readers, view, opts.fieldsFlag);
     for (const item of items) {
       check.see(item);
       if (check.settled) break;
@@ -83,7 +85,7 @@ export function createOutput(opts: OutputOptions): Output {
     line: (item: unknown, readers: FieldReader[] | undefined) => string,
   ): Promise<void> {
     const readers = fields ? fieldReaders(view, fields) : undefined;
-    const check = readers ? new FieldCheck(readers, view) : undefined;
+    const check = readers ? new FieldCheck(readers, view, opts.fieldsFlag) : undefined;
     let held: string[] | undefined = check && !check.settled ? [] : undefined;
     const emit = async (text: string) => {
       if (held) held.push(text);

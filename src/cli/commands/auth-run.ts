@@ -2,7 +2,7 @@
 // tokens are masked to their last 4 characters, secrets are only "set" or "not set".
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { globalsOf, outputFormat, say } from '../context';
+import { globalsOf, notice, outputFormat, say } from '../context';
 import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
 import { checkProfileName, openStore, type ProfileStore } from '../../config/store';
 import { statusLines, statusView, type SandboxDefaults } from '../views/profiles';
@@ -115,13 +115,13 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
 
   const profile: Profile = { baseUrl, ...secrets, country, authIn, userId };
   store.setProfile(name, profile);
-  say(`mcat: saved profile '${name}' to ${store.path}`);
+  notice(`mcat: saved profile '${name}' to ${store.path}`);
   const wasCurrent = store.current() === name;
   if (!wasCurrent && (flags.use || store.current() === undefined)) {
     store.use(name);
-    say(`mcat: '${name}' is now the current profile`);
+    notice(`mcat: '${name}' is now the current profile`);
   } else if (!wasCurrent) {
-    say(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
+    notice(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
   }
 }
 
@@ -170,7 +170,8 @@ export async function runStatus(cmd: Command): Promise<void> {
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults() : undefined);
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
   if (format === 'table') process.stdout.write(statusLines(view).join('\n') + '\n');
-  else process.stdout.write((format === 'json' ? JSON.stringify(view, null, 2) : JSON.stringify(view)) + '\n');
+  else if (format === 'json') await (await import('../json-out')).printJson(cmd, view);
+  else process.stdout.write(JSON.stringify(view) + '\n');
 }
 
 export async function runLogout(cmd: Command): Promise<void> {
@@ -186,6 +187,6 @@ export async function runLogout(cmd: Command): Promise<void> {
     const names = Object.keys(snap.profiles).sort();
     throw new UsageError(`no profile named '${name}'`, names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored');
   }
-  say(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
-  if (wasCurrent) say(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
+  notice(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
+  if (wasCurrent) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
 }

@@ -5,7 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { globalsOf, notice, output, outputFormat, quiet, say, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
 import { checkPaging, getPath, setPath } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
@@ -270,7 +270,7 @@ export async function runDownload(
     throw e;
   }
   progress.done();
-  say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+  notice(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
@@ -282,7 +282,7 @@ function explainMedia(e: unknown, trackId: number, title: string): unknown {
 }
 
 function progressBar(total: number, label: string): { tick(n: number): void; done(): void } {
-  const tty = Boolean(process.stderr.isTTY);
+  const tty = Boolean(process.stderr.isTTY) && !quiet();
   let got = 0;
   let last = 0;
   const draw = () => {

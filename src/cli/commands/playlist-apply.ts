@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
-import { intOption, outputFormat, say, session } from '../context';
+import { globalsOf, intOption, notice, outputFormat, quiet, say, session } from '../context';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
 import type { ApplyFlags } from './playlist';
@@ -30,6 +30,9 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 64 });
   const format = checkInputFormat(flags.inputFormat);
   if (flags.dryRun && flags.resume) throw new UsageError('--dry-run and --resume exclude each other');
+  if (!flags.dryRun && (globalsOf(cmd).jq !== undefined || globalsOf(cmd).json !== undefined)) {
+    throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
+  }
   const bulk = await import('../../bulk/index');
   const name = file === '-' ? 'stdin' : file;
 
@@ -47,7 +50,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   if (edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
   for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
-  if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
 
   // one connection per edit in flight: a smaller pool would cap --concurrency without a word
   const s = await session(cmd, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
@@ -60,13 +63,14 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       process.stdout.write(bulk.formatDryRun(plans, name).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
-      process.stdout.write(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
+      if (fmt === 'ndjson') process.stdout.write(docs.map((d) => JSON.stringify(d) + '\n').join(''));
+      else await (await import('../json-out')).printJson(cmd, docs);
     }
     return;
   }
 
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash);
-  const progress = bulk.progressRenderer(process.stderr);
+  const progress = quiet() ? { onProgress: () => {}, end: () => {} } : bulk.progressRenderer(process.stderr);
   let result;
   try {
     result = await bulk.applyEdits({
@@ -84,14 +88,17 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
-        say(`mcat: ${line}`);
+        notice(`mcat: ${line}`);
       },
     });
   } finally {
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
-  for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
+  // quiet: the summary only when something failed or was left undone
+  if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
+    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
+  }
 
   if (flags.verify && !result.interrupted) {
     const v = await bulk.verifyEdits({ client: s.client, edits, created: result.created, country: q.country, userId: q.userId });
@@ -102,7 +109,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       for (const m of bad) say(`mcat: verify: ${name}:${m.line}: playlist ${m.playlistId} differs: ${m.lines.join('; ')}`);
       throw new PartialError(`verify: ${bad.length} of ${v.checked} playlists do not hold what the edits asked for`);
     }
-    say(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
+    notice(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
   }
 
   switch (bulk.applyExitCode(result)) {
@@ -129,8 +136,10 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
 export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string }): Promise<void> {
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
-  const g = cmd.optsWithGlobals() as { output?: string };
-  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson') {
+  const g = globalsOf(cmd);
+  // --json or --jq: the edits as one JSON array (through the jq program)
+  const asArray = g.jq !== undefined || g.json !== undefined;
+  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson' && !(asArray && String(g.output).toLowerCase() === 'json')) {
     throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
   }
   const s = await session(cmd, { connections: Math.max(16, concurrency ?? 4) });
@@ -138,11 +147,17 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const bulk = await import('../../bulk/index');
   const signal = interruptSignal();
   let n = 0;
+  const all: unknown[] = [];
   for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal })) {
-    const ok = process.stdout.write(bulk.exportLine(edit) + '\n');
     n++;
+    if (asArray) {
+      all.push(JSON.parse(bulk.exportLine(edit)));
+      continue;
+    }
+    const ok = process.stdout.write(bulk.exportLine(edit) + '\n');
     if (!ok) await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
   }
   if (signal.aborted) return;
-  say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);
+  if (asArray) await (await import('../json-out')).printJson(cmd, all);
+  notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);
 }

@@ -1,7 +1,7 @@
 // The work behind `playlist list|show|create|details|replace`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
+import { globalsOf, notice, output, outputFormat, session, type Session } from '../context';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
 import type { FieldFlags, ReplaceFlags } from './playlist';
@@ -95,7 +95,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   const s = await session(cmd);
   const { createPlaylist } = await import('../../client/playlists');
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
-  say(`mcat: created playlist ${res.playlist.id}`);
+  notice(`mcat: created playlist ${res.playlist.id}`);
   await printPlaylist(cmd, res);
 }
 
@@ -132,7 +132,7 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
   const body: Record<string, unknown> = { ...fileFields, ...flagFields, tracks: file.tracks };
   warnDescription(body.description as string | undefined);
   const fmt = outputFormat(cmd);
-  if (flags.dryRun && (fmt === 'csv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (flags.dryRun && (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
   const s = await session(cmd);
   const q = queryOf(s, user);
   const playlists = await import('../../client/playlists');
@@ -145,7 +145,8 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
       process.stdout.write(lines.join('\n') + '\n');
     } else {
       const doc = { playlistId: id, dryRun: true, diff, request: body };
-      process.stdout.write(fmt === 'ndjson' ? JSON.stringify(doc) + '\n' : JSON.stringify(doc, null, 2) + '\n');
+      if (fmt === 'ndjson') process.stdout.write(JSON.stringify(doc) + '\n');
+      else await (await import('../json-out')).printJson(cmd, doc);
     }
     return;
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { say } from '../context';
+import { notice, say } from '../context';
 import { UsageError } from '../../client/errors';
 
 interface StartFlags {
@@ -75,7 +75,7 @@ export function registerSandbox(program: Command): void {
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
-      say(lines.join('\n'));
+      notice(lines.join('\n'));
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
@@ -86,22 +86,20 @@ export function registerSandbox(program: Command): void {
         process.on('SIGTERM', stop);
       });
       await sb.close();
-      say('mcat sandbox stopped');
+      notice('mcat sandbox stopped');
     });
 
   sandbox
     .command('info')
     .description('demo credentials and example ids of a sandbox data dir (and its base URL if a server runs there)')
-    .option('--json', 'print the information as JSON on standard output')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
-    .action(async (flags: { json?: boolean; data?: string }) => {
+    .addHelpText('after', '\nWith --json (or -o json, or --jq PROGRAM) the information is printed as JSON.')
+    .action(async (flags: { data?: string }, cmd: Command) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { getSandboxInfo } = await import('../../sandbox/index');
       const info = await getSandboxInfo(dataDir);
-      if (flags.json) {
-        process.stdout.write(JSON.stringify(info, null, 2) + '\n');
-        return;
-      }
+      const { printJson, wantsJson } = await import('../json-out');
+      if (wantsJson(cmd)) return printJson(cmd, info);
       const ex = info.examples;
       const out = [
         `data dir     ${info.dataDir}`,
@@ -129,6 +127,6 @@ export function registerSandbox(program: Command): void {
       const dataDir = await dataDirOf(flags.data, true);
       const { resetSandbox } = await import('../../sandbox/index');
       await resetSandbox(dataDir);
-      say(`mcat sandbox: ${dataDir} reset to its demo state`);
+      notice(`mcat sandbox: ${dataDir} reset to its demo state`);
     });
 }

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+
+declare const __MCAT_VERSION__: string;
+
+/** `mcat version`, as `mcat --version` (and gh's `gh version`). */
+export function registerVersion(program: Command): void {
+  program
+    .command('version')
+    .description('print the version (as --version)')
+    .action(() => {
+      process.stdout.write(`${typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev'}\n`);
+    });
+}
