@@ -16,9 +16,9 @@ export function registerGroup(program: Command): void {
     .description('make a group exactly this name and these playlists (creates it if missing)')
     .argument('<groupId>', 'group id (24 hexadecimal characters)')
     .requiredOption('--name <name>', 'group name')
-    .option('--playlist <ids...>', 'playlist ids (repeatable, space- or comma-separated)')
+    .option('--playlist <ids...>', "playlist ids (repeatable, space- or comma-separated; '-' reads ids or playlist rows from standard input)")
     .option(...USER)
-    .addHelpText('after', '\nExamples:\n  mcat group replace 5f0c1a2b3c4d5e6f70819299 --name Favourites --playlist 5f0c1a2b3c4d5e6f70819203')
+    .addHelpText('after', '\nExamples:\n  mcat group replace 5f0c1a2b3c4d5e6f70819299 --name Favourites --playlist 5f0c1a2b3c4d5e6f70819203\n  mcat playlist list --all -o ndjson | mcat group replace 5f0c1a2b3c4d5e6f70819299 --name All --playlist -')
     .action(async (id: string, flags: GroupFlags, cmd: Command) => {
       const { runGroupReplace } = await import('./group-run');
       await runGroupReplace(cmd, id, flags);
@@ -28,7 +28,7 @@ export function registerGroup(program: Command): void {
     .command('add')
     .description('add playlists to a group (a playlist already there stays there once)')
     .argument('<groupId>', 'group id')
-    .requiredOption('--playlist <ids...>', 'playlist ids (repeatable, space- or comma-separated)')
+    .requiredOption('--playlist <ids...>', "playlist ids (repeatable, space- or comma-separated; '-' reads ids or playlist rows from standard input)")
     .option(...USER)
     .addHelpText('after', '\nExamples:\n  mcat group add 5f0c1a2b3c4d5e6f70819299 --playlist 5f0c1a2b3c4d5e6f70819203 5f0c1a2b3c4d5e6f70819204')
     .action(async (id: string, flags: GroupFlags, cmd: Command) => {
