@@ -185,21 +185,36 @@ _mcat_value_of() {
 }
 
 _mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the current profile
   local t=""
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
   $t "${COMP_WORDS[0]}" __complete playlist-ids 2>/dev/null
+}
+
+_mcat_playlist_fill() {
+  # the ids that start with what was typed, or whose playlist name contains it (any case)
+  local cur="$1" id name restore
+  restore="$(shopt -p nocasematch)"
+  shopt -s nocasematch
+  COMPREPLY=()
+  while IFS=$'	' read -r id name; do
+    [[ -z "$id" ]] && continue
+    if [[ "$id" == "$cur"* || ( -n "$cur" && "$name" == *"$cur"* ) ]]; then COMPREPLY+=("$id"); fi
+  done < <(_mcat_playlist_ids)
+  eval "$restore"
 }
 
 _mcat_fill() {
   local cur="$1" words="$2"
   case "$words" in
     @file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @playlist) COMPREPLY=($(compgen -W "$(_mcat_playlist_ids)" -- "$cur")) ;;
+    @playlist) _mcat_playlist_fill "$cur" ;;
     *) COMPREPLY=($(compgen -W "$words" -- "$cur")) ;;
   esac
 }
 
-_mcat() {
+# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist.
+_mcat_want() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local path="" i w skip=0 vals
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -212,7 +227,7 @@ _mcat() {
     esac
   done
   if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
-    _mcat_fill "$cur" "$vals"
+    _mcat_w="$vals"
     return 0
   fi
   if [[ "$cur" == -* ]]; then
@@ -222,20 +237,22 @@ _mcat() {
       [[ -z "$p" ]] && break
       if [[ "$p" == *" "* ]]; then p="${p% *}"; else p=""; fi
     done
-    COMPREPLY=($(compgen -W "$all" -- "$cur"))
+    _mcat_w="$all"
     return 0
   fi
   local subs
   subs="$(_mcat_subs "$path")"
   if [[ -n "$subs" ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    _mcat_w="$subs"
     return 0
   fi
-  if vals="$(_mcat_args "$path")"; then
-    _mcat_fill "$cur" "$vals"
-    return 0
-  fi
-  COMPREPLY=($(compgen -f -- "$cur"))
+  _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
+}
+
+_mcat() {
+  local _mcat_w
+  _mcat_want
+  _mcat_fill "${COMP_WORDS[COMP_CWORD]}" "$_mcat_w"
 }
 
 complete -F _mcat mcat

@@ -16,6 +16,7 @@ export function registerCompletion(program: Command): void {
     });
 
   // Called by the completion scripts when the shell asks for playlist ids: bounded and silent.
+  // One "id<TAB>name" line each: zsh and fish show the name beside the id, bash matches it.
   program
     .command('__complete', { hidden: true })
     .argument('<what>')
@@ -28,12 +29,18 @@ export function registerCompletion(program: Command): void {
         const s = await session(cmd);
         const { listPlaylists } = await import('../../client/playlists');
         const body = (await listPlaylists(s.client, { userId: s.userId, country: s.country, pageSize: 200 })) as {
-          playlists?: { playlist?: { id: string }[] };
+          playlists?: { playlist?: { id: string; name?: unknown }[] };
         };
-        const ids = (body.playlists?.playlist ?? []).map((p) => p.id);
-        if (ids.length) process.stdout.write(ids.join('\n') + '\n');
+        const lines = (body.playlists?.playlist ?? []).map((p) => `${p.id}\t${completionText(p.name)}`);
+        if (lines.length) process.stdout.write(lines.join('\n') + '\n');
       } catch {
         // completion must never print an error into the user's shell
       }
     });
+}
+
+/** A playlist name as a completion description: one line, no control characters, not too long. */
+export function completionText(name: unknown): string {
+  const one = (typeof name === 'string' ? name : '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return [...one].length > 60 ? [...one].slice(0, 59).join('') + '…' : one;
 }
