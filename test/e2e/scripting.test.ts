@@ -325,6 +325,24 @@ describe('small gh habits', () => {
     expect(err.stderr).not.toMatch(/sandbox/);
   });
 
+  it('--quiet silences the summaries of apply and export, not the failures', async () => {
+    const P = sb.info.examples.playlistIds[2];
+    const ok = join(dir, 'ok.ndjson');
+    writeFileSync(ok, JSON.stringify({ op: 'details', playlistId: P, description: 'quiet run' }) + '\n');
+    const loud = await run(['playlist', 'apply', ok, '--journal', join(dir, 'j1')]);
+    expect(loud.stderr).toMatch(/1 applied/);
+    const q = await run(['playlist', 'apply', ok, '--journal', join(dir, 'j2'), '-q']);
+    expect([q.exitCode, q.stderr]).toEqual([0, '']);
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, JSON.stringify({ op: 'details', playlistId: 'f'.repeat(24), description: 'no such playlist' }) + '\n');
+    const f = await run(['playlist', 'apply', bad, '--journal', join(dir, 'j3'), '-q']);
+    expect(f.exitCode).not.toBe(0);
+    expect(f.stderr).toMatch(/bad\.ndjson:1: details failed/);
+    const e = await run(['playlist', 'export', '-q']);
+    expect([e.exitCode, e.stderr]).toEqual([0, '']);
+    expect(e.stdout.trim().split('\n').length).toBeGreaterThan(0);
+  });
+
   it('mcat version is mcat --version', async () => {
     const a = await run(['version']);
     const b = await run(['--version']);
