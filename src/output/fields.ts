@@ -237,7 +237,8 @@ export function pathsIn(items: readonly unknown[], max = 60): string[] {
     if (v !== null && typeof v === 'object' && depth < 4) {
       const keys = Object.keys(v);
       if (keys.length === 0 && path) seen.add(path);
-      for (const k of keys) if (KEY.test(k)) walk((v as any)[k], path ? `${path}.${k}` : k, depth + 1);
+      // names from the data reach the terminal in a hint: plain ones only
+      for (const k of keys) if (/^[\w$@-]+$/.test(k)) walk((v as any)[k], path ? `${path}.${k}` : k, depth + 1);
       return;
     }
     if (path) seen.add(path);

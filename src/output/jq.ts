@@ -24,13 +24,14 @@ function jq(): Promise<Jq> {
   return engine;
 }
 
-/** jq's message without its "jq: error ...:" lead, on one line. */
+/** jq's message without its "jq: error ...:" lead, on one line (it may quote the data: controls escaped). */
 function message(stderr: string): string {
   const first = stderr.split('\n').find((l) => l.trim() !== '' && !/^jq: \d+ compile errors?$/.test(l)) ?? stderr;
   return first
     .replace(/^jq: error(?: \(at [^)]*\))?(?: \(not a string\))?: /, '')
     .replace(/:\s*$/, '')
-    .trim();
+    .trim()
+    .replace(CONTROL, escape);
 }
 
 const MANUAL = "jq's manual: https://jqlang.org/manual/";

@@ -105,5 +105,6 @@ describe('the names a view gives its computed columns', () => {
   });
   it('pathsIn lists scalar paths, arrays as []', () => {
     expect(pathsIn([{ a: 1, b: { c: [{ d: 1 }], e: [] } }])).toEqual(['a', 'b.c[].d', 'b.e[]']);
+    expect(pathsIn([{ ok: 1, 'bad\u001b[2J': 1, 'sp ace': 2 }])).toEqual(['ok']);
   });
 });

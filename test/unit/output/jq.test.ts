@@ -40,3 +40,9 @@ describe('--jq engine', () => {
     expect(warned).toEqual(['["DEBUG:",1]']);
   });
 });
+
+describe('--jq errors quoting the data', () => {
+  it('escape control characters in the one-line message', async () => {
+    await expect(runJq('error(.items[0].title)', doc, { terminal: false })).rejects.toThrow('--jq: A\\u001b[31mred\\u0007');
+  });
+});
