@@ -18,7 +18,7 @@ _mcat_subs() {
 
 _mcat_opts() {
   case "$1" in
-    '') echo '-V --version -o --output --fields --json --jq -q --quiet --no-color -v --verbose -p --profile --base-url --country --auth-in --timeout --retries -h --help' ;;
+    '') echo '-V --version -o --output --fields --json --jq -q --quiet --no-color -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
     'release') echo '-h --help' ;;
     'release batch') echo '--ids-file --usage-types --type --packages --image-size --concurrency -h --help' ;;
     'release tracks') echo '--usage-types --page --page-size --all --limit -h --help' ;;
@@ -27,7 +27,7 @@ _mcat_opts() {
     'track') echo '-h --help' ;;
     'track metadata') echo '--embeddings --top -h --help' ;;
     'locker') echo '--user-token-from-stdin --sort --available --unavailable --no-downloads-left --release --track --purchased-since --page --page-size --all --limit -h --help' ;;
-    'locker download') echo '--format -O --output-file --user-token-from-stdin -h --help' ;;
+    'locker download') echo '--format -O --output-file --clobber --download-timeout --user-token-from-stdin -h --help' ;;
     'locker stream-check') echo '--user-token-from-stdin -h --help' ;;
     'playlist') echo '-h --help' ;;
     'playlist list') echo '--user --page --page-size --all --limit -h --help' ;;
@@ -73,6 +73,7 @@ _mcat_vals() {
     '|--auth-in') echo 'header query' ;;
     '|--timeout') echo '' ;;
     '|--retries') echo '' ;;
+    '|--max-body') echo '' ;;
     'release batch|--ids-file') echo '@file' ;;
     'release batch|--usage-types') echo 'download subscriptionstreaming adsupportedstreaming' ;;
     'release batch|--type') echo 'album single' ;;
@@ -101,6 +102,7 @@ _mcat_vals() {
     'locker download|--format') echo '' ;;
     'locker download|-O') echo '@file' ;;
     'locker download|--output-file') echo '@file' ;;
+    'locker download|--download-timeout') echo '' ;;
     'playlist list|--user') echo '' ;;
     'playlist list|--page') echo '' ;;
     'playlist list|--page-size') echo '' ;;

@@ -26,7 +26,7 @@ function __mcat_subs
     end
 end
 
-set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
+set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
 
 function __mcat_path
     set -l words (commandline -opc)
@@ -106,6 +106,7 @@ complete -c mcat -l country -x -d 'ISO 3166 two-letter country of the request (o
 complete -c mcat -l auth-in -x -a 'header query' -d 'where OAuth parameters travel'
 complete -c mcat -l timeout -x -d 'timeout of each request in milliseconds'
 complete -c mcat -l retries -x -d 'retries of idempotent requests on 429, 5xx and resets'
+complete -c mcat -l max-body -x -d 'the largest response body read into memory, e.g. 256M (defau'
 complete -c mcat -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''release'\''' -a 'batch' -d 'details of many releases at once (any number of ids, sent 50'
 complete -c mcat -n '__mcat_path_is '\''release'\''' -a 'tracks' -d 'the tracks of a release'
@@ -156,6 +157,8 @@ complete -c mcat -n '__mcat_path_in '\''locker'\''' -l limit -x -d 'stop after N
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l format -x -d 'format id (default: the first format offered)'
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -s O -l output-file -r -F -d 'file to write ('\''-'\'' for standard output; default: a name from'
+complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l clobber -d 'replace an existing file (never written through: a symlink t'
+complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l download-timeout -x -d 'the longest the whole download may take (default 600000, 10 '
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''locker stream-check'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
@@ -212,7 +215,7 @@ complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l user -x -d 'the
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''playlist replace'\''' -a '(__mcat_playlist_ids)'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l concurrency -x -d 'edits in flight at once (default 32; halved after a 429)'
-complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l journal -r -F -d 'journal of outcomes (default: <file>.journal beside the inpu'
+complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l journal -r -F -d 'journal of outcomes (default: one per input and edits under '
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l resume -d 'skip the edits the journal shows as done'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l dry-run -d 'read the current state and show what each edit would change;'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l report -r -F -d 'write an NDJSON report of every failed edit'

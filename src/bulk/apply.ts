@@ -5,15 +5,17 @@
 // outcome was not journalled is simply sent again. create is not: it is sent with a marker
 // annotation ("mcat:apply": "<runId>:<key>") whose intent is journalled first; when the outcome of
 // a create is unknown (response lost, process killed), the user's playlists are searched for the
-// marker before creating again. The marker is removed once the journal holds the new id.
-import { ApiError, AuthError, HttpError, RateLimitError, ResponseError, UsageError } from '../client/errors';
+// marker before creating again. The marker is removed once the new id is on disk in the journal.
+import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, UsageError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
-import { Journal } from './journal';
+import { Journal, JournalWriteError, type JournalIo } from './journal';
+import type { JournalLockOptions } from './lock';
 import { loadOps, type BulkOps } from './ops';
 import { AimdScheduler, type SchedulerOptions } from './scheduler';
 import { withRetries } from './retry';
-import type { ClientLike, CreateBody, DetailsBody, PlaylistQuery, ReplaceBody } from './types';
+import type { ClientLike, CreateBody, DetailsBody, PlaylistListing, PlaylistQuery, ReplaceBody } from './types';
+import { paginate } from '../client/paging';
 
 /** Annotation key of the create marker. */
 export const MARKER_KEY = 'mcat:apply';
@@ -104,7 +106,14 @@ export interface ApplyOptions {
   schedulerOptions?: SchedulerOptions;
   /** page size of the marker search (listPlaylists); default 500 */
   listPageSize?: number;
+  /** the most listing pages one marker search reads (paginate's cap; default DEFAULT_MAX_PAGES) */
+  maxPages?: number;
   now?: () => number;
+  /** decides which folders are mcat's own state folders (checked before use); default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** for tests: the journal's file calls (a failing write, a view of what is on disk) and lock hooks */
+  journalIo?: JournalIo;
+  journalLock?: JournalLockOptions;
 }
 
 interface EditState {
@@ -187,10 +196,24 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   }
   const ops = opts.ops ?? (await loadOps());
   const inputHash = opts.inputHash ?? hashEdits(edits);
-  const opened = Journal.open(opts.journalPath, { inputHash, input: opts.input, total: edits.length, resume: opts.resume ?? false });
+  const opened = Journal.open(opts.journalPath, {
+    inputHash,
+    input: opts.input,
+    total: edits.length,
+    resume: opts.resume ?? false,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.journalIo ? { io: opts.journalIo } : {}),
+    ...(opts.journalLock ? { lock: opts.journalLock } : {}),
+  });
   const { journal, state } = opened;
   for (const n of opened.notes) notice(n);
   const runId = journal.runId;
+  const base = { total: edits.length, failed: [], pending: [], interrupted: false, created: [], orphans: [], journalPath: opts.journalPath, runId, resumed: opened.resumed };
+  if (opened.complete) {
+    await journal.close();
+    notice(`the journal ${opts.journalPath} shows all ${edits.length} edits applied: nothing to do`);
+    return { ...base, applied: 0, skipped: edits.length, elapsedMs: now() - t0 };
+  }
   const q: PlaylistQuery = userId ? { country, userId } : { country };
   const scheduler = opts.scheduler ?? new AimdScheduler({ ...opts.schedulerOptions, concurrency: opts.concurrency ?? opts.schedulerOptions?.concurrency ?? 8 });
 
@@ -229,9 +252,14 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       const found = new Map<string, string[]>();
       let total: number | undefined;
       let shifted = false;
-      let seen = 0;
-      for (let page = 1; ; page++) {
-        const res = await withPageRetries(() => ops.listPlaylists(client, { ...q, page, pageSize }));
+      const pages = paginate<PlaylistListing>((page) => withPageRetries(() => ops.listPlaylists(client, { ...q, page, pageSize })), {
+        listPath: 'playlists.playlist',
+        pagingPath: 'playlists',
+        pageSize,
+        maxPages: opts.maxPages,
+        what: 'the playlists',
+      });
+      for await (const res of pages) {
         const l = res.playlists;
         if (total !== undefined && l.totalItems !== total) shifted = true;
         total = l.totalItems;
@@ -239,8 +267,6 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           const m = p.annotations?.[MARKER_KEY];
           if (typeof m === 'string' && m.startsWith(prefix)) found.set(m, [...(found.get(m) ?? []), p.id]);
         }
-        seen += (l.playlist ?? []).length;
-        if (!l.playlist?.length || seen >= l.totalItems) break;
       }
       // the list changed while it was read (items may have moved between pages): read again
       if (!shifted || round >= 2) return found;
@@ -269,8 +295,21 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     return promise;
   };
 
+  /** The journal cannot be written: the run stops, and says whether anything was sent and how to go on. */
+  const journalFailure = (err: JournalWriteError): McatError => {
+    if (!sentAny) {
+      const recorded = state.started.size > 0 || state.done.size > 0;
+      return new UsageError(`${err.message}; nothing was sent`, recorded ? `${err.fix}, then run again with --resume` : `${err.fix}, or give --journal a path on another disk`);
+    }
+    const e = new McatError(`${err.message}; the run stopped after ${applied} of ${todo.length} edits were applied`);
+    e.hint = `${err.fix}, then run again with --resume to apply the rest exactly once`;
+    return e;
+  };
+
   const created: CreatedPlaylist[] = [];
   const createdIds = new Set<string>(state.created.values());
+  // whether this run has sent a change yet: a journal that fails before then is a usage problem (exit 2)
+  let sentAny = false;
 
   const createFlow = async (pe: ParsedEdit, body: CreateBody, st: EditState): Promise<EditOutcome> => {
     const marker = `${runId}:${pe.key}`;
@@ -281,22 +320,23 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
         st.createdId = ids[0];
         st.adopted = true;
         createdIds.add(ids[0]);
-        journal.append({ type: 'created', key: pe.key, playlistId: ids[0], adopted: true, at: journal.stamp() });
+        await journal.appendDurable({ type: 'created', key: pe.key, playlistId: ids[0], adopted: true, at: journal.stamp() });
         if (ids.length > 1) notice(`edit at line ${pe.line}: more than one playlist carries its marker (${ids.join(', ')}); keeping ${ids[0]}`);
       }
       st.ambiguous = false;
     }
     if (st.createdId === undefined) {
       if (!st.markerJournaled) {
-        // durable before the request leaves: a resumed run then knows to look for the marker
-        journal.append({ type: 'started', key: pe.key, line: pe.line, op: pe.edit.op, marker, at: journal.stamp() });
+        // on disk before the request leaves: a resumed run then knows to look for the marker
+        await journal.appendDurable({ type: 'started', key: pe.key, line: pe.line, op: pe.edit.op, marker, at: journal.stamp() });
         st.markerJournaled = true;
         st.startedJournaled = true;
       }
-      const sent: CreateBody = { ...body, annotations: { ...(body.annotations ?? {}), [MARKER_KEY]: marker } };
+      const withMarker: CreateBody = { ...body, annotations: { ...(body.annotations ?? {}), [MARKER_KEY]: marker } };
       let res;
+      sentAny = true;
       try {
-        res = await ops.createPlaylist(client, sent, q);
+        res = await ops.createPlaylist(client, withMarker, q);
       } catch (err) {
         if (!definitelyNotApplied(err)) {
           st.ambiguous = true;
@@ -314,10 +354,13 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       }
       st.createdId = id;
       createdIds.add(id);
-      journal.append({ type: 'created', key: pe.key, playlistId: id, adopted: false, at: journal.stamp() });
+      // on disk before the marker goes: were the machine to crash with the marker gone and the id
+      // not on disk, a resumed run could find the playlist by neither and would create it again
+      await journal.appendDurable({ type: 'created', key: pe.key, playlistId: id, adopted: false, at: journal.stamp() });
     }
     // the id is on disk: now the marker can go, leaving exactly the annotations the edit asked for
     const id = st.createdId;
+    sentAny = true;
     const res = await ops.updatePlaylistDetails(client, id, { annotations: { ...(body.annotations ?? {}) } }, q);
     const ann = res?.playlist?.annotations;
     if (ann && Object.prototype.hasOwnProperty.call(ann, MARKER_KEY) && ann[MARKER_KEY] === marker && body.annotations?.[MARKER_KEY] !== marker) {
@@ -337,6 +380,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     switch (e.op) {
       case 'replace': {
         if (e.ifMissing === 'create' && st.createPath) return createFlow(pe, createBodyOf(e), st);
+        sentAny = true;
         try {
           await ops.replacePlaylist(client, e.playlistId, replaceBodyOf(e), q);
           return { playlistId: e.playlistId };
@@ -349,16 +393,19 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
         }
       }
       case 'details':
+        sentAny = true;
         await ops.updatePlaylistDetails(client, e.playlistId, fieldsOf(e), q);
         return { playlistId: e.playlistId };
       case 'create':
         return createFlow(pe, createBodyOf(e), st);
       case 'group-add':
+        sentAny = true;
         await ops.addToGroup(client, e.groupId, { playlistIds: [...e.playlistIds] }, { country, userId: userId! });
         return { groupId: e.groupId };
       case 'group-replace': {
         const body: { name: string; playlistIds?: string[] } = { name: e.name };
         if (e.playlistIds !== undefined) body.playlistIds = [...e.playlistIds];
+        sentAny = true;
         await ops.replaceGroup(client, e.groupId, body, { country, userId: userId! });
         return { groupId: e.groupId };
       }
@@ -445,8 +492,8 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     );
   } catch (err) {
     if (ticker) clearInterval(ticker);
-    journal.close();
-    throw err;
+    await journal.close().catch(() => {});
+    throw err instanceof JournalWriteError ? journalFailure(err) : err;
   }
   if (ticker) clearInterval(ticker);
   emit();
@@ -473,8 +520,13 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     }
   }
 
-  journal.append({ type: 'end', applied, failed: failed.length, skipped, interrupted: run.interrupted, at: journal.stamp() });
-  journal.close();
+  try {
+    journal.append({ type: 'end', applied, failed: failed.length, skipped, interrupted: run.interrupted, at: journal.stamp() });
+    await journal.close();
+  } catch (err) {
+    await journal.close().catch(() => {});
+    throw err instanceof JournalWriteError ? journalFailure(err) : err;
+  }
   failed.sort((a, b) => a.index - b.index);
   created.sort((a, b) => a.line - b.line);
   return {

@@ -1,9 +1,10 @@
 // `mcat playlist export`: every playlist of a user as a `replace` edit with ifMissing "create",
 // so that `mcat playlist apply` of the output restores them (into the same user, or an empty one).
+import { paginate } from '../client/paging';
 import { canonicalJson, type ReplaceEdit } from './edits';
 import { loadOps, type BulkOps } from './ops';
 import { withRetries } from './retry';
-import { TRACK_METADATA_FIELDS, type ClientLike, type Playlist, type PlaylistQuery, type TrackInput } from './types';
+import { TRACK_METADATA_FIELDS, type ClientLike, type Playlist, type PlaylistListing, type PlaylistQuery, type TrackInput } from './types';
 
 export interface ExportOptions {
   client: ClientLike;
@@ -15,6 +16,8 @@ export interface ExportOptions {
   pageSize?: number;
   ops?: BulkOps;
   signal?: AbortSignal;
+  /** the most listing pages read (paginate's cap; default DEFAULT_MAX_PAGES) */
+  maxPages?: number;
 }
 
 const lower = (s: unknown) => (typeof s === 'string' && s !== '' ? s.toLowerCase() : undefined);
@@ -66,19 +69,20 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
 
   async function* ids(): AsyncGenerator<string> {
     const seen = new Set<string>();
-    let read = 0;
-    for (let page = 1; ; page++) {
-      const res = await withRetries(() => ops.listPlaylists(o.client, { ...q, page, pageSize }));
-      const l = res.playlists;
-      const items = l.playlist ?? [];
-      for (const p of items) {
+    const pages = paginate<PlaylistListing>((page) => withRetries(() => ops.listPlaylists(o.client, { ...q, page, pageSize })), {
+      listPath: 'playlists.playlist',
+      pagingPath: 'playlists',
+      pageSize,
+      maxPages: o.maxPages,
+      what: 'the playlists',
+    });
+    for await (const res of pages) {
+      for (const p of res.playlists.playlist ?? []) {
         // a playlist can shift to the next page while we read: write it once
         if (seen.has(p.id)) continue;
         seen.add(p.id);
         yield p.id;
       }
-      read += items.length;
-      if (items.length === 0 || read >= l.totalItems) return;
     }
   }
 

@@ -3,10 +3,11 @@ export { parseEdits, validateEdit, canonicalJson, canonicalEdit, hashEdits, form
 export type { Edit, ParsedEdit, ParseResult, InputProblem, InputFormat, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, Op } from './edits';
 export { applyEdits, MARKER_KEY, replaceBodyOf, createBodyOf, describeError, isMissingPlaylist } from './apply';
 export type { ApplyOptions, ApplyResult, ApplyProgress, FailedEdit, CreatedPlaylist } from './apply';
-export { runReport, reportLines, summaryLines, applyExitCode, formatProgress, progressRenderer } from './report';
+export { runReport, checkReportPath, reportLines, summaryLines, applyExitCode, formatProgress, progressRenderer } from './report';
 export type { ReportLine } from './report';
-export { Journal, readJournal, defaultJournalPath } from './journal';
+export { Journal, readJournal, JournalWriteError } from './journal';
 export type { JournalRecord, JournalHeader } from './journal';
+export { defaultJournalPath, journalDir, stateDir } from './files';
 export { AimdScheduler, classifyError } from './scheduler';
 export type { SchedulerOptions } from './scheduler';
 export { diffPlaylist, formatDiff, cutDescription } from './diff';

@@ -1,6 +1,8 @@
 // The apply journal: an append-only NDJSON file, one record per line, each written before the
-// run moves on (and forced to disk in groups, see append). It is what makes a killed run resumable: a record either
-// is on disk whole or, if the process died mid-write, is a torn last line that is ignored.
+// run moves on (and forced to disk in groups, see append and appendDurable). It is what makes a
+// killed run resumable: a record either is on disk whole or, if the process died mid-write, is a
+// torn last line that is ignored. One run at a time holds it (lock.ts); it is opened O_APPEND and
+// O_NOFOLLOW, created 0600 with O_EXCL.
 //
 // Format (one JSON object per line):
 //   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>","total":N,"createdAt":"<ISO>"}
@@ -10,12 +12,15 @@
 //   {"type":"done","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"playlistId":"<id>"][,"groupId":"<id>"][,"created":true]}
 //   {"type":"failed","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>","error":"<class>","message":"<text>"[,"code":N][,"httpStatus":N][,"playlistId":"<id>"]}
 //   {"type":"end","applied":N,"failed":N,"skipped":N,"interrupted":bool,"at":"<ISO>"}
-// A "started" record with a marker is written before a create is sent: the created playlist
-// carries the marker in its annotations until the edit is done, so a resumed run can find it.
+// A "started" record with a marker is on disk before a create is sent, and the "created" record
+// before the marker is removed: until then the created playlist carries the marker in its
+// annotations, so a resumed run can find it, after a kill or a crash of the machine alike.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { UsageError } from '../client/errors';
+import { McatError, UsageError } from '../client/errors';
+import { describeFsError, ensureJournalFolder, O_NOFOLLOW } from './files';
+import { JournalLock, type JournalLockOptions } from './lock';
 
 export const JOURNAL_VERSION = 1;
 /** the longest a written record waits to be forced to disk */
@@ -107,7 +112,13 @@ export interface JournalState {
 }
 
 export function readJournal(file: string): JournalContents {
-  const buf = fs.readFileSync(file);
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
   const records: JournalRecord[] = [];
   const corruptLines: number[] = [];
   let header: JournalHeader | undefined;
@@ -175,14 +186,33 @@ export function stateOf(runId: string, records: JournalRecord[]): JournalState {
   return st;
 }
 
-/**
- * The default journal path: `<input>.journal` beside a named input; for stdin (`-`), a file in
- * the current directory named by the hash of the edits (`mcat-apply-<12 hex>.journal`), so that
- * piping the same edits again with --resume finds it.
- */
-export function defaultJournalPath(input: string, inputHash: string, cwd = process.cwd()): string {
-  if (input === '-' || input === '') return path.join(cwd, `mcat-apply-${inputHash.slice(0, 12)}.journal`);
-  return `${input}.journal`;
+
+/** Every edit of the journal's input done, and the last session ended without an interruption. */
+export function isComplete(contents: JournalContents, state: JournalState): boolean {
+  const last = contents.records[contents.records.length - 1];
+  return Boolean(contents.header && last?.type === 'end' && !last.interrupted && last.failed === 0 && !contents.tornTail && state.done.size >= contents.header.total);
+}
+
+/** The file calls the journal makes on its open file: tests replace them to fail a write (ENOSPC) or to see what is on disk. */
+export interface JournalIo {
+  writeSync(fd: number, buffer: Buffer, offset: number, length: number): number;
+  fsyncSync(fd: number): void;
+  fdatasync(fd: number, callback: (err: NodeJS.ErrnoException | null) => void): void;
+}
+
+/** The journal could not be written during a run (disk full, I/O error): the run stops. */
+export class JournalWriteError extends McatError {
+  override name = 'JournalWriteError';
+  readonly code: string | undefined;
+  constructor(readonly path: string, readonly fsError: unknown) {
+    super(`cannot write the journal ${path}: ${describeFsError(fsError)}`);
+    this.code = (fsError as NodeJS.ErrnoException | undefined)?.code;
+  }
+
+  /** What the user can do about it, for a hint. */
+  get fix(): string {
+    return this.code === 'ENOSPC' || this.code === 'EDQUOT' ? 'free some space' : `fix what keeps ${this.path} from being written`;
+  }
 }
 
 export interface OpenJournalOptions {
@@ -190,86 +220,127 @@ export interface OpenJournalOptions {
   input?: string;
   total: number;
   resume: boolean;
+  /** decides which folders are mcat's own state folders (checked before use); default process.env */
+  env?: NodeJS.ProcessEnv;
   /** for tests */
   runId?: string;
   now?: () => Date;
+  io?: JournalIo;
+  lock?: JournalLockOptions;
 }
+
+export interface OpenedJournal {
+  journal: Journal;
+  state: JournalState;
+  resumed: boolean;
+  /** --resume found a journal whose run applied every edit: there is nothing to do (nothing is written) */
+  complete: boolean;
+  notes: string[];
+}
+
+const APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | O_NOFOLLOW;
 
 export class Journal {
   private fd: number | undefined;
   private readonly now: () => Date;
+  private readonly io: JournalIo;
+  /** records written by this handle, and how many of them are known to be on disk */
+  private written = 0;
+  private synced = 0;
+  private syncing: Promise<void> | undefined;
+  private syncTimer: NodeJS.Timeout | undefined;
+  private waiters: { upTo: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private failure: JournalWriteError | undefined;
 
-  private constructor(readonly path: string, fd: number, readonly header: JournalHeader, now: () => Date) {
+  private constructor(readonly path: string, fd: number, readonly header: JournalHeader, private readonly lock: JournalLock, now: () => Date, io: JournalIo) {
     this.fd = fd;
     this.now = now;
+    this.io = io;
   }
 
   /**
-   * Opens the journal for a run. Without `resume`, an existing journal is refused (it belongs to
-   * a run that may be unfinished). With `resume`, a journal of another input is refused; a missing
-   * or empty one starts a fresh run.
+   * Opens the journal for a run, holding its lock until close. An unfinished run's journal (an
+   * edit not done, an interruption, no end) is refused without `resume`; a complete one, or one
+   * whose run sent nothing, is replaced by the new run. With `resume`, a journal of other edits is refused, a missing or
+   * empty one starts a fresh run, and a complete one leaves nothing to do. Every problem with the
+   * path or the disk is a UsageError naming the path: nothing has been sent yet.
    */
-  static open(file: string, opts: OpenJournalOptions): { journal: Journal; state: JournalState; resumed: boolean; notes: string[] } {
+  static open(file: string, opts: OpenJournalOptions): OpenedJournal {
     const now = opts.now ?? (() => new Date());
+    const io = opts.io ?? fs;
+    ensureJournalFolder(file, opts.env);
+    const lock = JournalLock.acquire(file, opts.lock);
     const notes: string[] = [];
-    const exists = fs.existsSync(file);
-    if (exists && !opts.resume) {
-      throw new UsageError(
-        `the journal ${file} already exists (an earlier run of these edits)`,
-        'add --resume to continue that run, or remove the journal (or give another --journal) to start over',
-      );
-    }
-    if (exists) {
-      const contents = readJournal(file);
-      if (contents.header) {
-        if (contents.header.version !== JOURNAL_VERSION) {
-          throw new UsageError(`the journal ${file} has version ${contents.header.version}; this mcat reads version ${JOURNAL_VERSION}`);
+    if (lock.tookOverFrom) notes.push(`took over the lock of an earlier run (pid ${lock.tookOverFrom.pid}), which is no longer running`);
+    try {
+      const exists = inspect(file);
+      if (exists) {
+        const contents = readOrRefuse(file);
+        if (contents.header) {
+          const state = stateOf(contents.header.runId, contents.records);
+          const complete = isComplete(contents, state);
+          // a run that sent nothing (it stopped before its first edit) left nothing to finish
+          const untouched = state.started.size === 0 && state.done.size === 0 && state.failed.size === 0;
+          if (!opts.resume && !complete && !untouched) throw unfinished(file, contents, state, opts.inputHash);
+          if (!opts.resume) {
+            // a finished run's journal does not block the next run of the same edits (nightly)
+            fs.rmSync(file);
+          } else {
+            if (contents.header.version !== JOURNAL_VERSION) {
+              throw new UsageError(`the journal ${file} has version ${contents.header.version}; this mcat reads version ${JOURNAL_VERSION}`);
+            }
+            if (contents.header.inputHash !== opts.inputHash) {
+              throw new UsageError(
+                `the journal ${file} was written for different edits${contents.header.input ? ` (${contents.header.input})` : ''}: refusing to resume`,
+                'resume with the same input file as the interrupted run, or give another --journal to start a new run',
+              );
+            }
+            const j = Journal.reopen(file, contents, lock, now, io, notes);
+            if (!complete) j.firstRecord({ type: 'session', event: 'resume', pid: process.pid, at: j.stamp() }, false);
+            return { journal: j, state, resumed: true, complete, notes };
+          }
+        } else {
+          // no header: killed before it was written; nothing happened yet
+          fs.rmSync(file);
         }
-        if (contents.header.inputHash !== opts.inputHash) {
-          throw new UsageError(
-            `the journal ${file} was written for different edits${contents.header.input ? ` (${contents.header.input})` : ''}: refusing to resume`,
-            'resume with the same input file as the interrupted run, or give another --journal to start a new run',
-          );
-        }
-        if (contents.corruptLines.length) notes.push(`journal ${file}: unreadable line(s) ${contents.corruptLines.join(', ')} ignored`);
-        if (contents.tornTail) notes.push(`journal ${file}: an incomplete last record (the run was killed while writing it) was dropped`);
-        const fd = fs.openSync(file, 'r+');
-        // drop a torn tail so the next record starts on a line of its own
-        if (contents.tornTail) {
-          fs.ftruncateSync(fd, contents.validBytes);
-          fs.fsyncSync(fd);
-        }
-        fs.closeSync(fd);
-        const afd = fs.openSync(file, 'a');
-        const j = new Journal(file, afd, contents.header, now);
-        j.append({ type: 'session', event: 'resume', pid: process.pid, at: j.stamp() });
-        return { journal: j, state: stateOf(contents.header.runId, contents.records), resumed: true, notes };
+      } else if (opts.resume) {
+        notes.push(`no journal at ${file}: starting a new run`);
       }
-      // no header: killed before it was written; nothing happened yet
-      fs.rmSync(file);
-    } else if (opts.resume) {
-      notes.push(`no journal at ${file}: starting a new run`);
+      const header: JournalHeader = {
+        type: 'header',
+        version: JOURNAL_VERSION,
+        runId: opts.runId ?? randomBytes(8).toString('hex'),
+        inputHash: opts.inputHash,
+        ...(opts.input !== undefined ? { input: opts.input } : {}),
+        total: opts.total,
+        createdAt: now().toISOString(),
+      };
+      const j = Journal.create(file, header, lock, now, io);
+      j.firstRecord({ type: 'session', event: 'start', pid: process.pid, at: j.stamp() }, true);
+      return { journal: j, state: stateOf(header.runId, []), resumed: false, complete: false, notes };
+    } catch (err) {
+      lock.release();
+      if (err instanceof McatError) throw err;
+      throw new UsageError(`cannot open the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
     }
-    const header: JournalHeader = {
-      type: 'header',
-      version: JOURNAL_VERSION,
-      runId: opts.runId ?? randomBytes(8).toString('hex'),
-      inputHash: opts.inputHash,
-      ...(opts.input !== undefined ? { input: opts.input } : {}),
-      total: opts.total,
-      createdAt: now().toISOString(),
-    };
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const fd = fs.openSync(file, 'wx');
-    const j = new Journal(file, fd, header, now);
-    j.writeLine(header);
-    syncDir(path.dirname(path.resolve(file)));
-    j.append({ type: 'session', event: 'start', pid: process.pid, at: j.stamp() });
-    return { journal: j, state: stateOf(header.runId, []), resumed: false, notes };
   }
 
   get runId(): string {
     return this.header.runId;
+  }
+
+  /** The session record, written while opening: a failure closes the file (and drops a journal just made). */
+  private firstRecord(rec: JournalRecord, fresh: boolean): void {
+    try {
+      this.append(rec);
+    } catch (err) {
+      if (this.syncTimer) clearTimeout(this.syncTimer);
+      if (this.fd !== undefined) fs.closeSync(this.fd);
+      this.fd = undefined;
+      if (fresh) fs.rmSync(this.path, { force: true });
+      const e = err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err);
+      throw new UsageError(`${e.message}; nothing was sent`, fresh ? `${e.fix}, or give --journal a path on another disk` : `${e.fix}, then run again with --resume`);
+    }
   }
 
   stamp(): string {
@@ -278,47 +349,164 @@ export class Journal {
 
   /**
    * Writes one record before returning: once written it survives the process being killed
-   * (SIGKILL included). Forcing it to disk (against an OS crash or power cut) is grouped: a
-   * marker record of a create is synced at once, as the exactly-once protocol for creates
-   * rests on it; every other record within at most GROUP_SYNC_MS, and all of them on close.
-   * Replays of those others are harmless (replace, details and group edits are idempotent).
+   * (SIGKILL included). It reaches the disk (against a crash of the machine) within
+   * GROUP_SYNC_MS, or with the next durable record, and on close. Losing such a record in a
+   * crash is harmless: it is the outcome of an idempotent edit, which a resume sends again.
    */
   append(rec: JournalRecord): void {
-    this.writeLine(rec, rec.type === 'started' && 'marker' in rec && Boolean((rec as { marker?: string }).marker));
-  }
-
-  private syncTimer: NodeJS.Timeout | undefined;
-  private syncError: Error | undefined;
-
-  private writeLine(rec: object, syncNow = true): void {
-    if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
-    if (this.syncError) throw this.syncError;
-    const data = Buffer.from(JSON.stringify(rec) + '\n', 'utf8');
-    let off = 0;
-    while (off < data.length) off += fs.writeSync(this.fd, data, off, data.length - off);
-    if (syncNow) {
-      fs.fsyncSync(this.fd);
-      return;
-    }
+    this.writeLine(rec);
     this.syncTimer ??= setTimeout(() => {
       this.syncTimer = undefined;
-      const fd = this.fd;
-      if (fd === undefined) return;
-      fs.fdatasync(fd, (err) => {
-        if (err && this.fd !== undefined) this.syncError = err;
-      });
+      this.flush().catch(() => {});
     }, GROUP_SYNC_MS);
     this.syncTimer.unref?.();
   }
 
-  close(): void {
+  /**
+   * Writes one record and resolves once it is on disk (fdatasync). The records of a create rest
+   * on it: its marker's "started" record before the create is sent, its "created" record before
+   * the marker is removed. Records made durable together share one fdatasync (group commit).
+   */
+  appendDurable(rec: JournalRecord): Promise<void> {
+    this.writeLine(rec);
+    const upTo = this.written;
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ upTo, resolve, reject });
+      void this.flush().catch(() => {});
+    });
+  }
+
+  private writeLine(rec: object): void {
+    if (this.failure) throw this.failure;
+    if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
+    const data = Buffer.from(JSON.stringify(rec) + '\n', 'utf8');
+    try {
+      let off = 0;
+      while (off < data.length) off += this.io.writeSync(this.fd, data, off, data.length - off);
+    } catch (err) {
+      throw this.fail(err);
+    }
+    this.written++;
+  }
+
+  private fail(err: unknown): JournalWriteError {
+    this.failure ??= err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err);
+    for (const w of this.waiters.splice(0)) w.reject(this.failure);
+    return this.failure;
+  }
+
+  /** One fdatasync at a time, covering every record written when it starts. */
+  private flush(): Promise<void> {
+    if (this.syncing) return this.syncing;
+    if (this.failure) return Promise.reject(this.failure);
+    const fd = this.fd;
+    const upTo = this.written;
+    if (fd === undefined || this.synced >= upTo) return Promise.resolve();
+    this.syncing = new Promise<void>((resolve, reject) => {
+      this.io.fdatasync(fd, (err) => {
+        this.syncing = undefined;
+        if (err) return reject(this.fail(err));
+        this.synced = Math.max(this.synced, upTo);
+        this.waiters = this.waiters.filter((w) => (w.upTo <= this.synced ? (w.resolve(), false) : true));
+        // records written while this one ran wait for the next
+        if (this.waiters.length) void this.flush().catch(() => {});
+        resolve();
+      });
+    });
+    return this.syncing;
+  }
+
+  private static create(file: string, header: JournalHeader, lock: JournalLock, now: () => Date, io: JournalIo): Journal {
+    const fd = fs.openSync(file, APPEND | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+    const j = new Journal(file, fd, header, lock, now, io);
+    try {
+      // the header on disk before anything is sent: a journal without one is discarded as empty
+      j.writeLine(header);
+      io.fsyncSync(fd);
+    } catch (err) {
+      fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      const e = err instanceof JournalWriteError ? err : new JournalWriteError(file, err);
+      throw new UsageError(`${e.message}; nothing was sent`, `${e.fix}, or give --journal a path on another disk`);
+    }
+    syncDir(path.dirname(path.resolve(file)));
+    return j;
+  }
+
+  private static reopen(file: string, contents: JournalContents, lock: JournalLock, now: () => Date, io: JournalIo, notes: string[]): Journal {
+    if (contents.corruptLines.length) notes.push(`journal ${file}: unreadable line(s) ${contents.corruptLines.join(', ')} ignored`);
+    if (contents.tornTail) notes.push(`journal ${file}: an incomplete last record (the run was killed while writing it) was dropped`);
+    const fd = fs.openSync(file, APPEND);
+    try {
+      // drop a torn tail so the next record starts on a line of its own
+      if (contents.tornTail) {
+        fs.ftruncateSync(fd, contents.validBytes);
+        fs.fsyncSync(fd);
+      }
+      // an older mcat made journals with the umask's mode
+      if (fs.fstatSync(fd).mode & 0o077) fs.fchmodSync(fd, 0o600);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    return new Journal(file, fd, contents.header!, lock, now, io);
+  }
+
+  /** Forces every record to disk, closes the file and frees the lock. */
+  async close(): Promise<void> {
     if (this.fd === undefined) return;
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
-    fs.fsyncSync(this.fd);
-    fs.closeSync(this.fd);
-    this.fd = undefined;
+    const fd = this.fd;
+    try {
+      // an fdatasync in flight must finish before its fd is closed
+      await this.syncing?.catch(() => {});
+      if (this.failure) throw this.failure;
+      try {
+        this.io.fsyncSync(fd);
+      } catch (err) {
+        throw this.fail(err);
+      }
+    } finally {
+      this.fd = undefined;
+      fs.closeSync(fd);
+      this.lock.release();
+    }
   }
+}
+
+/** Whether a journal file is there; refuses anything but a regular file (a symlink above all). */
+function inspect(file: string): boolean {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  if (st.isSymbolicLink()) throw new UsageError(`the journal ${file} is a symbolic link; refusing to write through it`, 'remove it, or give another --journal');
+  if (!st.isFile()) throw new UsageError(`the journal ${file} is not a regular file`, 'remove it, or give another --journal');
+  return true;
+}
+
+function readOrRefuse(file: string): JournalContents {
+  try {
+    return readJournal(file);
+  } catch (err) {
+    throw new UsageError(`cannot read the journal ${file}: ${describeFsError(err)}`, 'check its permissions, or give another --journal');
+  }
+}
+
+function unfinished(file: string, contents: JournalContents, state: JournalState, inputHash: string): UsageError {
+  const h = contents.header!;
+  const other = h.inputHash !== inputHash;
+  const what = other
+    ? `an unfinished run of other edits${h.input ? ` (${h.input})` : ''}`
+    : `an unfinished run of these edits (${state.done.size} of ${h.total} done${state.failed.size ? `, ${state.failed.size} failed` : ''})`;
+  return new UsageError(
+    `the journal ${file} holds ${what}`,
+    other ? 'give another --journal, or remove that journal if its run is abandoned' : 'add --resume to finish that run, or remove the journal (or give another --journal) to start over',
+  );
 }
 
 function syncDir(dir: string): void {

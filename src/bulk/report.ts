@@ -1,6 +1,8 @@
 // What a bulk run tells people and scripts at the end: the NDJSON report of failures, the
 // stderr summary, the exit code, and the progress line shown while it runs (TTY only).
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { McatError, UsageError } from '../client/errors';
 import type { ApplyProgress, ApplyResult } from './apply';
 import { canonicalEdit } from './edits';
 
@@ -37,10 +39,63 @@ export function reportLines(result: ApplyResult): ReportLine[] {
   return lines.sort((a, b) => a.line - b.line);
 }
 
-/** Writes the NDJSON report (`--report FILE`); an empty file when nothing failed. */
+function writeAll(fd: number, text: string): void {
+  try {
+    fs.writeFileSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function linkRefused(file: string): UsageError {
+  return new UsageError(`--report ${file} is a symbolic link: mcat does not write through one`, 'name the file itself, or a new one');
+}
+
+/**
+ * Checks `--report FILE` before anything is sent: a symbolic link, a folder or a missing folder
+ * is refused (a regular file is replaced at the end, as asked).
+ */
+export function checkReportPath(file: string): void {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch (e) {
+    throw new UsageError(`--report ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a part of the path is not a folder' : (e as Error).message}`);
+  }
+  if (st?.isSymbolicLink()) throw linkRefused(file);
+  if (st?.isDirectory()) throw new UsageError(`--report ${file} is a folder`, 'name a file to write the report to');
+  if (!st && !fs.statSync(path.dirname(path.resolve(file)), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--report ${file}: no such folder ${path.dirname(file)}`);
+  }
+}
+
+/**
+ * Writes the NDJSON report (`--report FILE`); an empty file when nothing failed. Written 0600
+ * to a new file beside it, then renamed into place: never through a symbolic link (nor a hard
+ * link), and a reader never sees half a report. A device or pipe (/dev/null) is written as such.
+ */
 export function runReport(file: string, result: ApplyResult): void {
   const text = reportLines(result).map((l) => JSON.stringify(l) + '\n').join('');
-  fs.writeFileSync(file, text);
+  try {
+    const st = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) throw linkRefused(file);
+    if (st && !st.isFile()) {
+      writeAll(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW), text);
+      return;
+    }
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    let done = false;
+    try {
+      writeAll(fs.openSync(tmp, 'wx', 0o600), text);
+      fs.renameSync(tmp, file);
+      done = true;
+    } finally {
+      if (!done) fs.rmSync(tmp, { force: true });
+    }
+  } catch (e) {
+    if (e instanceof McatError) throw e;
+    throw new McatError(`cannot write the report ${file}: ${(e as Error).message}`);
+  }
 }
 
 /** 0 all applied, 3 some failed, 1 none could be applied, 130 interrupted. */
@@ -96,23 +151,30 @@ export function formatProgress(p: ApplyProgress): string {
   return parts.join(', ');
 }
 
+/** Where the progress line is drawn: a line redrawn in place (the CLI's stderr status line). */
+export interface ProgressLine {
+  /** false when nothing should be drawn (stderr is not a terminal) */
+  readonly active: boolean;
+  show(text: string): void;
+  end(): void;
+}
+
 /**
- * A progress callback for applyEdits that redraws one line on a TTY stream (at most every
- * `intervalMs`) and does nothing on anything else. Call end() before printing the summary.
+ * A progress callback for applyEdits that redraws one line (at most every `intervalMs`) when
+ * the line is active, and does nothing otherwise. Call end() before printing the summary.
  */
-export function progressRenderer(stream: NodeJS.WriteStream, opts: { intervalMs?: number; now?: () => number } = {}): {
+export function progressRenderer(line: ProgressLine, opts: { intervalMs?: number; now?: () => number } = {}): {
   onProgress: (p: ApplyProgress) => void;
   end: () => void;
 } {
-  if (!stream.isTTY) return { onProgress: () => {}, end: () => {} };
+  if (!line.active) return { onProgress: () => {}, end: () => {} };
   const interval = opts.intervalMs ?? 200;
   const now = opts.now ?? Date.now;
   let last = -Infinity;
   let shown = false;
   let latest: ApplyProgress | undefined;
   const draw = (p: ApplyProgress) => {
-    const width = Math.max(20, (stream.columns || 80) - 1);
-    stream.write(`\r\x1b[2K${formatProgress(p).slice(0, width)}`);
+    line.show(formatProgress(p));
     shown = true;
   };
   return {
@@ -125,7 +187,8 @@ export function progressRenderer(stream: NodeJS.WriteStream, opts: { intervalMs?
     },
     end: () => {
       if (latest && shown) draw(latest);
-      if (shown) stream.write('\n');
+      if (shown) line.end();
+      shown = false;
     },
   };
 }

@@ -16,6 +16,7 @@ export const GLOBAL_OPTIONS_WITH_VALUE = [
   '--auth-in',
   '--timeout',
   '--retries',
+  '--max-body',
 ] as const;
 
 const WITH_VALUE = new Set<string>(GLOBAL_OPTIONS_WITH_VALUE);

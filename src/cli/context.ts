@@ -6,7 +6,11 @@ import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
+import { maskUrlCredentials } from '../config/mask';
 import { onCleanup } from './lifecycle';
+import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
+
+export { say };
 
 export interface GlobalOptions {
   output?: Format;
@@ -19,6 +23,7 @@ export interface GlobalOptions {
   authIn?: 'header' | 'query';
   timeout?: string;
   retries?: string;
+  maxBody?: string;
   /** --json: true alone (list the fields), else the fields */
   json?: string | true;
   jq?: string;
@@ -38,14 +43,11 @@ export function globalsOf(cmd: Command): GlobalOptions {
     authIn: o.authIn as 'header' | 'query' | undefined,
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
+    maxBody: o.maxBody as string | undefined,
     json: o.json as string | true | undefined,
     jq: o.jq as string | undefined,
     quiet: Boolean(o.quiet),
   };
-}
-
-export function say(line: string): void {
-  process.stderr.write(line.endsWith('\n') ? line : line + '\n');
 }
 
 let quietFlag = false;
@@ -65,6 +67,11 @@ export function notice(line: string): void {
   if (!quiet()) say(line);
 }
 
+/** The progress line redrawn on stderr: on a terminal only, and not with --quiet. */
+export function progressLine(): StatusLine {
+  return statusLine({ off: quiet() });
+}
+
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
 export function intOption(value: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
   if (value === undefined) return undefined;
@@ -74,6 +81,24 @@ export function intOption(value: string | undefined, flag: string, opts: { min?:
   if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
   if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
   return n;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A size in bytes: 65536, 512K, 64M, 1G (units of 1024; a trailing B or iB is allowed), or a usage error. */
+export function sizeOption(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)\s*([kmg]?)(?:i?b)?$/i.exec(value.trim());
+  const n = m ? Number(m[1]) * SIZE_UNITS[m[2].toLowerCase()] : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a size like 64M, 512K or 1048576, got '${value}'`);
+  return n;
+}
+
+/** A flag's value, else the environment's (blank counts as unset), with the name to blame. */
+export function flagOrEnv(flag: string | undefined, flagName: string, envName: string): { value: string | undefined; name: string } {
+  if (flag !== undefined) return { value: flag, name: flagName };
+  const e = process.env[envName];
+  return { value: e === undefined || e.trim() === '' ? undefined : e, name: envName };
 }
 
 export interface Session {
@@ -153,7 +178,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     }
     userId ??= info.users.find((x) => x.token === token)?.userId;
     country ??= consumer.countries[0];
-    notice(`mcat: using the built-in sandbox (demo data) at ${baseUrl}`);
+    notice(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
   }
 
   if (!baseUrl) throw new UsageError(`no base URL for profile '${settings.profileName}'`, "set one with 'mcat auth login' or MCAT_BASE_URL");
@@ -169,12 +194,17 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
   const { ApiClient } = await import('../client/http');
   const timeoutMs = intOption(g.timeout, '--timeout', { min: 1 });
   const retries = intOption(g.retries, '--retries', { max: 20 });
+  const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
+  const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);
+  const maxPages = intOption(process.env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
   const client = new ApiClient({
     baseUrl,
     credentials: { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined },
     authIn: settings.authIn.value ?? 'header',
     timeoutMs,
     retries,
+    maxBodyBytes,
+    maxPages,
     connections: overrides.connections,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
@@ -224,7 +254,7 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
   const jqProgram = g.jq;
   const jq = jqProgram === undefined
     ? undefined
-    : async (doc: unknown) => (await import('../output/jq')).runJq(jqProgram, doc, { terminal: Boolean(process.stdout.isTTY), warn: say });
+    : async (doc: unknown) => (await import('../output/jq')).runJq(jqProgram, doc, { warn: say });
   return createOutput({
     format: opts.format ?? outputFormat(cmd),
     fields: fields !== undefined ? parseFields(fields) : undefined,
@@ -232,6 +262,6 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
     jq,
     color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
     width: terminalWidth(process.stdout, process.env),
-    stdout: process.stdout,
+    stdout: stdoutStream(),
   });
 }

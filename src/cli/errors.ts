@@ -1,15 +1,20 @@
 // Error -> one stderr line (plus at most one hint) and an exit code. Used only by main.ts.
 import {
+  AbortedError,
   ApiError,
   AuthError,
+  BodyTooLargeError,
   HttpError,
   McatError,
   NetworkError,
+  PagingError,
   PartialError,
   RateLimitError,
+  RedirectError,
   ResponseError,
   TimeoutError,
   UsageError,
+  type TimeoutPhase,
 } from '../client/errors';
 
 export class InterruptedError extends McatError {
@@ -23,11 +28,24 @@ export function exitCodeFor(err: unknown): number {
     return status === 401 || status === 403 ? 4 : 1;
   }
   if (err instanceof PartialError) return 3;
-  if (err instanceof InterruptedError) return 130;
+  if (err instanceof InterruptedError || isAbort(err)) return 130;
   if (err instanceof AuthError) return 4;
   if (err instanceof ApiError) return err.code === 2002 ? 4 : 1;
   return 1;
 }
+
+/** Only Ctrl-C aborts a request in the CLI: an abort that reaches here is an interruption. */
+function isAbort(err: unknown): boolean {
+  return err instanceof AbortedError || (err instanceof Error && err.name === 'AbortError');
+}
+
+const TIMEOUT_HINTS: Record<TimeoutPhase, string> = {
+  connect: 'check the base URL and the network; raise --timeout on a slow network',
+  headers: 'the server may be overloaded: try again later, or raise --timeout',
+  body: 'raise --timeout for a large answer or a slow network',
+  stall: 'try again; raise --timeout (the longest wait for the next byte) on a slow network',
+  download: 'raise --download-timeout (or MCAT_DOWNLOAD_TIMEOUT) for a large file or a slow network',
+};
 
 function suffix(parts: (string | undefined)[]): string {
   const p = parts.filter(Boolean);
@@ -57,9 +75,27 @@ export function formatError(err: unknown): string {
   } else if (err instanceof ResponseError) {
     line = `unreadable response: ${err.message}${suffix([err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
     hint = err.hint;
-  } else if (err instanceof TimeoutError || err instanceof NetworkError) {
+  } else if (err instanceof TimeoutError) {
+    line = err.message;
+    hint = err.hint ?? TIMEOUT_HINTS[err.phase];
+  } else if (err instanceof NetworkError) {
     line = err.message;
     hint = err.hint ?? 'check the base URL and the network, or raise --timeout';
+  } else if (err instanceof BodyTooLargeError) {
+    line = err.message;
+    hint = err.hint ?? 'if so large an answer is expected, raise the cap with --max-body SIZE or MCAT_MAX_BODY (e.g. 256M)';
+  } else if (err instanceof RedirectError) {
+    line = err.message + suffix([`HTTP ${err.httpStatus}`]);
+    hint = err.hint ?? (err.location ? 'if the new address is right and trusted, use it as the base URL (--base-url or MCAT_BASE_URL)' : undefined);
+  } else if (err instanceof PagingError) {
+    line = err.message;
+    hint =
+      err.hint ??
+      (err.reason === 'cap'
+        ? 'a longer listing is possible: raise the cap with MCAT_MAX_PAGES'
+        : "the server's paging is broken: read pages one at a time with --page");
+  } else if (isAbort(err)) {
+    line = err instanceof AbortedError ? `interrupted: ${err.message}` : 'interrupted';
   } else if (err instanceof McatError) {
     line = err.message;
     hint = err.hint;

@@ -2,6 +2,7 @@
 // through --jq when it is given.
 import type { Command } from 'commander';
 import { globalsOf, say } from './context';
+import { print } from '../output/streams';
 
 /** True when this run asks for JSON of a command that prints a table by default (-o json, --json, --jq). */
 export function wantsJson(cmd: Command): boolean {
@@ -13,9 +14,9 @@ export function wantsJson(cmd: Command): boolean {
 export async function printJson(cmd: Command, value: unknown): Promise<void> {
   const program = globalsOf(cmd).jq;
   if (program === undefined) {
-    process.stdout.write(JSON.stringify(value ?? null, null, 2) + '\n');
+    await print(JSON.stringify(value ?? null, null, 2) + '\n');
     return;
   }
   const { runJq } = await import('../output/jq');
-  process.stdout.write(await runJq(program, value, { terminal: Boolean(process.stdout.isTTY), warn: say }));
+  await print(await runJq(program, value, { warn: say }));
 }

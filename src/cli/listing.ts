@@ -2,9 +2,8 @@
 // pages (streamed to ndjson/csv; merged into one envelope for json/xml).
 import type { Command } from 'commander';
 import { UsageError } from '../client/errors';
-import { getPath } from '../output/fields';
 import type { View } from '../output/types';
-import { intOption, output } from './context';
+import { intOption, output, session } from './context';
 
 export interface PagingFlags {
   page?: string;
@@ -22,24 +21,8 @@ export interface ListingSpec {
   defaultPageSize?: number;
   fetchPage: (page: number, pageSize: number) => Promise<unknown>;
   view: View;
-}
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export { getPath };
-
-export function setPath(obj: any, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let cur = obj;
-  for (const k of keys.slice(0, -1)) {
-    cur[k] ??= {};
-    cur = cur[k];
-  }
-  cur[keys[keys.length - 1]] = value;
-}
-
-export function itemsAt(body: unknown, listPath: string): unknown[] {
-  const v = getPath(body, listPath);
-  return Array.isArray(v) ? v : [];
+  /** names the listing in errors, e.g. 'artist releases' */
+  what: string;
 }
 
 export function pagingOptions(cmd: Command, max: number): Command {
@@ -70,26 +53,18 @@ export async function runListing(cmd: Command, flags: PagingFlags, spec: Listing
   }
   const size = pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
   const { mergePages } = await import('../output/json');
-  async function* pages(): AsyncGenerator<unknown> {
-    let p = page;
-    let seen = 0;
-    for (;;) {
-      const body = await spec.fetchPage(p, size);
-      const items = itemsAt(body, spec.listPath);
-      const paging = getPath(body, spec.pagingPath) ?? {};
-      const total = Number(paging.totalItems ?? 0);
-      if (limit !== undefined && seen + items.length >= limit) {
-        setPath(body, spec.listPath, items.slice(0, limit - seen));
-        yield body;
-        return;
-      }
-      seen += items.length;
-      yield body;
-      if (items.length === 0 || p * size >= total) return;
-      p++;
-    }
-  }
-  await out.streamPages(pages(), spec.view, {
+  const { paginate } = await import('../client/paging');
+  const { client } = await session(cmd);
+  const pages = paginate((p) => spec.fetchPage(p, size), {
+    listPath: spec.listPath,
+    pagingPath: spec.pagingPath,
+    startPage: page,
+    pageSize: size,
+    limit,
+    what: spec.what,
+    maxPages: client.maxPages,
+  });
+  await out.streamPages(pages, spec.view, {
     merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),
   });
 }

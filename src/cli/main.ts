@@ -6,6 +6,7 @@ import { exitCodeFor, formatError } from './errors';
 import { runCleanups, interrupted } from './lifecycle';
 import { registerCommands } from './commands/index';
 import { commandWords } from './argv';
+import { guardStreams, print, printHelp, say, sayText } from '../output/streams';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -31,6 +32,7 @@ export function buildProgram(args?: readonly string[]): Command {
     .addOption(new Option('--auth-in <where>', 'where OAuth parameters travel').choices(['header', 'query']))
     .option('--timeout <ms>', 'timeout of each request in milliseconds')
     .option('--retries <n>', 'retries of idempotent requests on 429, 5xx and resets')
+    .option('--max-body <size>', 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt')
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
@@ -63,23 +65,25 @@ function globalsHelp(program: Command): string {
 function applyConventions(cmd: Command): void {
   cmd.exitOverride();
   cmd.configureOutput({
+    writeOut: printHelp,
     // commander writes help here when a command that needs a subcommand has none (`mcat`,
     // `mcat playlist`): that help is what was asked for, so it goes to stdout (exit 0), as gh does
-    writeErr: (s) => process.stdout.write(s),
+    writeErr: printHelp,
     outputError: (message) => {
       const line = message.trim().replace(/^error: /, '');
-      process.stderr.write(`mcat: ${line}\n`);
+      sayText(`mcat: ${line}\n`);
     },
   });
   for (const sub of cmd.commands) applyConventions(sub);
 }
 
 export async function main(argv: string[]): Promise<number> {
+  guardStreams();
   const program = buildProgram(argv.slice(2));
   // Sub-commands registered after applyConventions (none today) would miss it: apply again.
   applyConventions(program);
   if (argv.length === 4 && argv[2] === 'help' && argv[3] === 'globals') {
-    process.stdout.write(globalsHelp(program));
+    await print(globalsHelp(program));
     return 0;
   }
   let code = 0;
@@ -100,13 +104,13 @@ function handleError(err: unknown, program: Command): number {
     if (err.exitCode === 0) return 0;
     // commander already printed the one line; add the hint
     const cmdName = guessCommandPath(process.argv.slice(2), program);
-    process.stderr.write(`hint: run 'mcat ${cmdName ? cmdName + ' ' : ''}--help' for usage\n`);
+    say(`hint: run 'mcat ${cmdName ? cmdName + ' ' : ''}--help' for usage`);
     return 2;
   }
   const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
-  process.stderr.write(formatError(err) + '\n');
+  for (const line of formatError(err).split('\n')) say(line);
   if (verbose && err instanceof Error && !(err instanceof McatError) && err.stack) {
-    process.stderr.write(err.stack + '\n');
+    for (const line of err.stack.split('\n')) say(line);
   }
   return exitCodeFor(err);
 }

@@ -53,14 +53,105 @@ export class NetworkError extends McatError {
   }
 }
 
+/** Where a request ran out of time: each kind has its own words (and its own hint in the CLI). */
+export type TimeoutPhase =
+  /** no connection within the time: nothing was sent */
+  | 'connect'
+  /** connected, but no response headers within --timeout */
+  | 'headers'
+  /** headers came, the body did not complete within --timeout */
+  | 'body'
+  /** a streamed body (a download) stopped coming: nothing for the idle time */
+  | 'stall'
+  /** a download did not finish within its deadline */
+  | 'download';
+
 export class TimeoutError extends McatError {
   override name = 'TimeoutError';
   constructor(
     readonly timeoutMs: number,
-    /** 'connect': no connection within the time (nothing was sent); 'request': no complete answer in time */
-    readonly phase: 'connect' | 'request' = 'request',
+    readonly phase: TimeoutPhase = 'headers',
+    /** host:port of the server, for the message */
+    readonly host = 'the server',
   ) {
-    super(phase === 'connect' ? `could not connect within ${timeoutMs} ms` : `request timed out after ${timeoutMs} ms`);
+    super(timeoutWords(timeoutMs, phase, host));
+  }
+}
+
+function timeoutWords(ms: number, phase: TimeoutPhase, host: string): string {
+  switch (phase) {
+    case 'connect':
+      return `could not connect to ${host} within ${ms} ms`;
+    case 'headers':
+      return `${host} did not answer within ${ms} ms (no response headers)`;
+    case 'body':
+      return `the answer from ${host} did not complete within ${ms} ms`;
+    case 'stall':
+      return `the transfer from ${host} stalled: nothing received for ${ms} ms`;
+    case 'download':
+      return `the download did not finish within ${ms} ms`;
+  }
+}
+
+/** The caller's signal stopped the request (in the CLI: Ctrl-C). */
+export class AbortedError extends McatError {
+  override name = 'AbortedError';
+  constructor(message = 'the request was stopped before it completed') {
+    super(message);
+  }
+}
+
+/** A body longer than the client reads into memory (ApiClientOptions.maxBodyBytes). */
+export class BodyTooLargeError extends McatError {
+  override name = 'BodyTooLargeError';
+  constructor(
+    readonly limitBytes: number,
+    readonly host: string,
+    /** the Content-Length the server declared, when that alone was over the cap */
+    readonly declaredBytes?: number,
+    readonly httpStatus?: number,
+  ) {
+    super(
+      declaredBytes !== undefined
+        ? `the answer from ${host} says it is ${declaredBytes} bytes, larger than the ${formatBytes(limitBytes)} cap`
+        : `the answer from ${host} is larger than the ${formatBytes(limitBytes)} cap`,
+    );
+  }
+}
+
+/** 64 MiB, 100 KiB, 1500 bytes: the cap as a person would write it. */
+export function formatBytes(n: number): string {
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+/** A 3xx answer: mcat never follows one (the signed request would go elsewhere). */
+export class RedirectError extends McatError {
+  override name = 'RedirectError';
+  constructor(
+    readonly httpStatus: number,
+    /** where the server pointed, resolved against the request and with secrets masked */
+    readonly location?: string,
+  ) {
+    super(
+      location
+        ? `the server redirected to ${location}; mcat does not follow redirects`
+        : `the server answered with a redirect but no Location; mcat does not follow redirects`,
+    );
+  }
+}
+
+/** A listing whose pages do not advance, repeat themselves, or never end. */
+export class PagingError extends McatError {
+  override name = 'PagingError';
+  constructor(
+    message: string,
+    /** 'stuck': the page number did not advance; 'repeat': only items already seen; 'cap': too many pages */
+    readonly reason: 'stuck' | 'repeat' | 'cap',
+  ) {
+    super(message);
   }
 }
 

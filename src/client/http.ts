@@ -2,14 +2,18 @@
 // retries with backoff, error mapping and tracing. Endpoint modules only describe requests.
 import type { Dispatcher } from 'undici';
 import { Agent, request as undiciRequest } from './undici';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { DEFAULT_MAX_PAGES } from './paging';
 import type { ZodMiniType } from 'zod/mini';
 import {
+  AbortedError,
   ApiError,
   AuthError,
+  BodyTooLargeError,
   HttpError,
   NetworkError,
   RateLimitError,
+  RedirectError,
   ResponseError,
   TimeoutError,
 } from './errors';
@@ -34,6 +38,10 @@ export interface ApiClientOptions {
   retries?: number;
   /** the longest Retry-After honoured, seconds (default 60); longer fails at once with RateLimitError */
   maxRetryAfterSeconds?: number;
+  /** the largest body read into memory, bytes (default 64 MiB); streamed bodies (downloads) are exempt */
+  maxBodyBytes?: number;
+  /** the most pages a listing walk may ask for (default 10000): see paginate() */
+  maxPages?: number;
   /** keep-alive connections per origin (default 16) */
   connections?: number;
   /** one line per request and per response, secrets masked */
@@ -70,6 +78,11 @@ export interface RequestOptions {
   /** names the resource in error messages, e.g. 'release details' */
   what?: string;
   signal?: AbortSignal;
+}
+
+export interface StreamRequestOptions extends RequestOptions {
+  /** the whole transfer, from sending the request to the body's last byte, ms (default: none) */
+  deadlineMs?: number;
 }
 
 export interface RawRequest extends RequestOptions {
@@ -110,6 +123,8 @@ const SECRET_PARAMS = new Set(['oauth_signature', 'oauth_token', 'oauth_token_se
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 class TimedOut extends Error {}
 
 export class ApiClient {
@@ -120,6 +135,8 @@ export class ApiClient {
   readonly timeoutMs: number;
   readonly retries: number;
   readonly maxRetryAfterSeconds: number;
+  readonly maxBodyBytes: number;
+  readonly maxPages: number;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly traceFn?: (line: string) => void;
@@ -138,6 +155,8 @@ export class ApiClient {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.retries = opts.retries ?? 3;
     this.maxRetryAfterSeconds = opts.maxRetryAfterSeconds ?? 60;
+    this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
     this.traceFn = opts.trace;
     this.userAgent = opts.userAgent ?? 'mcat/0.1';
     this.backoffBaseMs = opts.backoffBaseMs ?? 300;
@@ -197,15 +216,21 @@ export class ApiClient {
     return res;
   }
 
-  /** Status, headers and the body as a stream (media). A 4xx/5xx answer is read and thrown. */
-  async requestStream(method: string, path: string, opts: RequestOptions = {}): Promise<StreamResponse> {
+  /**
+   * Status, headers and the body as a stream (media), for a 2xx answer; any other is read and
+   * thrown. The stream fails with a typed error: TimeoutError ('stall' when no byte came for the
+   * timeout, 'download' past deadlineMs), AbortedError when opts.signal fires, NetworkError.
+   */
+  async requestStream(method: string, path: string, opts: StreamRequestOptions = {}): Promise<StreamResponse> {
+    const started = Date.now();
     const res = await this.send(method, path, opts, true);
     if ('text' in res) {
       await xmlReady(res);
       interpret(res.status, res.headers, res.text, res.url, opts.what);
       throw new HttpError(res.status, `HTTP ${res.status}`, res.text);
     }
-    return res;
+    const left = opts.deadlineMs === undefined ? undefined : opts.deadlineMs - (Date.now() - started);
+    return { ...res, body: this.guardStream(res.body, opts.signal, left, opts.deadlineMs) };
   }
 
   /** A URL carrying its own OAuth signature in the query (GET), e.g. for a media player. */
@@ -319,6 +344,8 @@ export class ApiClient {
     }
 
     for (let attempt = 0; ; attempt++) {
+      // stopped before it was sent (Ctrl-C while the command was getting ready): send nothing
+      if (opts.signal?.aborted) throw new AbortedError();
       // Signed afresh on every attempt: the service refuses a replayed nonce.
       const oauth = oauthParams({
         method,
@@ -371,7 +398,7 @@ export class ApiClient {
       } catch (err) {
         cleanup();
         const ms = Date.now() - started;
-        const mapped = this.networkError(err, timedOut);
+        const mapped = this.networkError(err, timedOut, 'headers');
         this.trace(`${method} ${shownUrl} failed after ${ms} ms: ${mapped.message}${retryNote}`);
         // Nothing was sent when the connection could not be made: safe for any method.
         const connectFailure = mapped instanceof TimeoutError && mapped.phase === 'connect';
@@ -407,7 +434,7 @@ export class ApiClient {
         }
       }
 
-      if (stream && status < 400) {
+      if (stream && status >= 200 && status < 300) {
         cleanup();
         this.trace(`${status} ${method} ${shownUrl} ${elapsed()} ms${retryNote} (streaming)`);
         const len = resHeaders['content-length'];
@@ -422,10 +449,10 @@ export class ApiClient {
 
       let text: string;
       try {
-        text = await res.body.text();
+        text = await this.readCapped(res.body, status, resHeaders['content-length']);
       } catch (err) {
         cleanup();
-        const mapped = this.networkError(err, timedOut);
+        const mapped = this.networkError(err, timedOut, 'body');
         this.trace(`${status} ${method} ${shownUrl} body failed after ${elapsed()} ms: ${mapped.message}`);
         throw mapped;
       }
@@ -440,16 +467,77 @@ export class ApiClient {
     }
   }
 
-  private networkError(err: unknown, timedOut: boolean): Error {
-    if (timedOut) return new TimeoutError(this.timeoutMs, 'request');
+  /**
+   * A streamed body that ends with a typed error: past the deadline, on the caller's signal, or
+   * when undici gives up on it (no byte for the body timeout, a reset). Its consumer going away
+   * releases the connection.
+   */
+  private guardStream(src: Readable, signal: AbortSignal | undefined, leftMs: number | undefined, deadlineMs: number | undefined): Readable {
+    const out = new PassThrough();
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (err) {
+        src.destroy();
+        out.destroy(err);
+      }
+    };
+    const onAbort = () => settle(new AbortedError('the download was stopped'));
+    src.on('error', (err) => settle(this.networkError(err, false, 'stream')));
+    src.on('end', () => settle());
+    out.on('close', () => {
+      if (!settled) {
+        settle();
+        src.destroy();
+      }
+    });
+    if (leftMs !== undefined && deadlineMs !== undefined) {
+      timer = setTimeout(() => settle(new TimeoutError(deadlineMs, 'download', this.base.host)), Math.max(0, leftMs));
+    }
+    if (signal?.aborted) queueMicrotask(onAbort);
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    src.pipe(out);
+    return out;
+  }
+
+  /** The body as text, read up to maxBodyBytes: past it, the transfer is cut and BodyTooLargeError thrown. */
+  private async readCapped(body: Dispatcher.ResponseData['body'], status: number, declared: string | undefined): Promise<string> {
+    const cap = this.maxBodyBytes;
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > cap) {
+      body.destroy();
+      throw new BodyTooLargeError(cap, this.base.host, Number(declared), status);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > cap) {
+        body.destroy();
+        throw new BodyTooLargeError(cap, this.base.host, undefined, status);
+      }
+      chunks.push(chunk);
+    }
+    // as undici's text(): UTF-8, a leading BOM dropped
+    return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
+  }
+
+  /** stage: where the request was when it failed (our own timer means --timeout ran out there) */
+  private networkError(err: unknown, timedOut: boolean, stage: 'headers' | 'body' | 'stream'): Error {
+    if (timedOut) return new TimeoutError(this.timeoutMs, stage === 'headers' ? 'headers' : 'body', this.base.host);
+    if (err instanceof BodyTooLargeError) return err;
     const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
     const code = e?.code ?? e?.cause?.code;
     if (code === 'UND_ERR_CONNECT_TIMEOUT' || (code && CONNECT_CODES.has(code) && /connect/i.test(e?.message ?? ''))) {
-      return new TimeoutError(this.connectTimeoutMs, 'connect');
+      return new TimeoutError(this.connectTimeoutMs, 'connect', this.base.host);
     }
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(this.timeoutMs, 'request');
-    if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED') {
-      return err instanceof Error ? err : new NetworkError('request aborted', code);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(this.timeoutMs, 'headers', this.base.host);
+    if (code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(this.timeoutMs, 'stall', this.base.host);
+    if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') {
+      return new AbortedError(stage === 'stream' ? 'the download was stopped' : undefined);
     }
     const what =
       code === 'ECONNREFUSED'
@@ -497,6 +585,8 @@ async function xmlReady(res: { text: string; headers: Record<string, string> }):
 }
 
 export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string): any {
+  // Never followed: the signed request (and its token) would go wherever the server says.
+  if (status >= 300 && status < 400) return throwIt(redirectError(status, headers, url));
   const kind = sniff(text, headers['content-type']);
   const label = what ? `${what}: ` : '';
   if (kind === 'oauth') {
@@ -559,6 +649,20 @@ export function interpret(status: number, headers: Record<string, string>, text:
     return throwIt(httpError(status, text, headers));
   }
   return body;
+}
+
+/** The error a 3xx answer stands for; the Location resolved against the request, secrets masked. */
+export function redirectError(status: number, headers: Record<string, string>, requestUrl?: string): RedirectError {
+  const raw = headers.location?.trim();
+  if (!raw) return new RedirectError(status);
+  let where = raw;
+  try {
+    where = new URL(raw, requestUrl).href;
+  } catch {
+    // not a URL: shown as sent
+  }
+  where = maskQuery(where);
+  return new RedirectError(status, where.length > 300 ? where.slice(0, 299) + '…' : where);
 }
 
 function httpError(status: number, text: string, headers: Record<string, string>): HttpError {

@@ -17,7 +17,11 @@ export const streamPath = (trackId: number) => `/media/stream/${encodeURICompone
  * withdrawn) throws HttpError with the service's HTML page as its body. Never retried once
  * sent: each download that reaches the service uses one of the remaining downloads.
  */
-export async function downloadTrack(c: ApiClient, trackId: number, o: { formatId?: number; signal?: AbortSignal } = {}): Promise<Download> {
+export async function downloadTrack(
+  c: ApiClient,
+  trackId: number,
+  o: { formatId?: number; signal?: AbortSignal; /** the whole transfer, ms */ deadlineMs?: number } = {},
+): Promise<Download> {
   const res = await c.requestStream('GET', downloadPath(trackId), {
     query: { formatId: o.formatId },
     auth: 'user',
@@ -25,6 +29,7 @@ export async function downloadTrack(c: ApiClient, trackId: number, o: { formatId
     idempotent: false,
     what: 'download',
     signal: o.signal,
+    deadlineMs: o.deadlineMs,
   });
   return { status: res.status, headers: res.headers, body: res.body, contentLength: res.contentLength };
 }

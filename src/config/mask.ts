@@ -41,3 +41,19 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
   const pattern = new RegExp(ordered.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   return text.replace(pattern, '****');
 }
+
+// scheme, the slashes (WHATWG parsers accept none, or backslashes, for http and https), then the
+// authority's user part: up to its last '@', as a URL parser reads it
+const URL_USERINFO = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/?#\\]*)@/;
+
+/**
+ * A URL as people may see it (auth status, profile list, messages): the password of
+ * `https://user:pass@host` becomes '****', and a user part alone (`https://TOKEN@host`, often a
+ * token) too. Anything else is shown as given, also when it is not a valid URL.
+ */
+export function maskUrlCredentials(url: string): string {
+  return url.replace(URL_USERINFO, (_, head: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${head}${colon >= 0 ? `${userinfo.slice(0, colon)}:****` : '****'}@`;
+  });
+}

@@ -2,6 +2,7 @@
 // profile > the built-in sandbox. Each value carries its source, for `mcat auth status`.
 // No I/O here: the store's snapshot and the environment are handed in.
 import { UsageError } from '../client/errors';
+import { maskUrlCredentials } from './mask';
 
 export interface Profile {
   baseUrl?: string;
@@ -105,7 +106,7 @@ function checkBaseUrl(v: string, where: string): string {
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-    throw new UsageError(`${where} must be an http or https URL, got '${v}'`);
+    throw new UsageError(`${where} must be an http or https URL, got '${maskUrlCredentials(v)}'`);
   }
   return v;
 }

@@ -1,7 +1,8 @@
 // The profiles file: a conf store holding named profiles and the current selection.
 // Reading never writes (no file, no directory is created just to look); every write leaves
-// the file at mode 0600, whatever conf or the umask did. conf is loaded only to write.
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+// the file at mode 0600 in a folder 0700, whatever conf or the umask did, and never writes
+// through a symbolic link (conf would: it writes to the link's target). conf is loaded only to write.
+import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Conf from 'conf';
@@ -20,6 +21,7 @@ export interface ProfileStore {
 
 export const PROFILE_NAME = /^[A-Za-z0-9_-]{1,40}$/;
 const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 const PROFILE_KEYS = ['baseUrl', 'consumerKey', 'consumerSecret', 'token', 'tokenSecret', 'country', 'authIn', 'userId'] as const;
 
 export function checkProfileName(name: string): string {
@@ -135,9 +137,29 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
   type Data = { current?: string; profiles: Record<string, Profile> };
   let conf: Conf<Data> | undefined;
 
+  /** Refuses a folder of another user's (who could swap the file) and a link at the file; tightens our folder to 0700. */
+  function checkPlace(): void {
+    const refuse = (why: string, hint: string) => {
+      const e = new McatError(`cannot write config file ${path}: ${why}`);
+      e.hint = hint;
+      return e;
+    };
+    // the folder may be a link (dotfiles): what counts is the folder it leads to
+    const folder = statSync(dir);
+    const uid = process.getuid?.();
+    if (uid !== undefined && folder.uid !== uid) {
+      throw refuse(`its folder ${dir} belongs to another user`, `set ${ENV.configDir} to a folder of your own`);
+    }
+    if (uid !== undefined && (folder.mode & 0o077) !== 0) chmodSync(dir, DIR_MODE);
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw refuse('it is a symbolic link', `replace the link with the file it points to, or set ${ENV.configDir} to another folder`);
+    }
+  }
+
   function write(next: StoreSnapshot): void {
     try {
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+      checkPlace();
       // built only now: conf's constructor reads the file and may create the directory
       conf ??= new ConfClass<Data>({
         projectName: 'mcat',
@@ -151,8 +173,13 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
       const data: Data = { profiles: next.profiles };
       if (next.current !== undefined) data.current = next.current;
       conf.store = data;
-      // a mode only applies when a file is created: re-apply it on every save
-      chmodSync(path, FILE_MODE);
+      // a mode only applies when a file is created: re-apply it on every save (to the file, not through a link)
+      const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+      try {
+        fchmodSync(fd, FILE_MODE);
+      } finally {
+        closeSync(fd);
+      }
     } catch (err) {
       if (err instanceof McatError) throw err;
       if (err instanceof SyntaxError) throw new UsageError(`config file ${path} is not valid JSON`, FIX_HINT);

@@ -1,12 +1,15 @@
 // --jq: a jq program run on the command's JSON document by jq itself (jq 1.8 compiled to
 // WebAssembly, the jq-wasm package: its own bundle, loaded only when --jq is given). Printed as
-// `gh --jq` prints: a string as raw text, any other value as compact JSON, one a line.
+// `gh --jq` prints: a string as raw text, any other value as compact JSON, one a line. The text
+// reaches stdout through streams.ts like every output, so clean() shows the control characters of
+// a raw string as visible escapes (tab and newline kept) and escapes C1 inside the JSON lines.
 //
 // The program is compiled before any request is sent (a syntax error is a usage error, exit 2);
 // an error while it runs on the answer is exit 1, and then nothing is printed. jq runs inside
 // WebAssembly with a virtual file system and environment: it sees the document and nothing else
 // of the machine (no files, and `$ENV` is not the shell's environment).
 import { McatError, UsageError } from '../client/errors';
+import { clean } from './clean';
 
 interface JqResult {
   stdout: string;
@@ -24,14 +27,14 @@ function jq(): Promise<Jq> {
   return engine;
 }
 
-/** jq's message without its "jq: error ...:" lead, on one line (it may quote the data: controls escaped). */
+/** jq's message without its "jq: error ...:" lead, on one line (it may quote the data: cleaned). */
 function message(stderr: string): string {
   const first = stderr.split('\n').find((l) => l.trim() !== '' && !/^jq: \d+ compile errors?$/.test(l)) ?? stderr;
-  return first
+  const text = first
     .replace(/^jq: error(?: \(at [^)]*\))?(?: \(not a string\))?: /, '')
     .replace(/:\s*$/, '')
-    .trim()
-    .replace(CONTROL, escape);
+    .trim();
+  return clean(text, 'line');
 }
 
 const MANUAL = "jq's manual: https://jqlang.org/manual/";
@@ -43,32 +46,23 @@ export async function checkJq(program: string): Promise<void> {
   if (r.exitCode !== 0) throw new UsageError(`--jq: ${message(r.stderr)}`, MANUAL);
 }
 
-// C1 controls and DEL: valid in JSON, but a terminal acts on them (JSON output escapes them too)
-const C1 = /[\u007f-\u009f]/g;
-// what a terminal acts on in raw text: C0 but tab and newline, DEL, C1
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
 /**
- * The program's outputs for one document: strings raw, other values as compact JSON, one a line.
- * On a terminal, control characters in raw strings are shown as \u escapes.
+ * The program's outputs for one document: strings raw, other values as compact JSON, one a line
+ * (for stdout's writer, which cleans them).
  */
-export async function runJq(program: string, document: unknown, opts: { terminal: boolean; warn?: (line: string) => void }): Promise<string> {
+export async function runJq(program: string, document: unknown, opts: { warn?: (line: string) => void } = {}): Promise<string> {
   const r = (await jq()).raw(JSON.stringify(document ?? null), program, ['-c']);
   if (r.exitCode !== 0) {
     const e = new McatError(`--jq: ${message(r.stderr) || `jq stopped with status ${r.exitCode}`}`);
     e.hint = 'the request succeeded; the jq program failed on its answer, so nothing was printed';
     throw e;
   }
-  // debug and stderr messages of the program are for the person running it
-  if (r.stderr && opts.warn) for (const l of r.stderr.split('\n')) if (l) opts.warn(l.replace(CONTROL, escape));
+  // debug and stderr messages of the program are for the person running it (say() cleans them)
+  if (r.stderr && opts.warn) for (const l of r.stderr.split('\n')) if (l) opts.warn(l);
   let out = '';
   for (const line of r.stdout.split('\n')) {
     if (line === '') continue;
-    if (line.startsWith('"')) {
-      const s = JSON.parse(line) as string;
-      out += (opts.terminal ? s.replace(CONTROL, escape) : s) + '\n';
-    } else out += line.replace(C1, escape) + '\n';
+    out += (line.startsWith('"') ? (JSON.parse(line) as string) : line) + '\n';
   }
   return out;
 }

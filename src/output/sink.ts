@@ -1,7 +1,9 @@
 // The output sink a command writes to: one place that turns bodies into the chosen format
-// on stdout. Format modules load only when used (cli-table3 only for tables).
+// on stdout, through the cleaning writer of streams.ts. Format modules load only when used
+// (cli-table3 only for tables).
 import type { Format, View } from './types';
-import { writerFor, type WritableLike } from './ndjson';
+import type { CleanMode } from './clean';
+import { writerFor, type WritableLike } from './streams';
 import { FieldCheck, fieldReaders, pickReaders, type FieldReader } from './fields';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -37,7 +39,10 @@ export interface Output {
 }
 
 export function createOutput(opts: OutputOptions): Output {
-  const writer = writerFor(opts.stdout);
+  const w = writerFor(opts.stdout);
+  // tables carry mcat's colour codes (their cells were cleaned first); XML takes references
+  const mode: CleanMode = opts.format === 'table' ? 'styled' : opts.format === 'xml' ? 'xml' : 'text';
+  const writer = { write: (text: string) => w.write(text, mode), get closed() { return w.closed; } };
   const fields = opts.fields && opts.fields.length ? opts.fields : undefined;
 
   /** --fields checked against the items: a path no item has is an error, before anything is written. */

@@ -5,6 +5,7 @@ import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Column, Row, Style, View } from './types';
 import { columnText, fieldReaders } from './fields';
+import { clean } from './clean';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -59,14 +60,14 @@ export function cut(s: string, max: number): string {
   return out + '…';
 }
 
-/** A cell's text: one line, control characters (escape codes from data included) made spaces. */
+/** A cell's text: one line, control characters (escape codes from data included) made visible escapes. */
 export function cellText(v: unknown): string {
   let s: string;
   if (v === null || v === undefined) s = '';
   else if (typeof v === 'string') s = v;
   else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') s = String(v);
   else s = JSON.stringify(v);
-  return s.replace(/\r\n|[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return clean(s, 'line').replace(/\t/g, ' ');
 }
 
 // ---- colour ----

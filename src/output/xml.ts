@@ -8,17 +8,29 @@
 //   (packages → <packages><package/>…), except directly inside an element of the same name
 //   (releases.releases → <releases><page/>…<release/>…);
 // - null is an empty element; `disc` is written as `discNumber`.
+// - control characters: CR, DEL and C1 (U+0080–U+009F) are written as character references
+//   (the same value to an XML reader, no raw control byte on the terminal); the other C0
+//   characters, which XML 1.0 cannot carry even as references, become the visible escape
+//   `\u001b` that tables and errors show; U+FFFE, U+FFFF and lone surrogates become U+FFFD.
+import { visible } from './clean';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const C0 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+const NOT_CHARS = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function escapeText(s: string): string {
-  return s.replace(INVALID_CHARS, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(C0, visible)
+    .replace(NOT_CHARS, '\uFFFD')
+    .replace(/[\r\u007f-\u009f]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function escapeAttr(s: string): string {
-  return escapeText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return escapeText(s).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
 
 export function singular(name: string): string {

@@ -1,7 +1,7 @@
 // auth login|status|logout and profile list|use through the built CLI (bin/mcat), with a fresh
 // HOME and MCAT_CONFIG_DIR per test: 0600 file, masked output, stdin secrets, clear errors.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { mcat, tempHome } from '../helpers/mcat';
 
@@ -89,6 +89,33 @@ describe('auth login', () => {
     expect(existsSync(cfgFile(home))).toBe(false);
   });
 
+  it('a symbolic link at the profiles file: exit 1, one line naming it and a hint, the target untouched', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, '.config/mcat'), { recursive: true, mode: 0o700 });
+    const target = join(home, 'someone-elses.json');
+    writeFileSync(target, '{"keep":"me"}', { mode: 0o644 });
+    symlinkSync(target, cfgFile(home));
+    const r = await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `mcat: cannot write config file ${cfgFile(home)}: it is a symbolic link\nhint: replace the link with the file it points to, or set MCAT_CONFIG_DIR to another folder\n`,
+    );
+    expect(readFileSync(target, 'utf8')).toBe('{"keep":"me"}');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    expect(readlinkSync(cfgFile(home))).toBe(target);
+  });
+
+  it('refuses stdin that is not UTF-8: exit 2, one line and a hint, nothing saved', async () => {
+    const home = tempHome();
+    const input = Buffer.concat([Buffer.from(`${KEY}\n`), Buffer.from([0x54, 0x4f, 0x50, 0xff, 0xfe, 0x0a]), Buffer.from(`${TOKEN}\n${TOKEN_SECRET}\n`)]);
+    const r = await mcat(['auth', 'login', '--profile', 'live', '--base-url', 'https://api.example.com', '--with-secrets-from-stdin'], { home, input });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('mcat: --with-secrets-from-stdin: the input is not valid UTF-8 text; nothing saved\nhint: give the values as UTF-8 text, one per line\n');
+    expect(existsSync(cfgFile(home))).toBe(false);
+  });
+
   it('takes no secret as a flag value', async () => {
     const home = tempHome();
     for (const flag of ['--consumer-secret', '--token-secret', '--secret']) {
@@ -101,6 +128,37 @@ describe('auth login', () => {
 });
 
 describe('auth status', () => {
+  it('a password in a base URL is never shown: auth status, profile list, errors', async () => {
+    const home = tempHome();
+    const PW = 'URLPASS-5e6f7a';
+    const saved = await login(home, ['--profile', 'live', '--base-url', `https://bob:${PW}@api.example.com/v1`, '--country', 'GB']);
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    const runs = [
+      await mcat(['auth', 'status', '-o', 'table'], { home }),
+      await mcat(['auth', 'status', '-o', 'json'], { home }),
+      await mcat(['auth', 'status', '-o', 'json', '--verbose'], { home, env: { MCAT_BASE_URL: `http://alice:${PW}@127.0.0.1:9/api` } }),
+      await mcat(['profile', 'list', '-o', 'table'], { home }),
+      await mcat(['profile', 'list', '-o', 'json'], { home }),
+      await mcat(['profile', 'list', '-o', 'csv'], { home }),
+    ];
+    for (const r of runs) {
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(PW);
+      expect(r.stdout).toMatch(/(bob|alice):\*\*\*\*@/);
+    }
+    expect(JSON.parse(runs[1].stdout).baseUrl).toBe('https://bob:****@api.example.com/v1');
+    expect(JSON.parse(runs[2].stdout).baseUrl).toBe('http://alice:****@127.0.0.1:9/api');
+    // a URL refused as bad input is named masked too
+    const bad = await login(home, ['--profile', 'other', '--base-url', `ftp://bob:${PW}@x`]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe("mcat: --base-url must be an http or https URL, got 'ftp://bob:****@x'\n");
+    const badEnv = await mcat(['release', 'batch', '1'], { home, env: { MCAT_BASE_URL: `ftp://bob:${PW}@x` } });
+    expect(badEnv.exitCode).toBe(2);
+    expect(badEnv.stderr).toBe("mcat: MCAT_BASE_URL must be an http or https URL, got 'ftp://bob:****@x'\n");
+    // the profiles file itself keeps it (0600): it is the credential
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).profiles.live.baseUrl).toBe(`https://bob:${PW}@api.example.com/v1`);
+  });
+
   it('shows the profile, why, masked key and token, countries and sources; never a secret', async () => {
     const home = tempHome();
     await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com', '--country', 'GB']);

@@ -2,12 +2,12 @@
 // 1,000 edits verified, bad input refused whole, partial failure and its report, SIGKILL and
 // resume, backup and restore into an empty user, and a run through injected faults.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
-import { binPath, mcat, mcatEnv, repoRoot } from '../helpers/mcat';
+import { binPath, mcat, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
@@ -28,9 +28,16 @@ function userEnv(sb: Sandbox, userId: string): Record<string, string> {
   return { MCAT_TOKEN: u.token, MCAT_TOKEN_SECRET: u.tokenSecret };
 }
 
+/** One user's runs: one HOME, so that a run finds the journals (under ~/.local/state) of the one before. */
 function runner(sb: Sandbox, env: Record<string, string> = {}) {
-  return (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, env, timeout: 120_000, ...opts });
+  const home = tempHome();
+  return (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, env, home, timeout: 120_000, ...opts });
 }
+
+const journalsOf = (home: string) => {
+  const d = join(home, '.local/state/mcat/journals');
+  return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith('.journal')) : [];
+};
 
 async function allPlaylists(run: ReturnType<typeof runner>): Promise<any[]> {
   const r = await run(['playlist', 'export']);
@@ -66,12 +73,15 @@ describe('playlist apply', () => {
     const d = tempDir();
     const file = join(d, 'edits.ndjson');
     writeFileSync(file, ndjson(edits));
-    const r = await run(['playlist', 'apply', file, '--verify', '--concurrency', '16']);
+    const home = tempHome();
+    const r = await run(['playlist', 'apply', file, '--verify', '--concurrency', '16'], { home });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/1000 applied, 0 failed of 1000 edits/);
     expect(r.stderr).toMatch(/verified \d+ playlists/);
-    expect(existsSync(file + '.journal')).toBe(true);
+    // the journal is kept in the state folder, not beside the input
+    expect(existsSync(file + '.journal')).toBe(false);
+    expect(journalsOf(home)).toEqual([expect.stringMatching(/^edits\.ndjson-[0-9a-f]{16}\.journal$/)]);
 
     // one by one: every create exists exactly once with its fields and tracks, no marker left
     const all = await allPlaylists(run);
@@ -124,7 +134,7 @@ describe('playlist apply', () => {
     for (const n of [1, 2, 4]) expect(r.stderr).not.toContain(`bad.ndjson:${n}:`);
     expect(r.stderr).toMatch(/5 bad lines .*nothing was sent/);
     expect(r.stderr).not.toMatch(/sandbox/);
-    expect(existsSync(file + '.journal')).toBe(false);
+    expect(readdirSync(d)).toEqual(['bad.ndjson']);
     expect(await allPlaylists(run)).toEqual(before);
 
     // from stdin too, and a CSV track list with a bad row
@@ -172,10 +182,10 @@ describe('playlist apply', () => {
     expect(r2.exitCode).toBe(1);
     expect(r2.stderr).toMatch(/none of the 1 edits could be applied/);
 
-    // an existing journal without --resume is refused; --resume skips what is done and retries the failures
+    // a journal with failures without --resume is refused; --resume skips what is done and retries the failures
     const again = await run(['playlist', 'apply', file]);
     expect(again.exitCode).toBe(2);
-    expect(again.stderr).toMatch(/journal/);
+    expect(again.stderr).toMatch(/holds an unfinished run of these edits \(3 of 5 done, 2 failed\)/);
     const resumed = await run(['playlist', 'apply', file, '--resume']);
     expect(resumed.exitCode).toBe(3);
     expect(resumed.stderr).toMatch(/0 applied, 3 already done, 2 failed/);
@@ -198,7 +208,7 @@ describe('playlist apply', () => {
     const j = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json']);
     expect(JSON.parse(j.stdout).map((p: any) => p.action)).toEqual(['change', 'create', 'fail']);
     expect(await allPlaylists(run)).toEqual(before);
-    expect(existsSync(file + '.journal')).toBe(false);
+    expect(readdirSync(d)).toEqual(['dry.ndjson']);
   }, 60_000);
 
   it('killed with SIGKILL part-way and resumed: every edit applied exactly once in effect', async () => {
@@ -217,8 +227,8 @@ describe('playlist apply', () => {
     const d = tempDir();
     const file = join(d, 'kill.ndjson');
     writeFileSync(file, ndjson(edits));
-    const journal = file + '.journal';
-    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--concurrency', '8'], {
+    const journal = join(d, 'kill.journal');
+    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--concurrency', '8', '--journal', journal], {
       env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
       extendEnv: true,
       cwd: repoRoot,
@@ -234,10 +244,14 @@ describe('playlist apply', () => {
     const doneAtKill = done();
     expect(doneAtKill).toBeGreaterThan(0);
     expect(doneAtKill).toBeLessThan(edits.length);
+    // the killed run's lock is left behind, naming it
+    const claims = readdirSync(`${journal}.lock`).filter((n) => /^\d+$/.test(n)).map(Number);
+    expect(JSON.parse(readFileSync(join(`${journal}.lock`, String(Math.max(...claims))), 'utf8')).pid).toBe(child.pid);
 
-    const r = await run(['playlist', 'apply', file, '--resume', '--concurrency', '8']);
+    const r = await run(['playlist', 'apply', file, '--resume', '--concurrency', '8', '--journal', journal]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/resuming/);
+    expect(r.stderr).toContain(`took over the lock of an earlier run (pid ${child.pid}), which is no longer running`);
     expect(r.stderr).toMatch(new RegExp(`of ${edits.length} edits`));
 
     const all = await allPlaylists(run);
@@ -249,8 +263,9 @@ describe('playlist apply', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual([p1, p2, p3].sort());
     // a second resume has nothing left to do
-    const again = await run(['playlist', 'apply', file, '--resume']);
+    const again = await run(['playlist', 'apply', file, '--resume', '--journal', journal]);
     expect(again.exitCode).toBe(0);
+    expect(again.stderr).toMatch(/nothing to do/);
     expect(again.stderr).toMatch(new RegExp(`0 applied, ${edits.length} already done`));
   }, 60_000);
   it('Ctrl-C finishes and journals the edits in flight, exits 130; --resume applies the rest once', async () => {
@@ -260,8 +275,8 @@ describe('playlist apply', () => {
     const d = tempDir();
     const file = join(d, 'int.ndjson');
     writeFileSync(file, ndjson(edits));
-    const journal = file + '.journal';
-    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--report', join(d, 'report.ndjson')], {
+    const journal = join(d, 'int.journal');
+    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--report', join(d, 'report.ndjson'), '--journal', journal], {
       env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
       extendEnv: true,
       cwd: repoRoot,
@@ -282,7 +297,7 @@ describe('playlist apply', () => {
     expect(pending.length).toBeGreaterThan(0);
     expect(pending.every((l) => l.outcome === 'interrupted')).toBe(true);
 
-    const again = await run(['playlist', 'apply', file, '--resume']);
+    const again = await run(['playlist', 'apply', file, '--resume', '--journal', journal]);
     expect(again.exitCode, again.stderr).toBe(0);
     const all = await allPlaylists(run);
     for (let i = 0; i < 300; i++) expect(all.filter((p) => p.name === `int-${i}`), `int-${i}`).toHaveLength(1);

@@ -1,10 +1,25 @@
 // The launcher's code cache (src/launcher/boot.ts): written after a successful run, read by the
 // next run of the same command, never in the way when it is missing, broken or unwritable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { mcat } from '../helpers/mcat';
+import { execa } from 'execa';
+import { mcat, mcatEnv, repoRoot } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 
 /** Every cache file below dir, as paths relative to dir. */
@@ -125,5 +140,178 @@ describe('compile cache', () => {
     const xdg = fresh();
     await mcat(['release', 'batch', id, '-o', 'json'], { home, env: { ...env, MCAT_CACHE_DIR: undefined as unknown as string, XDG_CACHE_HOME: xdg } });
     expect(cacheFiles(join(xdg, 'mcat'))).toHaveLength(1);
+  });
+});
+
+// A compiled blob is code: V8 accepts one compiled from another source of the same length (the
+// SHA-1 in the file only catches accidents). The planter below compiles a same-length stand-in for
+// dist/mcat.cjs that writes a marker file and prints nothing, exactly as the launcher would have
+// cached it. Loaded from a cache someone else could write, it would run as the user.
+const PLANTER = String.raw`
+const fs = require('node:fs'), vm = require('node:vm'), v8 = require('node:v8'), crypto = require('node:crypto');
+const [dist, out, mark] = process.argv.slice(2);
+v8.setFlagsFromString('--liftoff-only'); // as the launcher does before it compiles
+const filename = dist + '/mcat.cjs';
+const genuine = fs.readFileSync(filename, 'utf8');
+let evil = 'require("node:fs").writeFileSync(' + JSON.stringify(mark) + ', "planted"); module.exports = { main: async () => 0 };';
+evil += ' '.repeat(genuine.length - evil.length);
+const script = new vm.Script('(function (exports, require, module, __filename, __dirname) { ' + evil + '\n})', {
+  filename,
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+});
+const mod = { exports: {} };
+script.runInThisContext().call(mod.exports, mod.exports, require, mod, filename, dist);
+mod.exports.main(); // compiled now, so it is in the cached data (else V8 would compile it from the real source)
+fs.rmSync(mark);
+const data = script.createCachedData();
+const header = Buffer.from(JSON.stringify([['mcat.cjs', data.length, crypto.hash('sha1', data, 'base64')]]));
+const length = Buffer.alloc(4);
+length.writeUInt32LE(header.length);
+fs.writeFileSync(out, Buffer.concat([length, header, data]));
+`;
+
+const NOBODY = 65534;
+
+/** Every entry below dir (links not followed): what a run may not have changed. */
+function tree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .sort()
+    .map((rel) => {
+      const st = lstatSync(join(dir, rel));
+      return `${rel} ${st.mode.toString(8)} ${st.uid} ${st.size} ${st.mtimeMs} ${st.ino}`;
+    });
+}
+
+describe('a compile cache someone else could have written is neither read nor written', () => {
+  const args = ['profile', 'list', '-o', 'json'];
+  let reference: string;
+  let planted: Buffer;
+  /** the blob's path below a work folder: cache/compile-…/<build id>/profile-list.bin */
+  let rel: string;
+  let mark: string;
+  let work: string;
+  /** the parts of the cache in this work folder */
+  let parts: { root: string; dir: string; buildDir: string; file: string };
+
+  beforeAll(async () => {
+    const off = await mcat(args, { env: { MCAT_NO_COMPILE_CACHE: '1' } });
+    expect(off.exitCode).toBe(0);
+    reference = off.stdout;
+    const template = mkdtempSync(join(tmpdir(), 'mcat-cc-planted-'));
+    expect((await mcat(args, { env: { MCAT_CACHE_DIR: join(template, 'cache') } })).exitCode).toBe(0);
+    rel = join('cache', cacheFiles(join(template, 'cache'))[0]);
+    mark = join(mkdtempSync(join(tmpdir(), 'mcat-cc-mark-')), 'planted');
+    const planter = join(template, 'planter.cjs');
+    writeFileSync(planter, PLANTER);
+    await execa(process.execPath, [planter, join(repoRoot, 'dist'), join(template, rel), mark], { env: mcatEnv() as Record<string, string> });
+    planted = readFileSync(join(template, rel));
+  });
+
+  beforeEach(() => {
+    rmSync(mark, { force: true });
+    work = mkdtempSync(join(tmpdir(), 'mcat-cc-work-'));
+    const file = join(work, rel);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, planted, { mode: 0o600 });
+    const buildDir = dirname(file);
+    const dir = dirname(buildDir);
+    parts = { root: dirname(dir), dir, buildDir, file };
+  });
+
+  const run = () => mcat(args, { env: { MCAT_CACHE_DIR: parts.root } });
+
+  it('(why) a planted blob in a cache of the user\'s own is run: V8 accepts it', async () => {
+    const r = await run();
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(mark, 'utf8')).toBe('planted');
+  });
+
+  it('a cache root in a sticky shared folder (like /tmp) is used when the root is ours and 0700', async () => {
+    chmodSync(work, 0o1777);
+    await run();
+    expect(existsSync(mark)).toBe(true);
+  });
+
+  type Part = keyof typeof parts;
+  const FOLDERS: Part[] = ['root', 'dir', 'buildDir'];
+  const cases: [string, () => void][] = [
+    ['the parent of the root is writable by others (not sticky)', () => chmodSync(work, 0o777)],
+    ['the parent of the root belongs to another user', () => chownSync(work, NOBODY, NOBODY)],
+    ['the root is not 0700 in a sticky shared parent', () => (chmodSync(work, 0o1777), chmodSync(parts.root, 0o755))],
+    ...FOLDERS.flatMap((p): [string, () => void][] => [
+      [`the ${p} folder belongs to another user`, () => chownSync(parts[p], NOBODY, NOBODY)],
+      [`the ${p} folder is writable by its group`, () => chmodSync(parts[p], 0o770)],
+      [`the ${p} folder is writable by others`, () => chmodSync(parts[p], 0o703)],
+      [
+        `the ${p} folder is a symbolic link (to a folder of ours)`,
+        () => {
+          renameSync(parts[p], join(work, `real-${p}`));
+          symlinkSync(join(work, `real-${p}`), parts[p]);
+        },
+      ],
+    ]),
+  ];
+
+  it.each(cases)('%s: the run compiles from source and writes nothing there', async (_, spoil) => {
+    spoil();
+    const before = tree(work);
+    const r = await run();
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(reference);
+    expect(existsSync(mark)).toBe(false);
+    expect(tree(work)).toEqual(before);
+  });
+
+  const blobCases: [string, () => void][] = [
+    ['belongs to another user', () => chownSync(parts.file, NOBODY, NOBODY)],
+    ['is writable by its group', () => chmodSync(parts.file, 0o620)],
+    ['is writable by others', () => chmodSync(parts.file, 0o602)],
+    [
+      'is a symbolic link (to a file of ours)',
+      () => {
+        renameSync(parts.file, join(work, 'real.bin'));
+        symlinkSync(join(work, 'real.bin'), parts.file);
+      },
+    ],
+  ];
+
+  it.each(blobCases)('a blob that %s is not loaded; a private file of ours replaces it (never written through)', async (_, spoil) => {
+    spoil();
+    const r = await run();
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(reference);
+    expect(existsSync(mark)).toBe(false);
+    const st = lstatSync(parts.file);
+    expect(st.isFile()).toBe(true);
+    expect(st.uid).toBe(process.getuid!());
+    expect(st.mode & 0o777).toBe(0o600);
+    expect(readFileSync(parts.file).equals(planted)).toBe(false);
+    if (existsSync(join(work, 'real.bin'))) expect(readFileSync(join(work, 'real.bin')).equals(planted)).toBe(true);
+  });
+
+  it('folders it creates are 0700 and its files 0600, whatever the umask', async () => {
+    const root = join(work, 'new', 'cache');
+    const r = await execa('sh', ['-c', `umask 000; exec "${process.execPath}" "$0" "$@"`, join(repoRoot, 'bin/mcat'), ...args], {
+      env: mcatEnv({ env: { MCAT_CACHE_DIR: root } }) as Record<string, string>,
+      reject: false,
+    });
+    expect(r.exitCode).toBe(0);
+    const [file] = cacheFiles(root);
+    const [versionDir, buildId] = file.split('/');
+    for (const d of [join(work, 'new'), root, join(root, versionDir), join(root, versionDir, buildId)]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(join(root, file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('MCAT_TRACE_LOADS does not write through a symbolic link', async () => {
+    const target = join(work, 'target');
+    writeFileSync(target, 'untouched');
+    symlinkSync(target, join(work, 'trace'));
+    const r = await mcat(args, { env: { MCAT_TRACE_LOADS: join(work, 'trace') } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(reference);
+    expect(readFileSync(target, 'utf8')).toBe('untouched');
   });
 });

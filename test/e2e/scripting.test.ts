@@ -366,7 +366,7 @@ describe('small gh habits', () => {
     expect(sub.stdout).not.toMatch(/Global Options:/);
     expect(sub.stdout).not.toMatch(/--base-url <url>/);
     const line = sub.stdout.split('\n').filter((l) => l.startsWith('Global options:'));
-    expect(line).toEqual(["Global options: -o, --fields, --json, --jq, -q, --no-color, -v, -p, --base-url, --country, --auth-in, --timeout, --retries (see 'mcat help globals')"]);
+    expect(line).toEqual(["Global options: -o, --fields, --json, --jq, -q, --no-color, -v, -p, --base-url, --country, --auth-in, --timeout, --retries, --max-body (see 'mcat help globals')"]);
     const g = await run(['help', 'globals']);
     expect(g.exitCode).toBe(0);
     expect(g.stdout).toMatch(/^Global options \(any command\):\n {2}-o, --output <format>/);

@@ -112,6 +112,32 @@ describe('secrets never printed', () => {
     expect(scan(filesText(), secrets)).toEqual([]);
   });
 
+  it('a password in the base URL: not in --verbose traces, errors or the output', async () => {
+    const PW = 'URLPASS-9a8b7c';
+    const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
+    const env = { MCAT_CONSUMER_KEY: consumer.key, MCAT_CONSUMER_SECRET: consumer.secret, MCAT_COUNTRY: consumer.countries[0] };
+    const withPw = sb.baseUrl.replace('://', `://mcat:${PW}@`);
+    const ok = await mcat(['release', 'batch', String(sb.info.examples.releaseIds[0]), '--verbose'], { env: { ...env, MCAT_BASE_URL: withPw } });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/> GET /);
+    const down = await mcat(['release', 'batch', '1', '--verbose', '--retries', '0'], { env: { ...env, MCAT_BASE_URL: `http://mcat:${PW}@127.0.0.1:9` } });
+    expect(down.exitCode).toBe(1);
+    expect(down.stderr).toMatch(/^mcat: .*127\.0\.0\.1:9/m);
+    for (const r of [ok, down]) expect(r.stdout + r.stderr).not.toContain(PW);
+
+    // the sandbox label: the URL the running sandbox advertises, masked too
+    const serverFile = join(sb.dataDir, 'server.json');
+    const original = readFileSync(serverFile, 'utf8');
+    try {
+      writeFileSync(serverFile, JSON.stringify({ ...JSON.parse(original), baseUrl: withPw }));
+      const label = await mcat(['release', 'batch', String(sb.info.examples.releaseIds[0])], { sandboxDir: sb.dataDir });
+      expect(label.exitCode, label.stderr).toBe(0);
+      expect(label.stderr).toBe(`mcat: using the built-in sandbox (demo data) at ${sb.baseUrl.replace('://', '://mcat:****@')}\n`);
+    } finally {
+      writeFileSync(serverFile, original);
+    }
+  });
+
   it('the profiles file is 0600 and auth status masks the key', async () => {
     const home = tempHome();
     const consumer = sb.info.consumers[0];

@@ -1,22 +1,13 @@
 // The table views in a real pseudo-terminal (util-linux `script`): table by default, colour on,
 // markers that also survive --no-color; and through a pipe: no colour codes at all.
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, mcat, mcatEnv } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
+import { hasScript } from '../helpers/pty';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
-
-function hasScript(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ESC = /\u001b\[[0-9;]*m/;
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -38,6 +38,7 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_STATE_HOME: join(home, '.local/state'),
     MCAT_CONFIG_DIR: join(home, '.config/mcat'),
     MCAT_SANDBOX_DIR: opts.sandboxDir,
     // one compile cache for this run of the suite (each test's HOME is new): concurrent writers included
@@ -59,8 +60,8 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
   };
 }
 
-export async function mcat(args: string[], opts: McatOptions = {}): Promise<McatRun> {
-  const execOpts: Options = {
+function execOptions(opts: McatOptions): Options {
+  return {
     reject: false,
     env: mcatEnv(opts) as Record<string, string>,
     extendEnv: true,
@@ -69,6 +70,14 @@ export async function mcat(args: string[], opts: McatOptions = {}): Promise<Mcat
     stripFinalNewline: false,
     ...(opts.input !== undefined ? { input: opts.input } : { stdin: 'ignore' as const }),
   };
-  const r = await execa(process.execPath, [binPath, ...args], execOpts);
+}
+
+export async function mcat(args: string[], opts: McatOptions = {}): Promise<McatRun> {
+  const r = await execa(process.execPath, [binPath, ...args], execOptions(opts));
   return { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), exitCode: r.exitCode ?? -1 };
+}
+
+/** mcat started and not awaited: the test can signal it (Ctrl-C) while it runs. */
+export function spawnMcat(args: string[], opts: McatOptions = {}) {
+  return execa(process.execPath, [binPath, ...args], execOptions(opts));
 }

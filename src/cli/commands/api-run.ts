@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { McatError, UsageError } from '../../client/errors';
 import { readTextInput } from '../ids';
 import { globalsOf, session } from '../context';
+import { print } from '../../output/streams';
 import type { ApiFlags } from './api';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -67,10 +68,11 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
   if (flags.include) {
     let head = `HTTP ${res.status}\n`;
     for (const [k, v] of Object.entries(res.headers)) head += `${k}: ${v}\n`;
-    process.stdout.write(head + '\n');
+    await print(head + '\n');
   }
   let body = res.body;
-  if (jq !== undefined && res.status < 400) {
+  // a redirect is reported below as for any answer (never followed)
+  if (jq !== undefined && res.status < 300) {
     let doc: unknown;
     try {
       doc = JSON.parse(body);
@@ -88,9 +90,12 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
       // not JSON after all: print as received
     }
   }
-  if (body) process.stdout.write(body.endsWith('\n') ? body : body + '\n');
-  if (res.status >= 400) {
-    const e = new HttpStatusError(res.status);
-    throw e;
+  // XML keeps its values (C1 as character references); anything else is text
+  const mode = /xml/i.test(res.headers['content-type'] ?? '') ? 'xml' : 'text';
+  if (body) await print(body.endsWith('\n') ? body : body + '\n', mode);
+  if (res.status >= 300 && res.status < 400) {
+    const { redirectError } = await import('../../client/http');
+    throw redirectError(res.status, res.headers, res.url);
   }
+  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);
 }

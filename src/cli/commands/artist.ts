@@ -29,6 +29,7 @@ export function registerArtist(program: Command): void {
     try {
       await runListing(cmd, flags, {
         pagingPath: 'releases',
+        what: 'artist releases',
         listPath: 'releases.releases',
         maxPageSize: 50,
         view: artistReleasesView,

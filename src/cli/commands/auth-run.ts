@@ -3,6 +3,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, notice, outputFormat, say } from '../context';
+import { maskUrlCredentials } from '../../config/mask';
+import { print } from '../../output/streams';
 import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
 import { checkProfileName, openStore, type ProfileStore } from '../../config/store';
 import { statusLines, statusView, type SandboxDefaults } from '../views/profiles';
@@ -29,7 +31,7 @@ export function checkBaseUrl(value: string, flag = '--base-url'): string {
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
-    throw new UsageError(`${flag} must be an http or https URL, got '${value}'`);
+    throw new UsageError(`${flag} must be an http or https URL, got '${maskUrlCredentials(value)}'`);
   }
   return v;
 }
@@ -52,6 +54,10 @@ export function checkSecrets(values: string[], from: string): Secrets {
   const [consumerKey = '', consumerSecret = '', token = '', tokenSecret = ''] = values.map((v) => v.trim());
   if (!consumerKey) throw new UsageError(`${from}: the consumer key is empty`, 'give the consumer key, consumer secret, token and token secret (the last two may be empty)');
   if (!consumerSecret) throw new UsageError(`${from}: the consumer secret is empty`, 'give the consumer key, consumer secret, token and token secret (the last two may be empty)');
+  // U+FFFD is what a decoder makes of bytes that were not UTF-8 (a terminal in another encoding)
+  if ([consumerKey, consumerSecret, token, tokenSecret].some((v) => v.includes('\uFFFD'))) {
+    throw new UsageError(`${from}: a value holds U+FFFD, the mark of text that was not UTF-8; nothing saved`, 'give the values as UTF-8 text');
+  }
   if (/\s/.test(consumerKey) || /\s/.test(consumerSecret) || /\s/.test(token) || /\s/.test(tokenSecret)) {
     throw new UsageError(`${from}: keys, tokens and secrets cannot contain spaces`, 'one value per line');
   }
@@ -109,7 +115,7 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
     secrets = checkSecrets(answers, 'login');
   } else {
     const { readLines } = await import('../prompt');
-    const lines = await readLines(process.stdin, 4);
+    const lines = await readLines(process.stdin, 4, '--with-secrets-from-stdin');
     secrets = checkSecrets(lines, '--with-secrets-from-stdin');
   }
 
@@ -169,9 +175,9 @@ export async function runStatus(cmd: Command): Promise<void> {
     settings.isSandbox && (!settings.consumerKey.value || !settings.token.value || !settings.country.value || !settings.baseUrl.value);
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults() : undefined);
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
-  if (format === 'table') process.stdout.write(statusLines(view).join('\n') + '\n');
+  if (format === 'table') await print(statusLines(view).join('\n') + '\n');
   else if (format === 'json') await (await import('../json-out')).printJson(cmd, view);
-  else process.stdout.write(JSON.stringify(view) + '\n');
+  else await print(JSON.stringify(view) + '\n');
 }
 
 export async function runLogout(cmd: Command): Promise<void> {

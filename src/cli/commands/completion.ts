@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
+import { print } from '../../output/streams';
+import { clean } from '../../output/clean';
 
 export const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -12,7 +14,7 @@ export function registerCompletion(program: Command): void {
     .action(async (shell: string) => {
       if (!SHELLS.includes(shell)) throw new UsageError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
       const { completionScript } = await import('../completion');
-      process.stdout.write(completionScript(shell, program));
+      await print(completionScript(shell, program));
     });
 
   // Called by the completion scripts when the shell asks for playlist ids: bounded and silent.
@@ -32,15 +34,15 @@ export function registerCompletion(program: Command): void {
           playlists?: { playlist?: { id: string; name?: unknown }[] };
         };
         const lines = (body.playlists?.playlist ?? []).map((p) => `${p.id}\t${completionText(p.name)}`);
-        if (lines.length) process.stdout.write(lines.join('\n') + '\n');
+        if (lines.length) await print(lines.join('\n') + '\n');
       } catch {
         // completion must never print an error into the user's shell
       }
     });
 }
 
-/** A playlist name as a completion description: one line, no control characters, not too long. */
+/** A playlist name as a completion description: one line, no tab (the separator), control characters as visible escapes, not too long. */
 export function completionText(name: unknown): string {
-  const one = (typeof name === 'string' ? name : '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  const one = clean(typeof name === 'string' ? name : '', 'line').replace(/\t/g, ' ').trim();
   return [...one].length > 60 ? [...one].slice(0, 59).join('') + '…' : one;
 }

@@ -1,16 +1,18 @@
 // The work behind `mcat locker`, `locker download` and `locker stream-check`.
 import type { Command } from 'commander';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
-import { globalsOf, notice, output, outputFormat, quiet, say, session, type Session } from '../context';
+import { paginate, setPath, type PaginateOptions } from '../../client/paging';
+import { flagOrEnv, globalsOf, intOption, notice, output, outputFormat, progressLine, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
-import { checkPaging, getPath, setPath } from '../listing';
+import { checkPaging } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
-import { LOCKER_SORT_FIELDS, type LockerFlags } from './locker';
+import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './locker';
 import { interruptSignal } from '../lifecycle';
+import { pipeToStdout, print } from '../../output/streams';
+import { InterruptedError } from '../errors';
+import { checkTarget, PartFile } from '../part-file';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -72,6 +74,19 @@ export function lockerFilter(flags: LockerFlags): LockerFilter {
 const LIST = 'locker.lockerReleases.lockerRelease';
 const PAGING = 'locker.lockerReleases';
 
+/** A locker release's identity for paginate()'s repeat rule: its release and track ids (hashing
+ *  the whole entry, paginate's default for items without an id, costs ~25 µs a release). */
+function lockerReleaseKey(lr: any): string {
+  return `${lr?.release?.id}:${lockerTracksOf(lr)
+    .map((lt) => `${lt.track?.id}/${lt.purchaseId ?? lt.purchaseDate ?? ''}`)
+    .join(',')}`;
+}
+
+/** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
+function lockerPages<T>(s: Session, fetchPage: (page: number) => Promise<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages'>): AsyncGenerator<T> {
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages });
+}
+
 export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void> {
   const paging = checkPaging(flags, 50);
   const sort = parseSort(flags.sort);
@@ -104,26 +119,19 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   }
 
   const limit = paging.limit;
+  // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
-    let p = paging.page;
     let seen = 0;
-    for (;;) {
-      const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: p, pageSize });
+    const fetchPage = (page: number) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize });
+    for await (const body of lockerPages<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
-      const total = Number(getPath(body, PAGING)?.totalItems ?? 0);
-      const done = raw.length === 0 || p * pageSize >= total;
-      if (limit !== undefined && seen + items.length >= limit) {
-        items = items.slice(0, limit - seen);
-        setPath(body, LIST, items);
-        yield body;
-        return;
-      }
+      const last = limit !== undefined && seen + items.length >= limit;
+      if (last) items = items.slice(0, limit - seen);
       seen += items.length;
       setPath(body, LIST, items);
       yield body;
-      if (done) return;
-      p++;
+      if (last) return;
     }
   }
   const { mergePages } = await import('../../output/json');
@@ -152,15 +160,29 @@ async function streamXmlPages(
 ): Promise<void> {
   const { getLockerXml } = await import('../../client/locker');
   const out = await output(cmd);
-  let p = o.page;
+  const blocksOf = (xml: string) => xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
+  // page and totalItems of the envelope: read before the first release, which could hold its own
+  const headValue = (xml: string, tag: string) => {
+    const end = xml.indexOf('<lockerRelease>');
+    const head = end === -1 ? xml : xml.slice(0, end);
+    const m = new RegExp(`<${tag}>(\\d+)</${tag}>`).exec(head);
+    return m ? Number(m[1]) : undefined;
+  };
+  const fetchPage = (page: number) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize });
   let written = 0;
   let tail = '';
-  for (;;) {
-    const xml = await getLockerXml(s.client, { country: s.country, sort: o.sort, page: p, pageSize: o.pageSize });
-    const total = Number(/<totalItems>(\d+)<\/totalItems>/.exec(xml)?.[1] ?? 0);
-    const blocks = xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
+  let first = true;
+  for await (const xml of lockerPages(s, fetchPage, {
+    startPage: o.page,
+    pageSize: o.pageSize,
+    items: blocksOf,
+    pageInfo: (x) => ({ page: headValue(x, 'page'), totalItems: headValue(x, 'totalItems') ?? 0 }),
+  })) {
+    const total = headValue(xml, 'totalItems') ?? 0;
+    const blocks = blocksOf(xml);
     const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
-    if (p === o.page) {
+    if (first) {
+      first = false;
       const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
       const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
       let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
@@ -170,10 +192,9 @@ async function streamXmlPages(
       tail = endIdx === -1 ? '' : xml.slice(endIdx);
     }
     if (take.length) await out.raw(take.join(''));
+    if (out.closed) return; // the reader went away: no more pages
     written += take.length;
-    const done = blocks.length === 0 || p * o.pageSize >= total || (o.limit !== undefined && written >= o.limit);
-    if (done) break;
-    p++;
+    if (o.limit !== undefined && written >= o.limit) break;
   }
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
@@ -187,27 +208,27 @@ function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined
 
 async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
   const { getLocker } = await import('../../client/locker');
-  for (let p = 1; ; p++) {
-    const body: any = await getLocker(s.client, { country: s.country, page: p, pageSize: 50 });
+  const fetchPage = (page: number) => getLocker(s.client, { country: s.country, page, pageSize: 50 });
+  for await (const body of lockerPages(s, fetchPage, { pageSize: 50 })) {
     const hit = findTrack(body, trackId);
     if (hit) return hit;
-    const total = Number(body?.locker?.lockerReleases?.totalItems ?? 0);
-    if (lockerReleasesOf(body).length === 0 || p * 50 >= total) break;
   }
   throw new McatError(`track ${trackId} is not in this user's locker`);
 }
 
 function safeName(s: string): string {
-  return s.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
+  return s.replace(/[\\/:*?"<>|\u0000-\u001f\u007f-\u009f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
 }
 
-export async function runDownload(
-  cmd: Command,
-  trackIdArg: string,
-  flags: { format?: string; outputFile?: string; userTokenFromStdin?: boolean },
-): Promise<void> {
+/** The longest a whole download may take (MCAT_DOWNLOAD_TIMEOUT, --download-timeout), ms. */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
+export async function runDownload(cmd: Command, trackIdArg: string, flags: DownloadFlags): Promise<void> {
   const trackId = parseIntegerId(trackIdArg, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
+  const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
+  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1 }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+  const clobber = Boolean(flags.clobber);
   const g = globalsOf(cmd);
   let dest = flags.outputFile;
   if (dest === undefined && (g.output as string | undefined) === '-') dest = '-';
@@ -217,6 +238,7 @@ export async function runDownload(
   if (dest === '-' && process.stdout.isTTY) {
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
+  if (dest !== undefined && dest !== '-') await checkTarget(dest, clobber);
   const s = await userSession(cmd, flags.userTokenFromStdin);
   const { lr, lt } = await locateTrack(s, trackId);
   const title = lt.track?.title ?? `track ${trackId}`;
@@ -238,39 +260,40 @@ export async function runDownload(
   const ext = /flac/i.test(fmt?.description ?? '') ? 'flac' : /aac|mp4|m4a/i.test(fmt?.description ?? '') ? 'm4a' : 'mp3';
   const artist = lt.track?.artist?.appearsAs ?? lt.track?.artist?.name ?? lr.release?.artist?.name ?? '';
   const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
+  // the default name is known only now: still before the request that uses up a download
+  if (dest === undefined) await checkTarget(target, clobber);
 
   const { downloadTrack } = await import('../../client/media');
   const signal = interruptSignal();
-  let res;
+  const part = target === '-' ? undefined : await PartFile.create(target);
+  let bar: ReturnType<typeof progressBar> | undefined;
+  let total = 0;
   try {
-    res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId });
+    const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
+    total = Number(res.headers['content-length'] ?? 0);
+    const shown = (bar = progressBar(total, title));
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        shown.tick(chunk.length);
+        cb(null, chunk);
+      },
+    });
+    if (part) {
+      await part.fill(res.body, [counter], signal);
+      await part.commit(clobber);
+    } else {
+      await pipeToStdout(res.body, counter, { signal });
+    }
   } catch (e) {
+    await part?.discard();
+    bar?.done();
+    if (signal.aborted) {
+      throw new InterruptedError(`interrupted: the download of track ${trackId} was stopped${part ? '; no file was left behind' : ''}`);
+    }
     throw explainMedia(e, trackId, title);
   }
-  const total = Number(res.headers['content-length'] ?? 0);
-  const progress = progressBar(total, title);
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      progress.tick(chunk.length);
-      cb(null, chunk);
-    },
-  });
-  if (target === '-') {
-    await pipeline(res.body, counter, process.stdout, { signal, end: false } as any);
-    progress.done();
-    return;
-  }
-  const tmp = `${target}.part-${process.pid}`;
-  try {
-    await pipeline(res.body, counter, createWriteStream(tmp, { flags: 'wx' }), { signal });
-    await rename(tmp, target);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    progress.done();
-    throw e;
-  }
-  progress.done();
-  notice(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+  bar?.done();
+  if (part) notice(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
@@ -282,7 +305,8 @@ function explainMedia(e: unknown, trackId: number, title: string): unknown {
 }
 
 function progressBar(total: number, label: string): { tick(n: number): void; done(): void } {
-  const tty = Boolean(process.stderr.isTTY) && !quiet();
+  const line = progressLine();
+  const tty = line.active;
   let got = 0;
   let last = 0;
   const draw = () => {
@@ -290,7 +314,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
     const frac = total ? Math.min(1, got / total) : 0;
     const bar = total ? '█'.repeat(Math.round(frac * width)).padEnd(width, '░') : '';
     const pct = total ? `${Math.round(frac * 100)}%` : `${got} bytes`;
-    process.stderr.write(`\r${label.slice(0, 30)} ${bar} ${pct}   `);
+    line.show(`${label.slice(0, 30)} ${bar} ${pct}`);
   };
   return {
     tick(n) {
@@ -305,7 +329,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
     done() {
       if (tty && got) {
         draw();
-        process.stderr.write('\n');
+        line.end();
       }
     },
   };
@@ -327,7 +351,7 @@ export async function runStreamCheck(cmd: Command, trackIdArg: string, flags: { 
   const result = { trackId, streamable: true, status: r.status, contentType: r.contentType, contentLength: r.contentLength };
   const format = outputFormat(cmd);
   if (format === 'table') {
-    process.stdout.write(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
+    await print(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
   } else {
     const out = await output(cmd);
     await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: any) => [b] });

@@ -14,6 +14,14 @@ export interface LockerFlags extends PagingFlags {
   purchasedSince?: string;
 }
 
+export interface DownloadFlags {
+  format?: string;
+  outputFile?: string;
+  userTokenFromStdin?: boolean;
+  clobber?: boolean;
+  downloadTimeout?: string;
+}
+
 export function registerLocker(program: Command): void {
   const locker = program
     .command('locker')
@@ -42,9 +50,14 @@ export function registerLocker(program: Command): void {
     .argument('<trackId>', 'track id')
     .option('--format <id>', 'format id (default: the first format offered)')
     .option('-O, --output-file <file>', "file to write ('-' for standard output; default: a name from the track)")
+    .option('--clobber', 'replace an existing file (never written through: a symlink there is replaced)')
+    .option('--download-timeout <ms>', 'the longest the whole download may take (default 600000, 10 minutes; env MCAT_DOWNLOAD_TIMEOUT)')
     .option('--user-token-from-stdin', "read the user's access token and token secret (two lines) from standard input")
-    .addHelpText('after', '\nExamples:\n  mcat locker download 3000001 -O song.mp3\n  mcat locker download 3000001 -O - | mpv -')
-    .action(async (trackId: string, flags: { format?: string; outputFile?: string; userTokenFromStdin?: boolean }, cmd: Command) => {
+    .addHelpText(
+      'after',
+      '\nAn existing file is not overwritten without --clobber (checked before the download is used up).\n\nExamples:\n  mcat locker download 3000001 -O song.mp3\n  mcat locker download 3000001 -O - | mpv -',
+    )
+    .action(async (trackId: string, flags: DownloadFlags, cmd: Command) => {
       const { runDownload } = await import('./locker-run');
       await runDownload(cmd, trackId, flags);
     });

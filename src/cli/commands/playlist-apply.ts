@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
-import { globalsOf, intOption, notice, outputFormat, quiet, say, session } from '../context';
+import { globalsOf, intOption, notice, outputFormat, progressLine, quiet, say, session } from '../context';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
+import { print, stdoutClosed } from '../../output/streams';
 import type { ApplyFlags } from './playlist';
 import { checkInputFormat } from './playlist-input';
 import { queryOf, userFlag } from './playlist-run';
@@ -34,6 +35,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
   }
   const bulk = await import('../../bulk/index');
+  if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
   // the whole input is checked before anything is sent
@@ -60,17 +62,18 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
-      process.stdout.write(bulk.formatDryRun(plans, name).join('\n') + '\n');
+      await print(bulk.formatDryRun(plans, name).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
-      if (fmt === 'ndjson') process.stdout.write(docs.map((d) => JSON.stringify(d) + '\n').join(''));
+      if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));
       else await (await import('../json-out')).printJson(cmd, docs);
     }
     return;
   }
 
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash);
-  const progress = quiet() ? { onProgress: () => {}, end: () => {} } : bulk.progressRenderer(process.stderr);
+  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits: never the current folder
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env });
+  const progress = bulk.progressRenderer(progressLine());
   let result;
   try {
     result = await bulk.applyEdits({
@@ -81,6 +84,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       // the AIMD scheduler halves it on the first 429
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
+      maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
       signal,
       inputHash: parsed.inputHash,
@@ -148,14 +152,16 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const signal = interruptSignal();
   let n = 0;
   const all: unknown[] = [];
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal })) {
-    n++;
+  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
     if (asArray) {
       all.push(JSON.parse(bulk.exportLine(edit)));
+      n++;
       continue;
     }
-    const ok = process.stdout.write(bulk.exportLine(edit) + '\n');
-    if (!ok) await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
+    await print(bulk.exportLine(edit) + '\n');
+    // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
+    if (stdoutClosed()) return;
+    n++;
   }
   if (signal.aborted) return;
   if (asArray) await (await import('../json-out')).printJson(cmd, all);

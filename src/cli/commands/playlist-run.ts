@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, notice, output, outputFormat, session, type Session } from '../context';
+import { print } from '../../output/streams';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
 import type { FieldFlags, ReplaceFlags } from './playlist';
@@ -37,6 +38,7 @@ export async function runList(cmd: Command, flags: PagingFlags & { user?: string
   const q = queryOf(s, user);
   await runListing(cmd, flags, {
     pagingPath: 'playlists',
+    what: 'the playlists',
     listPath: 'playlists.playlist',
     maxPageSize: 500,
     defaultPageSize: 10,
@@ -142,10 +144,10 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
     const diff = diffPlaylist(current.playlist as any, body as any);
     if (fmt === 'table') {
       const lines = [`playlist ${id}: replace (dry run)`, ...formatDiff(diff, { maxTracks: 1000 }).map((l) => `  ${l}`), 'nothing was sent'];
-      process.stdout.write(lines.join('\n') + '\n');
+      await print(lines.join('\n') + '\n');
     } else {
       const doc = { playlistId: id, dryRun: true, diff, request: body };
-      if (fmt === 'ndjson') process.stdout.write(JSON.stringify(doc) + '\n');
+      if (fmt === 'ndjson') await print(JSON.stringify(doc) + '\n');
       else await (await import('../json-out')).printJson(cmd, doc);
     }
     return;

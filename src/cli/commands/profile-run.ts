@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { globalsOf, notice, outputFormat, say } from '../context';
+import { print } from '../../output/streams';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../config/settings';
 import { openStore } from '../../config/store';
 import { profileCsv, profileRows, profileTable } from '../views/profiles';
@@ -18,7 +19,7 @@ export async function runProfileList(cmd: Command): Promise<void> {
   else if (format === 'csv') out = profileCsv(rows);
   else if (format === 'tsv') throw new UsageError('profile list prints table, json, ndjson or csv, not tsv');
   else out = profileTable(rows).join('\n') + '\n';
-  process.stdout.write(out);
+  await print(out);
 }
 
 export async function runProfileUse(cmd: Command, name: string): Promise<void> {

@@ -40,6 +40,7 @@ export function registerRelease(program: Command): void {
     await explainTracks2001(id, () =>
       runListing(cmd, flags, {
         pagingPath: 'tracks',
+        what: 'release tracks',
         listPath: 'tracks.tracks',
         maxPageSize: 50,
         view: releaseTracksView,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { notice, say } from '../context';
+import { print } from '../../output/streams';
 import { UsageError } from '../../client/errors';
 
 interface StartFlags {
@@ -75,7 +76,7 @@ export function registerSandbox(program: Command): void {
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
-      notice(lines.join('\n'));
+      for (const line of lines) notice(line);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
@@ -116,7 +117,7 @@ export function registerSandbox(program: Command): void {
         `  tracks: ${ex.trackIds.join(', ')}`,
         `  playlists: ${ex.playlistIds.join(', ')}; group ${ex.groupId}`,
       ];
-      process.stdout.write(out.join('\n') + '\n');
+      await print(out.join('\n') + '\n');
     });
 
   sandbox

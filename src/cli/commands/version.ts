@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { print } from '../../output/streams';
 
 declare const __MCAT_VERSION__: string;
 
@@ -7,7 +8,7 @@ export function registerVersion(program: Command): void {
   program
     .command('version')
     .description('print the version (as --version)')
-    .action(() => {
-      process.stdout.write(`${typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev'}\n`);
+    .action(async () => {
+      await print(`${typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev'}\n`);
     });
 }

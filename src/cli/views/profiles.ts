@@ -1,6 +1,6 @@
 // What `auth status` and `profile list` show, built from resolved settings and the store:
-// keys and tokens masked, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
-import { maskSecret } from '../../config/mask';
+// keys and tokens masked, a password in a base URL too, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
+import { maskSecret, maskUrlCredentials } from '../../config/mask';
 import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
 
 /** Why this profile is in use. */
@@ -80,7 +80,7 @@ export function statusView(settings: Settings, configFile: string, sandbox?: San
     profile: settings.profileName,
     source: whyOf(settings.profileSource),
     configFile,
-    baseUrl: baseUrl.value ?? null,
+    baseUrl: baseUrl.value !== undefined ? maskUrlCredentials(baseUrl.value) : null,
     consumerKey: maskSecret(consumerKey.value),
     consumerSecret: consumerSecretSet ? 'set' : 'not set',
     countries,
@@ -181,7 +181,7 @@ export function profileRows(store: StoreSnapshot): ProfileRow[] {
       name,
       current: current === name,
       builtIn: false,
-      baseUrl: p.baseUrl ?? null,
+      baseUrl: p.baseUrl !== undefined ? maskUrlCredentials(p.baseUrl) : null,
       consumerKey: p.consumerKey ? maskSecret(p.consumerKey) : null,
       country: p.country ?? null,
       token: p.token ? maskSecret(p.token) : null,

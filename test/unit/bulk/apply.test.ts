@@ -4,10 +4,11 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyEdits, MARKER_KEY, type ApplyOptions } from '../../../src/bulk/apply';
 import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
-import { readJournal } from '../../../src/bulk/journal';
+import { readJournal, type JournalIo } from '../../../src/bulk/journal';
 import { applyExitCode, reportLines, runReport, summaryLines } from '../../../src/bulk/report';
 import { verifyEdits } from '../../../src/bulk/verify';
-import { ApiError, AuthError } from '../../../src/client/errors';
+import { ApiError, AuthError, McatError, UsageError } from '../../../src/client/errors';
+import { exitCodeFor, formatError } from '../../../src/cli/errors';
 import { FakeApi, rng, transient, type Fault } from './fake-api';
 
 let dir: string;
@@ -123,16 +124,36 @@ describe('applyEdits', () => {
     expect(applyExitCode(ok)).toBe(0);
   });
 
-  it('refuses an existing journal without --resume, and a journal of other edits', async () => {
+  it('refuses an unfinished journal without --resume, and a journal of other edits; a finished one leaves nothing to resume and does not block a new run', async () => {
     const api = new FakeApi();
     api.seed('u1', { id: hex(1), name: 'a' });
     const a = parse([{ op: 'details', playlistId: hex(1), name: 'x' }]);
-    await run(api, a.edits, { inputHash: a.inputHash });
-    await expect(run(api, a.edits, { inputHash: a.inputHash })).rejects.toThrow(/already exists/);
+    const journalPath = path.join(dir, 'in.ndjson.journal');
+    const first = await run(api, a.edits, { inputHash: a.inputHash });
+    expect(first).toMatchObject({ applied: 1, resumed: false });
     const b = parse([{ op: 'details', playlistId: hex(1), name: 'y' }]);
     await expect(run(api, b.edits, { inputHash: b.inputHash, resume: true })).rejects.toThrow(/different edits/);
-    const again = await run(api, a.edits, { inputHash: a.inputHash, resume: true });
-    expect(again).toMatchObject({ applied: 0, skipped: 1, resumed: true });
+    // --resume on a finished run: nothing to do, and nothing written
+    const bytes = fs.readFileSync(journalPath);
+    const notices: string[] = [];
+    const again = await run(api, a.edits, { inputHash: a.inputHash, resume: true, notice: (l) => notices.push(l) });
+    expect(again).toMatchObject({ applied: 0, skipped: 1, resumed: true, failed: [] });
+    expect(notices.join('\n')).toMatch(/shows all 1 edits applied: nothing to do/);
+    expect(fs.readFileSync(journalPath)).toEqual(bytes);
+    // the same edits again (nightly): a new run over the finished one
+    const nightly = await run(api, a.edits, { inputHash: a.inputHash });
+    expect(nightly).toMatchObject({ applied: 1, resumed: false });
+    expect(nightly.runId).not.toBe(first.runId);
+    expect(readJournal(journalPath).header!.runId).toBe(nightly.runId);
+
+    // a run with a failure is unfinished: refused without --resume (its creates must not be made twice)
+    const c = parse([{ op: 'details', playlistId: hex(2), name: 'missing' }, { op: 'create', name: 'n' }]);
+    const failing = await run(api, c.edits, { inputHash: c.inputHash, journalPath: path.join(dir, 'c.journal') });
+    expect(failing.failed).toHaveLength(1);
+    await expect(run(api, c.edits, { inputHash: c.inputHash, journalPath: path.join(dir, 'c.journal') })).rejects.toThrow(
+      /holds an unfinished run of these edits \(1 of 2 done, 1 failed\)/,
+    );
+    await expect(run(api, a.edits, { inputHash: a.inputHash, journalPath: path.join(dir, 'c.journal') })).rejects.toThrow(/unfinished run of other edits/);
   });
 
   it('needs a user for group edits', async () => {
@@ -269,7 +290,99 @@ describe('applyEdits', () => {
   });
 });
 
-describe('applyEdits: killed at any moment (SIGKILL) and resumed', () => {
+describe('applyEdits: a journal that cannot be written (disk full)', () => {
+  /** fs, but every write from the n-th on fails with ENOSPC */
+  function fullAfter(n: number): JournalIo {
+    let writes = 0;
+    return {
+      writeSync: (fd, b, o, l) => {
+        if (++writes >= n) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return fs.writeSync(fd, b, o, l);
+      },
+      fsyncSync: (fd) => fs.fsyncSync(fd),
+      fdatasync: (fd, cb) => fs.fdatasync(fd, cb),
+    };
+  }
+
+  it('before anything was sent: a usage error (exit 2) naming the journal; nothing changed', async () => {
+    const w = workload();
+    const before = snapshot(w.api, w.seeded);
+    const journalPath = path.join(dir, 'full.journal');
+    // header and session fit; the first edit's record does not
+    const err = await run(w.api, w.edits, { journalPath, inputHash: w.inputHash, journalIo: fullAfter(3) }).catch((e) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(formatError(err)).toBe(`mcat: cannot write the journal ${journalPath}: no space left on the device (ENOSPC); nothing was sent\nhint: free some space, or give --journal a path on another disk`);
+    expect(exitCodeFor(err)).toBe(2);
+    expect(w.api.calls.filter((c) => c.fn !== 'listPlaylists')).toEqual([]);
+    expect(snapshot(w.api, w.seeded)).toEqual(before);
+  });
+
+  it('part-way: the run stops with one line and the --resume hint (exit 1); the resume applies the rest exactly once', async () => {
+    const ref = workload();
+    await run(ref.api, ref.edits, { journalPath: path.join(dir, 'ref.journal'), concurrency: 1 });
+    const w = workload();
+    const journalPath = path.join(dir, 'full.journal');
+    const err = await run(w.api, w.edits, { journalPath, inputHash: w.inputHash, journalIo: fullAfter(12) }).catch((e) => e);
+    expect(err).toBeInstanceOf(McatError);
+    expect(err).not.toBeInstanceOf(UsageError);
+    expect(formatError(err)).toMatch(
+      new RegExp(`^mcat: cannot write the journal ${journalPath}: no space left on the device \\(ENOSPC\\); the run stopped after \\d+ of 13 edits were applied\nhint: free some space, then run again with --resume to apply the rest exactly once$`),
+    );
+    expect(exitCodeFor(err)).toBe(1);
+    const res = await run(w.api, w.edits, { journalPath, inputHash: w.inputHash, resume: true });
+    expect(res.failed.map((f) => f.line)).toEqual([12]);
+    expect(snapshot(w.api, w.seeded)).toEqual(snapshot(ref.api, ref.seeded));
+    for (const p of w.api.playlists.values()) expect(p.annotations[MARKER_KEY]).toBeUndefined();
+  });
+
+  it('full again before a resumed run sends anything: exit 2, with the --resume hint (progress is recorded)', async () => {
+    const api = new FakeApi();
+    const S = [1, 2, 3].map((i) => api.seed('u1', { id: hex(i), name: `S${i}` }));
+    const { edits, inputHash } = parse(S.map((id, i) => ({ op: 'details', playlistId: id, description: `d${i}` })));
+    const journalPath = path.join(dir, 'full.journal');
+    // header, session, started and done of the first edit fit
+    const first = await run(api, edits, { journalPath, inputHash, concurrency: 1, journalIo: fullAfter(5) }).catch((e) => e);
+    expect(first.message).toMatch(/the run stopped after 1 of 3 edits were applied/);
+    // the resume's session record is its first write ...
+    const err = await run(api, edits, { journalPath, inputHash, resume: true, concurrency: 1, journalIo: fullAfter(1) }).catch((e) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(formatError(err)).toBe(`mcat: cannot write the journal ${journalPath}: no space left on the device (ENOSPC); nothing was sent\nhint: free some space, then run again with --resume`);
+    // ... and the next edit's started record its second
+    const calls = api.calls.length;
+    const err2 = await run(api, edits, { journalPath, inputHash, resume: true, concurrency: 1, journalIo: fullAfter(2) }).catch((e) => e);
+    expect(err2).toBeInstanceOf(UsageError);
+    expect(formatError(err2)).toBe(`mcat: cannot write the journal ${journalPath}: no space left on the device (ENOSPC); nothing was sent\nhint: free some space, then run again with --resume`);
+    expect(api.calls.length).toBe(calls);
+    const done = await run(api, edits, { journalPath, inputHash, resume: true });
+    expect(done).toMatchObject({ applied: 2, skipped: 1, failed: [] });
+  });
+});
+
+/**
+ * The journal's file calls, keeping count of what is on disk: a write reaches it only through an
+ * fsync or fdatasync that has returned. After a crash of the machine the journal holds that much
+ * and no more (the worst case: what was only written is lost).
+ */
+function disk() {
+  let durable = 0;
+  const io: JournalIo = {
+    writeSync: (fd, b, o, l) => fs.writeSync(fd, b, o, l),
+    fsyncSync: (fd) => {
+      fs.fsyncSync(fd);
+      durable = Math.max(durable, fs.fstatSync(fd).size);
+    },
+    fdatasync: (fd, cb) => {
+      const size = fs.fstatSync(fd).size;
+      fs.fdatasync(fd, (err) => {
+        if (!err) durable = Math.max(durable, size);
+        cb(err);
+      });
+    },
+  };
+  return { io, durable: () => durable };
+}
+
+describe('applyEdits: killed at any moment (SIGKILL, or a crash of the machine) and resumed', () => {
   // The reference: what the workload leaves behind when nothing goes wrong.
   async function reference() {
     const w = workload();
@@ -277,24 +390,29 @@ describe('applyEdits: killed at any moment (SIGKILL) and resumed', () => {
     return { state: snapshot(w.api, w.seeded), calls: w.api.calls.length };
   }
 
+  // what is left of the journal: all that was written (SIGKILL), the same with a torn last
+  // record, or only what was forced to disk (a crash of the machine)
+  const leftovers = { clean: 'SIGKILL, clean journal tail', torn: 'SIGKILL, torn journal tail', disk: 'machine crash, only what was on disk' } as const;
   for (const applied of [true, false]) {
-    for (const torn of [false, true]) {
-      it(`ends with every edit applied once, whatever call the kill hits (change ${applied ? 'committed' : 'not sent'}, ${torn ? 'torn' : 'clean'} journal tail)`, async () => {
+    for (const left of Object.keys(leftovers) as (keyof typeof leftovers)[]) {
+      it(`ends with every edit applied once, whatever call the kill hits (change ${applied ? 'committed' : 'not sent'}; ${leftovers[left]})`, async () => {
         const ref = await reference();
         // every call of a run: the kill can hit any of them (concurrency 3 makes the order vary, so go past the end)
         for (let k = 1; k <= ref.calls + 4; k++) {
           const w = workload();
+          const d = disk();
           const journalPath = path.join(dir, `k${k}.journal`);
           const killed = `${journalPath}.at-kill`;
           w.api.fault = (c) => (c.n === k ? { kind: 'crash', applied } : undefined);
           let onKill = () => {};
           const kill = new Promise<'killed'>((r) => (onKill = () => r('killed')));
           w.api.onCrash = () => {
-            fs.copyFileSync(journalPath, killed);
-            if (torn) fs.appendFileSync(killed, '{"type":"done","key":"1:');
+            const written = fs.readFileSync(journalPath);
+            fs.writeFileSync(killed, left === 'disk' ? written.subarray(0, d.durable()) : written);
+            if (left === 'torn') fs.appendFileSync(killed, '{"type":"done","key":"1:');
             onKill();
           };
-          const first = run(w.api, w.edits, { journalPath, inputHash: w.inputHash });
+          const first = run(w.api, w.edits, { journalPath, inputHash: w.inputHash, journalIo: d.io });
           const finished = (await Promise.race([first.then(() => 'finished'), kill])) === 'finished';
           if (finished) {
             // no kill happened (k past the last call)

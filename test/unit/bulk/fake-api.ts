@@ -99,7 +99,13 @@ export class FakeApi implements BulkOps {
         this.onCrash();
         return new Promise<T>(() => {});
       }
-      const r = apply();
+      let r!: T;
+      try {
+        r = apply();
+      } catch (e) {
+        // a kill while the server answers an error is a kill all the same
+        if (f?.kind !== 'crash') throw e;
+      }
       if (f?.kind === 'after') throw f.error;
       if (f?.kind === 'crash') {
         this.frozen = true;

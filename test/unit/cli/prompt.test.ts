@@ -20,6 +20,18 @@ describe('readLines', () => {
   it('decodes UTF-8 split across chunks', async () => {
     const buf = Buffer.from('kéy\nsécret\n');
     expect(await readLines(Readable.from([buf.subarray(0, 2), buf.subarray(2)]), 4)).toEqual(['kéy', 'sécret']);
+    // one byte at a time, stopping after the second line
+    const bytes = Buffer.from('€uro\nsé\nnot read\n');
+    expect(await readLines(Readable.from([...bytes].map((b) => Buffer.from([b]))), 2)).toEqual(['€uro', 'sé']);
+  });
+  it('refuses input that is not UTF-8, naming where it came from, rather than decode it to U+FFFD', async () => {
+    for (const bad of [Buffer.from([0x6b, 0xff, 0x0a, 0x73, 0x0a]), Buffer.from('key\nsecret\xe9\n', 'latin1'), Buffer.from([0x6b, 0x0a, 0xe2, 0x82])]) {
+      const err = await readLines(Readable.from([bad]), 4, '--with-secrets-from-stdin').then(() => undefined, (e: unknown) => e);
+      expect(err, bad.toString('hex')).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe('--with-secrets-from-stdin: the input is not valid UTF-8 text; nothing saved');
+    }
+    // what follows the lines asked for is not read, so not judged either
+    expect(await readLines(Readable.from([Buffer.from([0x61, 0x0a, 0x62, 0x0a, 0xff, 0x0a])]), 2)).toEqual(['a', 'b']);
   });
 });
 
@@ -28,6 +40,10 @@ describe('checkSecrets', () => {
     expect(checkSecrets(['k', 's'], 'x')).toEqual({ consumerKey: 'k', consumerSecret: 's', token: undefined, tokenSecret: undefined });
     expect(checkSecrets(['k', 's', '', ''], 'x')).toEqual({ consumerKey: 'k', consumerSecret: 's', token: undefined, tokenSecret: undefined });
     expect(checkSecrets([' k ', 's', 't', 'ts'], 'x')).toEqual({ consumerKey: 'k', consumerSecret: 's', token: 't', tokenSecret: 'ts' });
+  });
+  it('refuses U+FFFD (what became of bytes that were not UTF-8, e.g. typed at a terminal in another encoding)', () => {
+    expect(() => checkSecrets(['k', 's\uFFFDx'], 'login')).toThrow('login: a value holds U+FFFD, the mark of text that was not UTF-8; nothing saved');
+    expect(() => checkSecrets(['k', 's', 't', '\uFFFD'], 'login')).toThrow(UsageError);
   });
   it('refuses an empty key or secret, or half a token pair, without echoing values', () => {
     for (const values of [[], ['', 's'], ['k', ''], ['k', 's', 't', ''], ['k', 's', '', 'SECRETVALUE'], ['k', 'a b']]) {

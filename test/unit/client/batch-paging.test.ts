@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chunk, mapBounded } from '../../../src/client/batch';
 import { releaseDetailsBatch } from '../../../src/client/catalogue';
 import { ApiError } from '../../../src/client/errors';
-import { paginate, paginateItems } from '../../../src/client/paging';
+import { PageGuard, paginate, paginateItems } from '../../../src/client/paging';
+import { PagingError } from '../../../src/client/errors';
 import { json, mockApi } from './helpers';
 
 let api: ReturnType<typeof mockApi>;
@@ -167,5 +168,69 @@ describe('paginate', () => {
       if (asked.length === 2) ac.abort();
     }
     expect(asked).toEqual([1, 2]);
+  });
+
+  describe('stop rules for servers that misbehave', () => {
+    const collect = async (fetch: (n: number) => Promise<unknown>, o: Parameters<typeof paginate>[1]) => {
+      const asked: number[] = [];
+      const got: unknown[] = [];
+      const err = await (async () => {
+        for await (const p of paginate(async (n) => (asked.push(n), fetch(n)), o)) got.push(p);
+      })().catch((e) => e);
+      return { asked, got, err };
+    };
+
+    it('a page number that does not advance stops the walk after that page, unprinted', async () => {
+      const { asked, got, err } = await collect(async () => pageOf(1, 10, 1_000_000), opts);
+      expect(asked).toEqual([1, 2]);
+      expect(got).toHaveLength(1);
+      expect(err).toBeInstanceOf(PagingError);
+      expect(err).toMatchObject({ reason: 'stuck', message: 'paging stopped: asked for page 2 of the listing, the server answered page 1' });
+    });
+
+    it('a page of items already seen stops the walk, whatever page number it claims', async () => {
+      const { asked, err } = await collect(async (n) => ({ releases: { ...pageOf(1, 10, 1000).releases, page: n } }), { ...opts, what: 'artist releases' });
+      expect(asked).toEqual([1, 2]);
+      expect(err).toMatchObject({ reason: 'repeat', message: 'paging stopped: page 2 of artist releases repeats items already seen' });
+    });
+
+    it('a page that overlaps the last one (a list shifting while read) goes on', async () => {
+      // page 2 starts with the last item of page 1
+      const { asked, err } = await collect(async (n) => {
+        const p = pageOf(n, 10, 30);
+        if (n > 1) p.releases.releases = [{ id: (n - 1) * 10 }, ...p.releases.releases.slice(1)];
+        return p;
+      }, opts);
+      expect(err).toBeUndefined();
+      expect(asked).toEqual([1, 2, 3]);
+    });
+
+    it('bodies without a page number are judged by their items alone', async () => {
+      const { asked, err } = await collect(async (n) => {
+        const p = pageOf(n, 10, 25) as { releases: Record<string, unknown> };
+        delete p.releases.page;
+        return p;
+      }, opts);
+      expect(err).toBeUndefined();
+      expect(asked).toEqual([1, 2, 3]);
+    });
+
+    it('fresh items forever stop at maxPages (default 10000)', async () => {
+      const { asked, got, err } = await collect(async (n) => pageOf(n, 10, 1_000_000), { ...opts, maxPages: 4, what: 'the locker' });
+      expect(asked).toEqual([1, 2, 3, 4]);
+      expect(got).toHaveLength(4);
+      expect(err).toMatchObject({ reason: 'cap', message: 'paging stopped after 4 pages of the locker: the server still says there is more' });
+      const guard = new PageGuard();
+      for (let i = 0; i < 10_000; i++) guard.next();
+      expect(() => guard.next()).toThrow(/after 10000 pages/);
+    });
+
+    it('items and pageInfo read bodies that are not JSON (XML text), items without ids by content', async () => {
+      const xml = (n: number) => `<page>${n}</page><totalItems>100</totalItems><item>a</item><item>b</item>`;
+      const o = { pageSize: 2, items: (x: string) => x.match(/<item>.*?<\/item>/g) ?? [], pageInfo: (x: string) => ({ page: Number(/<page>(\d+)/.exec(x)![1]), totalItems: 100 }) };
+      const { asked, err } = await collect(async (n) => xml(n), o as Parameters<typeof paginate>[1]);
+      expect(asked).toEqual([1, 2]);
+      expect(err).toMatchObject({ reason: 'repeat' });
+    });
   });
 });

@@ -1,7 +1,7 @@
 // The request core against undici's MockAgent (no network): retries and backoff, Retry-After
 // and its cap, idempotency, fresh signatures per attempt, timeouts, error mapping, tracing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, AuthError, HttpError, NetworkError, RateLimitError, TimeoutError } from '../../../src/client/errors';
+import { AbortedError, ApiError, AuthError, BodyTooLargeError, HttpError, NetworkError, RateLimitError, RedirectError, TimeoutError } from '../../../src/client/errors';
 import { ApiClient } from '../../../src/client/http';
 import { baseUri, oauthParams } from '../../../src/client/oauth';
 import { CREDS, ORIGIN, json, mockApi, type Recorded } from './helpers';
@@ -241,8 +241,40 @@ describe('timeouts and network errors', () => {
     api.pool.intercept({ path: '/slow', method: 'GET' }).reply(200, '{}').delay(500);
     const err = await api.client.request('GET', '/slow').catch((e) => e);
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(err.message).toMatch(/timed out after 50 ms/);
+    expect(err).toMatchObject({ phase: 'headers', message: 'api.test did not answer within 50 ms (no response headers)' });
     expect(api.sleeps).toHaveLength(0);
+  });
+
+  it('each way of running out of time has its own phase and words', async () => {
+    api = mockApi({ timeoutMs: 4000, retries: 0 });
+    const fail = (path: string, code: string) =>
+      api.pool.intercept({ path, method: 'GET' }).replyWithError(Object.assign(new Error(code), { code }));
+    fail('/c', 'UND_ERR_CONNECT_TIMEOUT');
+    fail('/h', 'UND_ERR_HEADERS_TIMEOUT');
+    fail('/b', 'UND_ERR_BODY_TIMEOUT');
+    const err = (p: string) => api.client.request('GET', p).catch((e) => e);
+    expect(await err('/c')).toMatchObject({ phase: 'connect', message: 'could not connect to api.test within 4000 ms' });
+    expect(await err('/h')).toMatchObject({ phase: 'headers', message: 'api.test did not answer within 4000 ms (no response headers)' });
+    expect(await err('/b')).toMatchObject({ phase: 'stall', message: 'the transfer from api.test stalled: nothing received for 4000 ms' });
+  });
+
+  it("the caller's signal is an AbortedError, not retried", async () => {
+    api = mockApi();
+    api.pool.intercept({ path: '/slow', method: 'GET' }).reply(200, '{}').delay(2000);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 20);
+    const err = await api.client.request('GET', '/slow', { signal: ac.signal }).catch((e) => e);
+    expect(err).toBeInstanceOf(AbortedError);
+    expect(api.sleeps).toHaveLength(0);
+  });
+
+  it('a signal that already fired sends nothing', async () => {
+    api = mockApi();
+    api.on('GET', '/x', () => ok);
+    const ac = new AbortController();
+    ac.abort();
+    await expect(api.client.request('GET', '/x', { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(api.calls).toHaveLength(0);
   });
 
   it('connection refused is a NetworkError naming the host', async () => {
@@ -330,5 +362,58 @@ describe('trace', () => {
     expect(err.url).toMatch(/oauth_signature=\*\*\*/);
     expect(err.url).toMatch(/oauth_token=\*\*\*/);
     expect(JSON.stringify({ ...err, m: err.message })).not.toContain(CREDS.token);
+  });
+});
+
+describe('body size cap', () => {
+  it('a body up to the cap is read; one byte more is a BodyTooLargeError', async () => {
+    api = mockApi({ maxBodyBytes: 1024 });
+    const body = (n: number) => `{"p":"${'x'.repeat(n - 8)}"}`;
+    api.on('GET', '/fits', () => ({ status: 200, body: body(1024), headers: json }));
+    api.on('GET', '/over', () => ({ status: 200, body: body(1025), headers: json }));
+    expect((await api.client.request('GET', '/fits')).p).toHaveLength(1016);
+    const err = await api.client.request('GET', '/over').catch((e) => e);
+    expect(err).toBeInstanceOf(BodyTooLargeError);
+    expect(err.message).toBe('the answer from api.test is larger than the 1 KiB cap');
+    expect(api.calls).toHaveLength(2);
+  });
+
+  it('a Content-Length over the cap fails before the body is read; error bodies are capped too', async () => {
+    api = mockApi({ maxBodyBytes: 100 });
+    api.on('GET', '/declared', () => ({ status: 200, body: 'x'.repeat(500), headers: { ...json, 'content-length': '500' } }));
+    api.on('GET', '/err', () => ({ status: 500, body: 'x'.repeat(500), headers: { 'content-type': 'text/html' } }), 1);
+    const err = await api.client.request('GET', '/declared').catch((e) => e);
+    expect(err).toMatchObject({ declaredBytes: 500, message: 'the answer from api.test says it is 500 bytes, larger than the 100 bytes cap' });
+    await expect(api.client.request('GET', '/err')).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it('the default cap is 64 MiB', () => {
+    expect(mockApi().client.maxBodyBytes).toBe(64 * 1024 * 1024);
+  });
+});
+
+describe('redirects', () => {
+  it('a 3xx is a RedirectError naming the Location (resolved, secrets masked), never retried or followed', async () => {
+    api = mockApi();
+    api.on('GET', '/moved', () => ({ status: 302, body: '<html>moved</html>', headers: { location: '/next?oauth_signature=SECRET&a=1' } }));
+    const err = await api.client.request('GET', '/moved').catch((e) => e);
+    expect(err).toBeInstanceOf(RedirectError);
+    expect(err).toMatchObject({ httpStatus: 302, location: 'http://api.test/next?oauth_signature=***&a=1' });
+    expect(err.message).toBe('the server redirected to http://api.test/next?oauth_signature=***&a=1; mcat does not follow redirects');
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('a JSON body does not hide a redirect; with no Location it still says redirect', async () => {
+    api = mockApi();
+    api.on('GET', '/j', () => ({ status: 301, body: '{"status":"ok","version":"1.2"}', headers: { ...json, location: 'https://other.example/' } }));
+    api.on('GET', '/n', () => ({ status: 303, body: '' }));
+    await expect(api.client.request('GET', '/j')).rejects.toMatchObject({ location: 'https://other.example/' });
+    await expect(api.client.request('GET', '/n')).rejects.toThrow('the server answered with a redirect but no Location; mcat does not follow redirects');
+  });
+
+  it('a media request answered with a redirect is an error, not a stream', async () => {
+    api = mockApi();
+    api.on('GET', '/media/download/1', () => ({ status: 307, body: '', headers: { location: 'http://cdn.example/f.mp3' } }));
+    await expect(api.client.requestStream('GET', '/media/download/1', { idempotent: false })).rejects.toMatchObject({ httpStatus: 307, location: 'http://cdn.example/f.mp3' });
   });
 });

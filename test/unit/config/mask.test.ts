@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecret, redact } from '../../../src/config/mask';
+import { maskSecret, maskUrlCredentials, redact } from '../../../src/config/mask';
 
 describe('maskSecret', () => {
   it('shows only the last 4 characters', () => {
@@ -33,5 +33,30 @@ describe('redact', () => {
   });
   it('replaces a longer secret whole when it contains a shorter one', () => {
     expect(redact('[abcdef] [abc]', ['abc', 'abcdef'])).toBe('[****] [****]');
+  });
+});
+
+describe('maskUrlCredentials', () => {
+  it('masks the password of a URL, keeping the user and everything else as given', () => {
+    expect(maskUrlCredentials('https://user:pass@api.example.com/v1')).toBe('https://user:****@api.example.com/v1');
+    expect(maskUrlCredentials('http://alice:S3cret@127.0.0.1:8080')).toBe('http://alice:****@127.0.0.1:8080');
+    expect(maskUrlCredentials('https://user:@host')).toBe('https://user:****@host');
+  });
+  it('masks up to the last @ of the authority, as a URL parser reads it; not an @ in the path or query', () => {
+    expect(maskUrlCredentials('https://user:p@ss@host:8/x?y=a@b')).toBe('https://user:****@host:8/x?y=a@b');
+    expect(maskUrlCredentials('https://host/p@x')).toBe('https://host/p@x');
+    expect(maskUrlCredentials('https://host?q=a:b@c')).toBe('https://host?q=a:b@c');
+  });
+  it('masks a user part alone (often a token)', () => {
+    expect(maskUrlCredentials('https://ghp_TOKEN123@host/api')).toBe('https://****@host/api');
+  });
+  it('also in forms a URL parser accepts or refuses: no slashes, backslashes, other schemes, leading blanks', () => {
+    expect(maskUrlCredentials('http:u:pw@h')).toBe('http:u:****@h');
+    expect(maskUrlCredentials('https:\\\\a:b@h/x')).toBe('https:\\\\a:****@h/x');
+    expect(maskUrlCredentials('ftp://bob:Pw0rd@x')).toBe('ftp://bob:****@x');
+    expect(maskUrlCredentials('  https://a:b@h')).toBe('  https://a:****@h');
+  });
+  it('leaves a URL without credentials, and text that is no URL, unchanged', () => {
+    for (const s of ['https://api.example.com', 'https://api.example.com/', 'not a url', '', 'user@example.com']) expect(maskUrlCredentials(s)).toBe(s);
   });
 });

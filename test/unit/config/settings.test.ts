@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSettings, type StoreSnapshot } from '../../../src/config/settings';
+import { resolveSettings, type SettingsInput, type StoreSnapshot } from '../../../src/config/settings';
 import { UsageError } from '../../../src/client/errors';
 
 const store: StoreSnapshot = {
@@ -156,6 +156,14 @@ describe('resolveSettings: validation', () => {
   it('rejects a base URL that is not http(s)', () => {
     expect(() => resolveSettings({ flags: { baseUrl: 'ftp://x' }, env: {}, store })).toThrow(/--base-url must be an http or https URL/);
     expect(() => resolveSettings({ flags: {}, env: { MCAT_BASE_URL: 'not a url' }, store })).toThrow(/MCAT_BASE_URL/);
+  });
+  it('a bad base URL is named without the password in it', () => {
+    const cases: [SettingsInput, string][] = [
+      [{ flags: { baseUrl: 'ftp://bob:Pw0rd-1@x' }, env: {}, store }, "--base-url must be an http or https URL, got 'ftp://bob:****@x'"],
+      [{ flags: {}, env: { MCAT_BASE_URL: 'ftp://bob:Pw0rd-1@x' }, store }, "MCAT_BASE_URL must be an http or https URL, got 'ftp://bob:****@x'"],
+      [{ flags: {}, env: {}, store: { current: 'x', profiles: { x: { baseUrl: 'gopher://bob:Pw0rd-1@x' } } } }, "the base URL of profile 'x' must be an http or https URL, got 'gopher://bob:****@x'"],
+    ];
+    for (const [input, message] of cases) expect(() => resolveSettings(input)).toThrow(message);
   });
   it('is pure: the store snapshot is not changed', () => {
     const copy = JSON.parse(JSON.stringify(store));

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configDir, openStore } from '../../../src/config/store';
-import { UsageError } from '../../../src/client/errors';
+import { McatError, UsageError } from '../../../src/client/errors';
 
 let root: string;
 let dir: string;
@@ -146,5 +146,52 @@ describe('openStore', () => {
     writeFileSync(join(root, 'blocker'), 'x');
     const store = await openStore({ MCAT_CONFIG_DIR: join(root, 'blocker', 'sub') });
     expect(() => store.setProfile('a', {})).toThrow(/cannot write config file .*blocker\/sub\/config\.json: a part of the path is not a directory/);
+  });
+
+  it('never writes through a symbolic link at the profiles file: exit-1 error naming it, the target untouched', async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    const target = join(root, 'elsewhere.json');
+    const text = JSON.stringify({ profiles: { a: { baseUrl: 'https://a.example.com' } } });
+    writeFileSync(target, text, { mode: 0o644 });
+    symlinkSync(target, file);
+    const store = await openStore(env);
+    const err = (() => {
+      try {
+        store.setProfile('live', secretProfile);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(McatError);
+    expect(err).not.toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe(`cannot write config file ${file}: it is a symbolic link`);
+    expect((err as McatError).hint).toMatch(/replace the link/);
+    expect(readFileSync(target, 'utf8')).toBe(text);
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    expect(readlinkSync(file)).toBe(target);
+    // a dangling link too: nothing is created where it points
+    rmSync(target);
+    expect(() => store.setProfile('live', secretProfile)).toThrow(/it is a symbolic link/);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('tightens a folder of ours to 0700 on save', async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const store = await openStore(env);
+    store.setProfile('live', secretProfile);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(store.path)).toBe(0o600);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('refuses to write into a folder of another user (who could swap the file)', async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chownSync(dir, 65534, 65534);
+    const store = await openStore(env);
+    expect(() => store.setProfile('live', secretProfile)).toThrow(`cannot write config file ${join(dir, 'config.json')}: its folder ${dir} belongs to another user`);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(lstatSync(dir).uid).toBe(65534);
   });
 });

@@ -76,6 +76,22 @@ describe('statusView', () => {
   });
 });
 
+describe('a password in a base URL', () => {
+  const withPassword: StoreSnapshot = { current: 'pw', profiles: { pw: { baseUrl: 'https://bob:Pw0rd-SECRET@api.example.com/v1', consumerKey: 'kkkk-1234', consumerSecret: 's' } } };
+  it('auth status masks it, from a profile or the environment', () => {
+    const v = statusView(resolveSettings({ flags: {}, env: {}, store: withPassword }), '/cfg/config.json');
+    expect(v.baseUrl).toBe('https://bob:****@api.example.com/v1');
+    const e = statusView(resolveSettings({ flags: {}, env: { MCAT_BASE_URL: 'http://alice:Pw0rd-SECRET@127.0.0.1:9' }, store: withPassword }), '/cfg/config.json');
+    expect(e.baseUrl).toBe('http://alice:****@127.0.0.1:9');
+    expect(JSON.stringify([v, e]) + statusLines(v).join('\n') + statusLines(e).join('\n')).not.toContain('Pw0rd-SECRET');
+  });
+  it('profile list masks it in every form', () => {
+    const rows = profileRows(withPassword);
+    expect(rows.find((r) => r.name === 'pw')!.baseUrl).toBe('https://bob:****@api.example.com/v1');
+    expect(JSON.stringify(rows) + profileTable(rows).join('\n') + profileCsv(rows)).not.toContain('Pw0rd-SECRET');
+  });
+});
+
 describe('profile rows', () => {
   it('lists the built-in sandbox first, marks the current one, masks keys', () => {
     const rows = profileRows(store);

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ndjsonLine, StreamWriter } from '../../../src/output/ndjson';
+import { ndjsonLine } from '../../../src/output/ndjson';
+import { StreamWriter } from '../../../src/output/streams';
 
 describe('ndjsonLine', () => {
   it('one compact object per line; --fields keeps just those paths', () => {

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
+import { capture } from '../../helpers/capture';
 import { XMLValidator } from 'fast-xml-parser';
 import { createOutput } from '../../../src/output/sink';
 import { mergePages } from '../../../src/output/json';
 import type { Format, View } from '../../../src/output/types';
-
-function capture(): { stream: Writable; text: () => string } {
-  let s = '';
-  const stream = new Writable({
-    write(c, _e, cb) {
-      s += String(c);
-      cb();
-    },
-  });
-  return { stream, text: () => s };
-}
 
 const view: View = {
   columns: [

@@ -84,7 +84,18 @@ describe('renderXml', () => {
     expect(doc.response.playlist.tags.tag).toEqual(['a', 'b']);
     expect(doc.response.playlist.embeddings.embedding).toEqual(['0.5', '-1']);
     expect(doc.response.playlist.annotations.my_key).toEqual({ '#text': 'v', '@key': 'my key' });
-    expect(doc.response.playlist.note).toBe('bell\uFFFD and tab\t here');
+    expect(doc.response.playlist.note).toBe('bell\\u0007 and tab\t here');
+  });
+
+  it('CR, DEL and C1 travel as character references (same value, no raw control byte); C0 as visible escapes', () => {
+    const title = 'a\u009b2Jb\u007fc\r\nd\u001b]0;x\u0007';
+    const xml = renderXml({ release: { id: 'x\u0085', title } });
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(xml).toContain('a&#155;2Jb&#127;c&#13;\nd\\u001b]0;x\\u0007');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false, htmlEntities: true }).parse(xml);
+    expect(doc.response.release['@id']).toBe('x\u0085');
+    expect(doc.response.release.title).toBe('a\u009b2Jb\u007fc\r\nd\\u001b]0;x\\u0007');
   });
 
   it('singular names', () => {

@@ -1,0 +1,101 @@
+// Where journals live and how their folders are made: under $XDG_STATE_HOME/mcat/journals
+// (default ~/.local/state/mcat/journals), folders 0700, never through a symlink, and an fs
+// error said in words that name the path.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { UsageError } from '../client/errors';
+
+/** O_NOFOLLOW where the platform has it: opening a symlink then fails (ELOOP) instead of following it. */
+export const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  ELOOP: 'it is a symbolic link',
+  EEXIST: 'something else is already there',
+  ENOENT: 'no such file or folder',
+  EIO: 'an input/output error of the device',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** An fs error in words, with its code: "no space left on the device (ENOSPC)". */
+export function describeFsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException | undefined;
+  const code = e?.code;
+  if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
+  return code ? `${e?.message ?? code}` : String((e as Error | undefined)?.message ?? err);
+}
+
+/** mcat's state folder: $XDG_STATE_HOME/mcat, or ~/.local/state/mcat (a relative XDG_STATE_HOME is ignored, as the spec says). */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_STATE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.local', 'state');
+  return path.join(base, 'mcat');
+}
+
+export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(stateDir(env), 'journals');
+}
+
+/**
+ * The default journal of an input: in the journal folder, named after the input's real path and
+ * its edits (the same file with the same edits finds the same journal, nightly too); stdin's by
+ * its edits alone.
+ */
+export function defaultJournalPath(input: string, inputHash: string, opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
+  const dir = journalDir(opts.env);
+  if (input === '-' || input === '') return path.join(dir, `stdin-${digest(`stdin\0${inputHash}`)}.journal`);
+  const abs = path.resolve(opts.cwd ?? process.cwd(), input);
+  let real = abs;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    // read already; a path that cannot be resolved again is named as given
+  }
+  const base = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'input';
+  return path.join(dir, `${base}-${digest(`file\0${real}\0${inputHash}`)}.journal`);
+}
+
+function digest(s: string): string {
+  return createHash('sha256').update(s).digest('hex').slice(0, 16);
+}
+
+/**
+ * Makes the folder of a journal (missing parts 0700). The folders mcat owns (its state folder and
+ * the journals folder in it) must be real folders of this user that no one else can write.
+ */
+export function ensureJournalFolder(file: string, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = path.dirname(path.resolve(file));
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new UsageError(`cannot make the folder ${dir} for the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
+  }
+  const state = stateDir(env);
+  for (const d of [state, path.join(state, 'journals')]) {
+    if (dir !== d && !dir.startsWith(d + path.sep)) continue;
+    checkOwnFolder(d);
+  }
+}
+
+function checkOwnFolder(dir: string): void {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch (err) {
+    throw new UsageError(`cannot use the folder ${dir}: ${describeFsError(err)}`);
+  }
+  if (st.isSymbolicLink()) throw new UsageError(`the state folder ${dir} is a symbolic link; refusing to keep journals through it`, 'make it a real folder (mode 0700), or give --journal');
+  if (!st.isDirectory()) throw new UsageError(`the state folder ${dir} is not a folder`, 'remove it, or give --journal');
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) throw new UsageError(`the state folder ${dir} belongs to another user; refusing to keep journals there`, 'give --journal');
+  if (st.mode & 0o022) throw new UsageError(`the state folder ${dir} can be written by other users; refusing to keep journals there`, `chmod 700 ${dir}`);
+}

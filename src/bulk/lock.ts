@@ -1,0 +1,255 @@
+// The lock that gives one run at a time its journal. Node has no flock, so the lock is a folder
+// beside the journal (`<journal>.lock/`) holding numbered claims: `1`, `2`, … Each claim is a
+// small JSON file naming its process, made whole in a temporary file and then hard-linked into
+// place, so a claim appears with its content or not at all, and two processes cannot make the
+// same number. The claim with the highest number decides: a run holds the lock while its claim
+// is the highest and names it. A run that finds the highest claim free (released, or left by a
+// process that is gone) makes the next number; if another run made that number first, the link
+// fails and the newcomer looks again. The highest claim is never removed (only claims below the
+// holder's own), so a number once judged free can never come back to life under someone else.
+// This is what makes the takeover of a killed run's lock race-free: two runs that both see a
+// dead holder both try to make the same next number, and exactly one of them succeeds.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../client/errors';
+import { describeFsError, O_NOFOLLOW } from './files';
+
+interface Claim {
+  pid?: number;
+  /** the process's start time in clock ticks since boot (/proc/<pid>/stat), against pid reuse */
+  start?: string;
+  /** the kernel's boot id: a claim made before a reboot is free */
+  boot?: string;
+  host?: string;
+  token?: string;
+  at?: string;
+  /** a released claim */
+  free?: boolean;
+}
+
+/** Tokens of the claims this process holds now (a pid alone cannot tell two runs of one process apart). */
+const held = new Set<string>();
+
+export interface LockHolder {
+  pid: number;
+  host?: string;
+}
+
+export interface JournalLockOptions {
+  /** for tests: called after the highest claim was judged free, before the next one is made */
+  beforeClaim?: (gen: number) => void;
+}
+
+export class JournalLock {
+  private released = false;
+
+  private constructor(
+    readonly dir: string,
+    readonly gen: number,
+    private readonly token: string,
+    /** the process whose lock was taken over (it was no longer running) */
+    readonly tookOverFrom: LockHolder | undefined,
+  ) {}
+
+  /** Takes the lock of `journal`, or throws a UsageError naming the run that holds it. */
+  static acquire(journal: string, opts: JournalLockOptions = {}): JournalLock {
+    const dir = `${journal}.lock`;
+    ensureLockDir(dir);
+    const token = randomBytes(8).toString('hex');
+    const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString() };
+    const tmp = path.join(dir, `.tmp-${process.pid}-${token}`);
+    writeNew(tmp, JSON.stringify(me) + '\n', dir);
+    try {
+      for (let round = 0; round < 50; round++) {
+        const top = highest(dir);
+        let stale: LockHolder | undefined;
+        if (top > 0) {
+          const c = readClaim(path.join(dir, String(top)));
+          if (c && isLive(c)) throw busy(journal, dir, c);
+          if (c?.pid !== undefined && !c.free) stale = { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
+        }
+        opts.beforeClaim?.(top + 1);
+        const mine = path.join(dir, String(top + 1));
+        try {
+          fs.linkSync(tmp, mine);
+        } catch (err) {
+          // another run made that number first: look again
+          if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+          throw lockError(dir, err);
+        }
+        // a run that read the folder long ago may make a number below one made since:
+        // only the highest claim holds
+        if (highest(dir) > top + 1) {
+          fs.rmSync(mine, { force: true });
+          continue;
+        }
+        held.add(token);
+        const lock = new JournalLock(dir, top + 1, token, stale);
+        lock.removeBelow();
+        return lock;
+      }
+      throw new UsageError(`could not take the lock ${dir}: other runs keep taking it`, 'try again in a moment');
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  }
+
+  /** Frees the lock: the next claim says so, and the next run takes the one after. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    held.delete(this.token);
+    try {
+      const tmp = path.join(this.dir, `.tmp-${process.pid}-${this.token}-free`);
+      writeNew(tmp, JSON.stringify({ free: true, at: new Date().toISOString() }) + '\n', this.dir);
+      try {
+        fs.linkSync(tmp, path.join(this.dir, String(this.gen + 1)));
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
+    } catch {
+      // the claim still names this process, which is about to end: the next run takes it over
+    }
+  }
+
+  private removeBelow(): void {
+    try {
+      for (const name of listClaims(this.dir)) {
+        if (Number(name) < this.gen) fs.rmSync(path.join(this.dir, name), { force: true });
+      }
+    } catch {
+      // tidying only: claims below the holder's decide nothing
+    }
+  }
+}
+
+function busy(journal: string, dir: string, c: Claim): UsageError {
+  const elsewhere = c.host && c.host !== os.hostname();
+  return new UsageError(
+    `the journal ${journal} is in use by another mcat run (pid ${c.pid}${elsewhere ? ` on ${c.host}` : ''})`,
+    elsewhere
+      ? `wait for it to finish; if that run is gone, remove ${dir}`
+      : 'wait for it to finish (a run that was killed leaves a lock the next run takes over by itself)',
+  );
+}
+
+function lockError(dir: string, err: unknown): UsageError {
+  const d = describeFsError(err);
+  return new UsageError(`cannot use the lock ${dir}: ${d}`, 'check that folder, or give another --journal');
+}
+
+/** The lock folder: made 0700 if missing; refused when it is a symlink, not a folder, or someone else's. */
+function ensureLockDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(dir, err);
+  }
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch (err) {
+    throw lockError(dir, err);
+  }
+  if (st.isSymbolicLink()) throw new UsageError(`the lock ${dir} is a symbolic link; refusing to use it`, 'remove it, or give another --journal');
+  if (!st.isDirectory()) throw new UsageError(`the lock ${dir} is not a folder`, 'remove it, or give another --journal');
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) throw new UsageError(`the lock ${dir} belongs to another user; refusing to use it`, 'give another --journal');
+}
+
+function writeNew(file: string, text: string, dir: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    throw lockError(dir, err);
+  }
+  try {
+    fs.writeSync(fd, text);
+  } catch (err) {
+    fs.rmSync(file, { force: true });
+    throw lockError(dir, err);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function listClaims(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((n) => /^[0-9]{1,15}$/.test(n));
+  } catch (err) {
+    throw lockError(dir, err);
+  }
+}
+
+function highest(dir: string): number {
+  return listClaims(dir).reduce((m, n) => Math.max(m, Number(n)), 0);
+}
+
+function readClaim(file: string): Claim | undefined {
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
+    try {
+      const c = JSON.parse(fs.readFileSync(fd, 'utf8')) as Claim;
+      return c && typeof c === 'object' ? c : undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // unreadable (a claim left half-written by a crash of the machine): nobody holds it
+    return undefined;
+  }
+}
+
+/** Whether the process named by a claim still holds it. */
+function isLive(c: Claim): boolean {
+  if (c.free || typeof c.pid !== 'number' || !Number.isInteger(c.pid) || c.pid <= 0) return false;
+  // another machine's process (a shared home folder): its liveness cannot be checked from here
+  if (c.host && c.host !== os.hostname()) return true;
+  const boot = bootId();
+  if (c.boot && boot && c.boot !== boot) return false;
+  if (c.pid === process.pid) return c.token !== undefined && held.has(c.token);
+  try {
+    process.kill(c.pid, 0);
+  } catch (err) {
+    // EPERM: it exists, as another user's process
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const stat = procStat(c.pid);
+  if (stat) {
+    // a killed process not yet reaped by its parent is gone for our purposes
+    if (stat.state === 'Z' || stat.state === 'X') return false;
+    // the pid was reused by an unrelated process
+    if (c.start && stat.start !== c.start) return false;
+  }
+  return true;
+}
+
+function procStat(pid: number): { state: string; start: string } | undefined {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses; fields after it are plain
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { state: f[0], start: f[19] };
+  } catch {
+    return undefined;
+  }
+}
+
+function startTimeOf(pid: number): string | undefined {
+  return procStat(pid)?.start;
+}
+
+let boot: string | undefined | null = null;
+function bootId(): string | undefined {
+  if (boot === null) {
+    try {
+      boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+    } catch {
+      boot = undefined;
+    }
+  }
+  return boot;
+}

@@ -1,0 +1,204 @@
+// The only module that writes to stdout and stderr. Every piece of text passes clean() on its
+// way (the output sink's data, errors, hints, notices, warnings, progress, commander's help);
+// the only escape codes written are mcat's own: table colours and the progress line's redraw.
+// A test (test/unit/output/streams.test.ts) fails when a stream write appears anywhere else.
+//
+// A reader that went away (`mcat … | head -1`: EPIPE) ends the output quietly: later writes
+// are dropped, streaming commands stop fetching (see `closed`), and the run ends with its own
+// exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
+import type { Readable, Writable } from 'node:stream';
+import { clean, type CleanMode } from './clean';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export interface WritableLike {
+  write(chunk: string, cb?: (err?: Error | null) => void): boolean;
+  on(event: string, fn: (...args: any[]) => void): unknown;
+  once(event: string, fn: (...args: any[]) => void): unknown;
+  removeListener(event: string, fn: (...args: any[]) => void): unknown;
+  destroyed?: boolean;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export function isClosedPipe(err: any): boolean {
+  return err?.code === 'EPIPE' || err?.code === 'ERR_STREAM_DESTROYED' || err?.code === 'ERR_STREAM_WRITE_AFTER_END';
+}
+
+/** Clears the terminal line and returns to its start: the progress line's redraw. */
+const CLEAR_LINE = '\r\u001b[2K';
+
+/** Text to one stream, cleaned; writes wait for 'drain' (memory stays flat on a slow reader). */
+export class StreamWriter {
+  /** the reader went away: nothing more will be written */
+  closed = false;
+  private failure: Error | undefined;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly stream: WritableLike) {
+    stream.on('error', (err: any) => {
+      if (isClosedPipe(err)) this.closed = true;
+      else this.failure ??= err;
+      this.wake();
+    });
+    stream.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const fn of w) fn();
+  }
+
+  /**
+   * Writes `text` cleaned for `mode`, after `lead` (one of this module's own control sequences);
+   * resolves once the stream can take more. Rejects only on a real write error.
+   */
+  async write(text: string, mode: CleanMode = 'text', lead: '' | typeof CLEAR_LINE = ''): Promise<void> {
+    if (this.failure) throw this.failure;
+    const out = lead + clean(text, mode);
+    if (this.closed || this.stream.destroyed || out === '') return;
+    let ok: boolean;
+    try {
+      ok = this.stream.write(out, (err) => {
+        if (err && isClosedPipe(err)) this.closed = true;
+      });
+    } catch (err) {
+      if (isClosedPipe(err)) {
+        this.closed = true;
+        return;
+      }
+      throw err;
+    }
+    if (!ok) await this.drained();
+    if (this.failure) throw this.failure;
+  }
+
+  private drained(): Promise<void> {
+    if (this.closed || this.failure) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.stream.removeListener('drain', done);
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve();
+      };
+      this.stream.once('drain', done);
+      this.waiters.push(done);
+    });
+  }
+}
+
+const writers = new WeakMap<object, StreamWriter>();
+
+/** One writer per stream, so one 'error' listener however many outputs a command opens. */
+export function writerFor(stream: WritableLike): StreamWriter {
+  let w = writers.get(stream);
+  if (!w) {
+    w = new StreamWriter(stream);
+    writers.set(stream, w);
+  }
+  return w;
+}
+
+const out = () => writerFor(process.stdout);
+const err = () => writerFor(process.stderr);
+
+/** Called first thing: from here on a closed stdout or stderr is a quiet end, not a crash. */
+export function guardStreams(): void {
+  out();
+  err();
+}
+
+/** The process's stdout, for the output sink. */
+export function stdoutStream(): WritableLike {
+  return process.stdout;
+}
+
+/** Data on stdout (a listing, a document, a script): cleaned, waiting for a slow reader. */
+export function print(text: string, mode: CleanMode = 'text'): Promise<void> {
+  return out().write(text, mode);
+}
+
+/** true once stdout's reader has gone: a streaming command stops there (and fetches no more). */
+export function stdoutClosed(): boolean {
+  return out().closed || Boolean(process.stdout.destroyed);
+}
+
+function toStderr(text: string, mode: CleanMode, lead: '' | typeof CLEAR_LINE = ''): void {
+  // stderr is not waited on: a message must not hang on a reader that stopped reading
+  err().write(text, mode, lead).catch(() => {});
+}
+
+/** One line for people on stderr (a notice, a warning, an error, a hint): cleaned, made one line. */
+export function say(line: string): void {
+  toStderr(clean(line.replace(/\r?\n$/, ''), 'line') + '\n', 'text');
+}
+
+/** Text for stderr as it is, line breaks kept (commander's usage and help on errors). */
+export function sayText(text: string): void {
+  toStderr(text, 'text');
+}
+
+/** Commander's help and version: data on stdout, written without waiting (commander does not). */
+export function printHelp(text: string): void {
+  out().write(text, 'text').catch(() => {});
+}
+
+/** A line redrawn in place on stderr (progress), shown only when stderr is a terminal. */
+export interface StatusLine {
+  readonly active: boolean;
+  /** terminal width in cells */
+  readonly columns: number;
+  /** replaces the line with `text` (cleaned, one line, cut to the width) */
+  show(text: string): void;
+  /** ends the line (a newline) if anything was shown */
+  end(): void;
+}
+
+/** `off`: never shown (--quiet). */
+export function statusLine(opts: { off?: boolean } = {}): StatusLine {
+  const active = Boolean(process.stderr.isTTY) && !opts.off;
+  let shown = false;
+  return {
+    active,
+    get columns() {
+      return process.stderr.columns || 80;
+    },
+    show(text) {
+      if (!active) return;
+      const width = Math.max(20, (process.stderr.columns || 80) - 1);
+      toStderr([...clean(text, 'line')].slice(0, width).join(''), 'text', CLEAR_LINE);
+      shown = true;
+    },
+    end() {
+      if (shown) toStderr('\n', 'text');
+      shown = false;
+    },
+  };
+}
+
+/**
+ * Bytes (a downloaded file, with `-o -`) piped to stdout as they are: not text, and refused
+ * on a terminal before this is called. A reader that went away ends it quietly.
+ */
+export async function pipeToStdout(
+  source: NodeJS.ReadableStream,
+  through: NodeJS.ReadWriteStream,
+  opts: { signal?: AbortSignal } = {},
+): Promise<void> {
+  const { pipeline } = await import('node:stream/promises');
+  try {
+    await pipeline(source, through, process.stdout, { signal: opts.signal, end: false } as any);
+  } catch (e) {
+    if (isClosedPipe(e) || stdoutClosed()) return;
+    throw e;
+  }
+}
+
+/** The streams of a question on the terminal: readline draws the line (labels cleaned by the caller). */
+export function promptStreams(): { input: Readable; output: Writable } {
+  return { input: process.stdin, output: process.stderr };
+}

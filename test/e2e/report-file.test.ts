@@ -1,0 +1,64 @@
+// `playlist apply --report FILE` through the built CLI: the report is a private file (0600) that
+// replaces a regular file at FILE, and a symbolic link there is refused before anything is sent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { startTestSandbox } from '../helpers/sandbox';
+import { mcat } from '../helpers/mcat';
+
+let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const missing = 'bad1'.padStart(24, '0');
+
+function setUp(name: string) {
+  const d = mkdtempSync(join(tmpdir(), 'mcat-report-'));
+  const edits = join(d, 'edits.ndjson');
+  const pl = sb.info.examples.playlistIds[0];
+  writeFileSync(edits, [{ op: 'details', playlistId: pl, name }, { op: 'details', playlistId: missing, name: 'x' }].map((e) => JSON.stringify(e) + '\n').join(''));
+  const run = (report: string) => mcat(['playlist', 'apply', edits, '--journal', join(d, 'journal'), '--report', report], { sandboxDir: sb.dataDir });
+  return { d, pl, run };
+}
+
+async function nameOf(pl: string): Promise<string> {
+  const r = await mcat(['playlist', 'show', pl, '-o', 'json'], { sandboxDir: sb.dataDir });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).playlist.name;
+}
+
+describe('playlist apply --report', () => {
+  it('a symbolic link is refused before anything is sent: exit 2, one line and a hint, the target untouched', async () => {
+    const { d, pl, run } = setUp('never applied');
+    const before = await nameOf(pl);
+    const target = join(d, 'precious');
+    writeFileSync(target, 'keep me', { mode: 0o644 });
+    const link = join(d, 'report.ndjson');
+    symlinkSync(target, link);
+    const r = await run(link);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`mcat: --report ${link} is a symbolic link: mcat does not write through one\nhint: name the file itself, or a new one\n`);
+    expect(readFileSync(target, 'utf8')).toBe('keep me');
+    expect(readlinkSync(link)).toBe(target);
+    expect(existsSync(join(d, 'journal'))).toBe(false);
+    expect(await nameOf(pl)).toBe(before);
+  });
+
+  it('the report is written 0600, replacing a regular file that was there', async () => {
+    const { d, pl, run } = setUp('applied with a report');
+    const report = join(d, 'report.ndjson');
+    writeFileSync(report, 'an older report\n', { mode: 0o644 });
+    const r = await run(report);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(statSync(report).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.line, l.outcome, l.edit.playlistId])).toEqual([[2, 'failed', missing]]);
+    expect(await nameOf(pl)).toBe('applied with a report');
+  });
+});
