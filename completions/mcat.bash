@@ -49,7 +49,7 @@ _mcat_opts() {
     'profile list') echo '-h --help' ;;
     'profile use') echo '-h --help' ;;
     'sandbox') echo '-h --help' ;;
-    'sandbox start') echo '--host --port --data --seed --faults --rate-limit -h --help' ;;
+    'sandbox start') echo '--host --port --data --seed --faults --rate-limit --log --limits -h --help' ;;
     'sandbox info') echo '--data -h --help' ;;
     'sandbox reset') echo '--data -h --help' ;;
     'api') echo '-f --field --input --xml -i --include --no-auto-country --consumer-only -h --help' ;;
@@ -156,6 +156,8 @@ _mcat_vals() {
     'sandbox start|--seed') echo '' ;;
     'sandbox start|--faults') echo '' ;;
     'sandbox start|--rate-limit') echo '' ;;
+    'sandbox start|--log') echo '' ;;
+    'sandbox start|--limits') echo '' ;;
     'sandbox info|--data') echo '@file' ;;
     'sandbox reset|--data') echo '@file' ;;
     'api|-f') echo '' ;;

@@ -26,7 +26,7 @@ function __mcat_subs
     end
 end
 
-set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '-f' '--field' '--input'
+set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '--log' '--limits' '-f' '--field' '--input'
 
 function __mcat_path
     set -l words (commandline -opc)
@@ -265,6 +265,8 @@ complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l data -r -F -d 'dat
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l seed -x -d 'seed of the demo data (a new seed re-initialises the data di'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l faults -x -d 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryaf'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l rate-limit -x -d 'refuse requests past N per minute per key (429 with Retry-Af'
+complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l log -x -d 'append one NDJSON line per request: time, method, path, stat'
+complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l limits -x -d 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,p'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -l data -r -F -d 'data directory (default: MCAT_SANDBOX_DIR or the user data d'
 complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -s h -l help -d 'display help'

@@ -7,6 +7,8 @@
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
 //   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
+//   dist/sandbox-api.{mjs,cjs}  `mcat/sandbox` (package.json exports): the sandbox for partners'
+//                      test suites, bundled on its own (no CLI in it); sandbox-api.meta.json lists its sources
 //
 // A split is a module boundary with nothing stateful on both sides (a third-party package, or
 // one of our modules that imports nothing the rest also imports), so no class exists twice and
@@ -142,6 +144,14 @@ async function bundle(name, entry, self) {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// `mcat/sandbox`: ES module and CommonJS, each one file (its types: types/sandbox.d.ts, made
+// from src/sandbox/public.ts by scripts/sandbox-types.mjs and checked by test/unit/sandbox-api.test.ts)
+const apiBuildsP = Promise.all(
+  [['esm', '.mjs'], ['cjs', '.cjs']].map(([format, ext]) =>
+    build({ ...common, format, write: true, entryPoints: { 'sandbox-api': 'src/sandbox/public.ts' }, outdir: dist, outExtension: { '.js': ext } }),
+  ),
+);
+
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
   ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
@@ -169,6 +179,9 @@ for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);
 mkdirSync(join(dist, 'build'), { recursive: true });
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'build/jq.wasm'));
 chmodSync(join(dist, 'build/jq.wasm'), 0o644);
+
+const apiBuilds = await apiBuildsP;
+writeFileSync(join(dist, 'sandbox-api.meta.json'), JSON.stringify({ inputs: Object.keys(apiBuilds[0].metafile.inputs).sort() }));
 
 const boot = await build({
   ...common,

@@ -21,8 +21,13 @@ export class InterruptedError extends McatError {
   override name = 'InterruptedError';
 }
 
+/** The sandbox's refusal of a data dir or database file (by name: the sandbox is a bundle of its own). */
+function isSandboxFileError(err: unknown): err is Error {
+  return err instanceof Error && err.name === 'SandboxFileError';
+}
+
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof UsageError) return 2;
+  if (err instanceof UsageError || isSandboxFileError(err)) return 2;
   if (err instanceof McatError && err.name === 'HttpStatusError') {
     const status = (err as McatError & { httpStatus: number }).httpStatus;
     return status === 401 || status === 403 ? 4 : 1;
@@ -99,6 +104,9 @@ export function formatError(err: unknown): string {
   } else if (err instanceof McatError) {
     line = err.message;
     hint = err.hint;
+  } else if (isSandboxFileError(err)) {
+    line = err.message;
+    hint = 'choose another sandbox data directory with --data or MCAT_SANDBOX_DIR';
   } else if (err instanceof Error) {
     line = `unexpected error: ${err.message}`;
   } else {

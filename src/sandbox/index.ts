@@ -1,8 +1,10 @@
 // The sandbox's public face: start a server on a data dir, describe it, find a running one, reset it.
-import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+// the shapes partners see through mcat/sandbox (public.ts declares them on its own, for its .d.ts)
+import type { SandboxConsumer, SandboxExamples, SandboxUser } from './public';
 
 export interface SandboxOptions {
   dataDir: string;
@@ -11,6 +13,10 @@ export interface SandboxOptions {
   seed?: number;
   faults?: string;
   rateLimit?: string;
+  /** storage and body bounds: a `--limits` spec or the values themselves (others keep their defaults) */
+  limits?: string | Partial<import('./limits').Limits>;
+  /** append one NDJSON line per request to this file (0600; never through a symlink) */
+  log?: string;
   quiet?: boolean;
   /**
    * Write dataDir/server.json so other mcat processes find this server (default true). A sandbox
@@ -24,21 +30,11 @@ export interface SandboxInfo {
   dataDir: string;
   seed: number;
   baseUrl?: string;
-  consumers: { key: string; secret: string; countries: string[] }[];
-  users: { userId: string; token: string; tokenSecret: string }[];
-  examples: {
-    lockerUser: string;
-    bigLockerUser: string;
-    emptyUser: string;
-    artistWithManyReleases: number;
-    artistWithNoReleases: number;
-    releaseIds: number[];
-    unknownReleaseId: number;
-    unlicensedReleaseId: number;
-    trackIds: number[];
-    playlistIds: string[];
-    groupId: string;
-  };
+  consumers: SandboxConsumer[];
+  users: SandboxUser[];
+  examples: SandboxExamples;
+  /** a running server's requests answered since it started, by HTTP status */
+  requests?: { total: number; byStatus: Record<string, number> };
 }
 
 export interface RunningSandbox {
@@ -71,13 +67,19 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const { parseFaults, parseRateLimit } = await import('./faults');
   const faults = parseFaults(opts.faults);
   const rateLimit = parseRateLimit(opts.rateLimit);
+  const { parseLimits } = await import('./limits');
+  const limits = typeof opts.limits === 'string' || opts.limits === undefined ? parseLimits(opts.limits) : parseLimits(undefined, opts.limits);
+  const { writePrivateFile } = await import('./files');
+  const { RequestLog } = await import('./request-log');
   const { Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
   const { startServer } = await import('./server');
   const store = Store.open(opts.dataDir, opts.seed);
   const demo = new DemoData(store.seed);
   let running;
+  let log: import('./request-log').RequestLog | undefined;
   try {
+    if (opts.log !== undefined) log = RequestLog.open(opts.log);
     running = await startServer({
       host: opts.host ?? '127.0.0.1',
       port: opts.port ?? 0,
@@ -85,20 +87,19 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
       store,
       faults,
       rateLimit,
+      limits,
+      log,
       dataDir: opts.dataDir,
       info: (baseUrl) => describe(opts.dataDir, store.seed, demo, baseUrl),
     });
   } catch (e) {
+    log?.close();
     store.close();
     throw e;
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  if (opts.advertise !== false) {
-    const tmp = `${serverFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
-    renameSync(tmp, serverFile);
-  }
+  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
   let closed: Promise<void> | undefined;
   return {
     baseUrl,
@@ -106,6 +107,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     close: () => {
       closed ??= (async () => {
         await running.close();
+        log?.close();
         store.close();
         // another server may have taken the file over since: remove only our own
         try {
@@ -127,37 +129,64 @@ export async function getSandboxInfo(dataDir: string): Promise<SandboxInfo> {
   const store = Store.open(dataDir);
   const seed = store.seed;
   store.close();
-  return describe(dataDir, seed, new DemoData(seed), baseUrl);
+  const info = describe(dataDir, seed, new DemoData(seed), baseUrl);
+  if (baseUrl) {
+    const live = await getJson(`${baseUrl}/__sandbox/info`, 1000);
+    const requests = (live as { requests?: SandboxInfo['requests'] } | undefined)?.requests;
+    if (requests) info.requests = requests;
+  }
+  return info;
 }
 
-function health(baseUrl: string, timeoutMs: number): Promise<boolean> {
+/** GET a control route: its status and JSON body, or undefined when it does not answer in time. */
+function control(url: string, timeoutMs: number): Promise<{ status: number; body: unknown } | undefined> {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (v: boolean) => {
+    const finish = (v: { status: number; body: unknown } | undefined) => {
       if (!done) {
         done = true;
         resolve(v);
       }
     };
     try {
-      const req = request(`${baseUrl}/__sandbox/health`, { method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
-        res.resume();
-        finish(res.statusCode === 200);
+      const req = request(url, { method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          finish({ status: res.statusCode ?? 0, body });
+        });
+        res.on('error', () => finish(undefined));
       });
       req.on('timeout', () => {
         req.destroy();
-        finish(false);
+        finish(undefined);
       });
-      req.on('error', () => finish(false));
+      req.on('error', () => finish(undefined));
       req.end();
       setTimeout(() => {
         req.destroy();
-        finish(false);
+        finish(undefined);
       }, timeoutMs).unref();
     } catch {
-      finish(false);
+      finish(undefined);
     }
   });
+}
+
+async function health(baseUrl: string, timeoutMs: number): Promise<boolean> {
+  return (await control(`${baseUrl}/__sandbox/health`, timeoutMs))?.status === 200;
+}
+
+async function getJson(url: string, timeoutMs: number): Promise<unknown> {
+  const r = await control(url, timeoutMs);
+  return r?.status === 200 ? r.body : undefined;
 }
 
 export async function findRunningSandbox(dataDir: string): Promise<string | undefined> {
@@ -175,7 +204,6 @@ export async function findRunningSandbox(dataDir: string): Promise<string | unde
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true });
   const { Store } = await import('./store');
   const store = Store.open(dataDir);
   try {
@@ -187,3 +215,5 @@ export async function resetSandbox(dataDir: string): Promise<void> {
 
 // The CLI checks --faults and --rate-limit before starting a server: one entry point for all of it.
 export { parseFaults, parseRateLimit } from './faults';
+export { parseLimits, DEFAULT_LIMITS, type Limits } from './limits';
+export { SandboxFileError } from './files';

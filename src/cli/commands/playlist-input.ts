@@ -133,11 +133,13 @@ export function refuse(problems: string[], summary: string): never {
 // Fields that `playlist show -o json` prints but a request does not carry: dropped when a
 // shown playlist ({"playlist": {...}}) is used as the body.
 const SHOWN_ONLY = ['id', 'trackCount', 'lastUpdated', 'partnerId', 'tags', 'links', '_links', 'image'];
-const SHOWN_TRACK_ONLY = ['id', 'source', 'audioUrl', 'dateAdded', 'image'];
+const SHOWN_TRACK_ONLY = ['id', 'source', 'audioUrl', 'dateAdded', 'image', 'artistId', 'releaseArtistId', 'user'];
+// the envelope every real response carries around the playlist
+const ENVELOPE = ['status', 'version'];
 
 /**
  * A playlist read from a file for replace or create: a JSON object with the spec's body fields
- * (or `{"playlist": {...}}` as `playlist show -o json` prints it), a JSON array of tracks, NDJSON
+ * (or `{"status": "ok", "version": "1.2", "playlist": {...}}` as `playlist show -o json` prints it), a JSON array of tracks, NDJSON
  * (one track per line) or CSV (a header row naming trackId and optional metadata columns).
  */
 export async function readPlaylistFile(
@@ -251,7 +253,7 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
     if (!Array.isArray(value)) trackLines.push(bodyLine);
   } else if (value && typeof value === 'object') {
     body = value as Record<string, JsonValue>;
-    const keys = Object.keys(body);
+    const keys = Object.keys(body).filter((k) => !(ENVELOPE.includes(k) && typeof body.playlist === 'object'));
     if (keys.length === 1 && keys[0] === 'playlist' && body.playlist && typeof body.playlist === 'object' && !Array.isArray(body.playlist)) {
       body = { ...(body.playlist as Record<string, JsonValue>) };
       if (playlistId !== undefined && typeof body.id === 'string' && body.id !== playlistId) {

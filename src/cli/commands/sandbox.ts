@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { notice, say } from '../context';
+import { notice } from '../context';
 import { print } from '../../output/streams';
 import { UsageError } from '../../client/errors';
 
@@ -10,6 +10,8 @@ interface StartFlags {
   seed?: string;
   faults?: string;
   rateLimit?: string;
+  limits?: string;
+  log?: string;
 }
 
 function wholeNumber(value: string, flag: string, max: number): number {
@@ -44,15 +46,19 @@ export function registerSandbox(program: Command): void {
     .option('--seed <n>', 'seed of the demo data (a new seed re-initialises the data dir)')
     .option('--faults <spec>', 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryafter=2,reset=0.02,truncate=0.02,slow=0.02')
     .option('--rate-limit <n/min>', 'refuse requests past N per minute per key (429 with Retry-After)')
-    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min')
+    .option('--log <file>', 'append one NDJSON line per request: time, method, path, status, duration, masked consumer key')
+    .option('--limits <spec>', 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,playlists=1000,groups=100,group-size=1000,storage=20MiB')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min\n  mcat sandbox start --limits tracks=500,storage=5MiB\n  mcat sandbox start --log requests.ndjson')
     .action(async (flags: StartFlags) => {
       const port = wholeNumber(flags.port, '--port', 65535);
+      if (flags.log !== undefined && flags.log.trim() === '') throw new UsageError('--log must name a file');
       const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 2 ** 31 - 1);
       const dataDir = await dataDirOf(flags.data);
-      const { parseFaults, parseRateLimit } = await import('../../sandbox/index');
+      const { parseFaults, parseRateLimit, parseLimits } = await import('../../sandbox/index');
       try {
         parseFaults(flags.faults);
         parseRateLimit(flags.rateLimit);
+        parseLimits(flags.limits);
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
@@ -60,7 +66,7 @@ export function registerSandbox(program: Command): void {
       const t0 = Date.now();
       let sb;
       try {
-        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit });
+        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit, limits: flags.limits, log: flags.log });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is already in use`, 'choose another with --port, or --port 0 for any free port');
@@ -74,6 +80,8 @@ export function registerSandbox(program: Command): void {
         ...info.users.map((u) => `  user ${u.userId}  token ${u.token}  token secret ${u.tokenSecret}${u.userId === info.examples.lockerUser ? '  (locker)' : u.userId === info.examples.bigLockerUser ? '  (big locker)' : u.userId === info.examples.emptyUser ? '  (empty)' : ''}`),
         flags.faults ? `  faults: ${flags.faults}` : '',
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
+        flags.limits ? `  limits: ${flags.limits}` : '',
+        flags.log ? `  request log: ${flags.log}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
       for (const line of lines) notice(line);
@@ -106,6 +114,9 @@ export function registerSandbox(program: Command): void {
         `data dir     ${info.dataDir}`,
         `seed         ${info.seed}`,
         `server       ${info.baseUrl ?? 'not running (start one with: mcat sandbox start)'}`,
+        ...(info.requests
+          ? [`requests     ${info.requests.total} answered${Object.keys(info.requests.byStatus).length ? ` (${Object.entries(info.requests.byStatus).map(([s, n]) => `${s}: ${n}`).join(', ')})` : ''}`]
+          : []),
         'consumers',
         ...info.consumers.map((c) => `  ${c.key}  secret ${c.secret}  countries ${c.countries.join(',')}`),
         'users',
