@@ -130,10 +130,9 @@ export function refuse(problems: string[], summary: string): never {
   throw new UsageError(summary);
 }
 
-// Fields that `playlist show -o json` prints but a request does not carry: dropped when a
-// shown playlist ({"playlist": {...}}) is used as the body.
+// Fields that `playlist show -o json` prints but a request does not carry (its tracks':
+// SHOWN_TRACK_KEYS): dropped when a shown playlist ({"playlist": {...}}) is used as the body.
 const SHOWN_ONLY = ['id', 'trackCount', 'lastUpdated', 'partnerId', 'tags', 'links', '_links', 'image'];
-const SHOWN_TRACK_ONLY = ['id', 'source', 'audioUrl', 'dateAdded', 'image', 'artistId', 'releaseArtistId', 'user'];
 // the envelope every real response carries around the playlist
 const ENVELOPE = ['status', 'version'];
 
@@ -269,7 +268,7 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
         body.tracks = body.tracks.map((t) => {
           if (!t || typeof t !== 'object' || Array.isArray(t)) return t;
           const c = { ...(t as Record<string, JsonValue>) };
-          for (const k of SHOWN_TRACK_ONLY) delete c[k];
+          for (const k of SHOWN_TRACK_KEYS) delete c[k];
           for (const k of Object.keys(c)) if (c[k] === null) delete c[k];
           return c;
         });

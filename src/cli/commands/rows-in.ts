@@ -11,8 +11,8 @@ import { splitIdList } from '../ids';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-/** Fields `playlist show` prints of a track entry that a request does not carry. */
-export const SHOWN_TRACK_KEYS = ['position', 'id', 'source', 'audioUrl', 'dateAdded', 'image'] as const;
+/** Fields `playlist show` prints of a track entry (as the real service does) that a request does not carry. */
+export const SHOWN_TRACK_KEYS = ['position', 'id', 'source', 'audioUrl', 'dateAdded', 'image', 'artistId', 'releaseArtistId', 'user'] as const;
 
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
