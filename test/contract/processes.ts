@@ -35,8 +35,7 @@ export function sandboxCli(): Promise<string> {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      // context.ts loads output modules lazily; the sandbox command never reaches them
-      external: ['better-sqlite3', '../output/*'],
+      external: ['better-sqlite3'],
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
       logLevel: 'error',
     });
