@@ -35,8 +35,8 @@ _mcat_opts() {
     'playlist create') echo '--name --status --visibility --image-url --description --description-file --annotation --from --input-format --user -h --help' ;;
     'playlist details') echo '--name --visibility --status --image-url --description --description-file --annotation --user -h --help' ;;
     'playlist replace') echo '--from --input-format --name --status --visibility --image-url --description --description-file --annotation --dry-run --user -h --help' ;;
-    'playlist apply') echo '--concurrency --journal --resume --dry-run --report --input-format --verify --user -h --help' ;;
-    'playlist export') echo '--concurrency --user -h --help' ;;
+    'playlist apply') echo '--concurrency --journal --resume --dry-run --report --input-format --verify --shard --user -h --help' ;;
+    'playlist export') echo '--concurrency --shard --user -h --help' ;;
     'group') echo '-h --help' ;;
     'group replace') echo '--name --playlist --user -h --help' ;;
     'group add') echo '--playlist --user -h --help' ;;
@@ -140,8 +140,10 @@ _mcat_vals() {
     'playlist apply|--journal') echo '@file' ;;
     'playlist apply|--report') echo '@file' ;;
     'playlist apply|--input-format') echo 'ndjson json csv' ;;
+    'playlist apply|--shard') echo '' ;;
     'playlist apply|--user') echo '' ;;
     'playlist export|--concurrency') echo '' ;;
+    'playlist export|--shard') echo '' ;;
     'playlist export|--user') echo '' ;;
     'group replace|--name') echo '' ;;
     'group replace|--playlist') echo '@playlist' ;;

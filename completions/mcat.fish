@@ -26,7 +26,7 @@ function __mcat_subs
     end
 end
 
-set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '--log' '--limits' '-f' '--field' '--input'
+set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--shard' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '--log' '--limits' '-f' '--field' '--input'
 
 function __mcat_path
     set -l words (commandline -opc)
@@ -221,10 +221,12 @@ complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l dry-run -d 'read 
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l report -r -F -d 'write an NDJSON report of every failed edit'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l input-format -x -a 'ndjson json csv' -d 'ndjson, json or csv (default: from the file name, else detec'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l verify -d 'after the run, read back every playlist changed and check it'
+complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l shard -x -d 'apply only shard K of N (from 1; '\''auto/N'\'': K from JOB_COMPLE'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''playlist apply'\''' -F
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l concurrency -x -d 'playlists read at once (default 4)'
+complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l shard -x -d 'only the playlists of shard K of N, split by id as '\''playlist'
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'replace' -d 'make a group exactly this name and these playlists (creates '

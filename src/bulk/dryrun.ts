@@ -127,8 +127,11 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
   return plans;
 }
 
-/** All plans as text: `<file>:<line>: <op> <target>` then the indented change lines. */
-export function formatDryRun(plans: DryRunPlan[], fileName = 'input'): string[] {
+/**
+ * All plans as text: `<file>:<line>: <op> <target>` then the indented change lines. `scope` says
+ * which edits these are when not the whole input (`shard 2/4: 250 of 1,000 edits`).
+ */
+export function formatDryRun(plans: DryRunPlan[], fileName = 'input', scope?: string): string[] {
   const out: string[] = [];
   for (const p of plans) {
     const e = p.edit;
@@ -138,7 +141,7 @@ export function formatDryRun(plans: DryRunPlan[], fileName = 'input'): string[] 
   }
   const count = (a: PlanAction) => plans.filter((p) => p.action === a).length;
   out.push(
-    `dry run: ${plans.length} edits: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edits, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
+    `dry run: ${scope ?? `${plans.length} edits`}: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edits, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
   );
   return out;
 }

@@ -4,6 +4,7 @@ import { paginate } from '../client/paging';
 import { canonicalJson, type ReplaceEdit } from './edits';
 import { loadOps, type BulkOps } from './ops';
 import { withRetries } from './retry';
+import { shardOfId, type Shard } from './shard';
 import { TRACK_METADATA_FIELDS, type ClientLike, type Playlist, type PlaylistListing, type PlaylistQuery, type TrackInput } from './types';
 
 export interface ExportOptions {
@@ -18,6 +19,8 @@ export interface ExportOptions {
   signal?: AbortSignal;
   /** the most listing pages read (paginate's cap; default DEFAULT_MAX_PAGES) */
   maxPages?: number;
+  /** only the playlists whose id hashes to this shard (as `playlist apply --shard` splits edits) */
+  shard?: Shard;
 }
 
 const lower = (s: unknown) => (typeof s === 'string' && s !== '' ? s.toLowerCase() : undefined);
@@ -81,6 +84,7 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
         // a playlist can shift to the next page while we read: write it once
         if (seen.has(p.id)) continue;
         seen.add(p.id);
+        if (o.shard && shardOfId(p.id, o.shard.count) !== o.shard.index) continue;
         yield p.id;
       }
     }

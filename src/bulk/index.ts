@@ -17,6 +17,8 @@ export type { DryRunPlan, DryRunOptions, PlanAction } from './dryrun';
 export { exportPlaylists, playlistToEdit, exportLine } from './export';
 export type { ExportOptions } from './export';
 export { loadOps } from './ops';
+export { parseShard, selectShard, shardLabel, shardSummary, shardOfId, shardKeyOf, checkOtherSplits, otherSplits, MAX_SHARDS } from './shard';
+export type { Shard } from './shard';
 export type { BulkOps } from './ops';
 export { verifyEdits } from './verify';
 export type { VerifyOptions, VerifyResult } from './verify';

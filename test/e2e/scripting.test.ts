@@ -341,6 +341,13 @@ describe('small gh habits', () => {
     const e = await run(['playlist', 'export', '-q']);
     expect([e.exitCode, e.stderr]).toEqual([0, '']);
     expect(e.stdout.trim().split('\n').length).toBeGreaterThan(0);
+    // a shard's scope and summary lines are notices too
+    const shardLoud = await run(['playlist', 'apply', ok, '--shard', '1/1', '--journal', join(dir, 'j4')]);
+    expect(shardLoud.stderr).toMatch(/^mcat: shard 1\/1: 1 of 1 edit/m);
+    const shardQuiet = await run(['playlist', 'apply', ok, '--shard', '1/1', '--journal', join(dir, 'j5'), '-q']);
+    expect([shardQuiet.exitCode, shardQuiet.stderr]).toEqual([0, '']);
+    const exportShard = await run(['playlist', 'export', '--shard', '1/2', '-q']);
+    expect([exportShard.exitCode, exportShard.stderr]).toEqual([0, '']);
   });
 
   it('mcat version is mcat --version', async () => {

@@ -35,6 +35,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
   }
   const bulk = await import('../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
@@ -48,21 +49,29 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     const lines = new Set(parsed.errors.map((p) => p.line)).size;
     throw new UsageError(`${name}: ${lines} bad line${lines === 1 ? '' : 's'} (${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}); nothing was sent`, 'fix the lines named above and run again');
   }
-  const edits = parsed.edits;
-  if (edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
+  if (parsed.edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
   for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
+  // a shard keeps its edits' positions, lines and keys: the shards' journals together are the file's
+  const edits = shard ? bulk.selectShard(parsed.edits, shard) : parsed.edits;
+  const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
+  const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env, ...(shard ? { shard } : {}) });
+  // the input split another way by a run that has not finished: its edits would be applied twice
+  if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
   // one connection per edit in flight: a smaller pool would cap --concurrency without a word
   const s = await session(cmd, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
 
+  if (scope) notice(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
-      await print(bulk.formatDryRun(plans, name).join('\n') + '\n');
+      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
       if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));
@@ -71,8 +80,6 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     return;
   }
 
-  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits: never the current folder
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env });
   const progress = bulk.progressRenderer(progressLine());
   let result;
   try {
@@ -89,6 +96,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       signal,
       inputHash: parsed.inputHash,
       input: name,
+      ...(label ? { shard: label } : {}),
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
@@ -101,7 +109,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   if (flags.report) bulk.runReport(flags.report, result);
   // quiet: the summary only when something failed or was left undone
   if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
-    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
+    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
   }
 
   if (flags.verify && !result.interrupted) {
@@ -137,9 +145,11 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   }
 }
 
-export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string }): Promise<void> {
+export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string; shard?: string }): Promise<void> {
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
+  const bulk = await import('../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
   const g = globalsOf(cmd);
   // --json or --jq: the edits as one JSON array (through the jq program)
   const asArray = g.jq !== undefined || g.json !== undefined;
@@ -148,11 +158,10 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   }
   const s = await session(cmd, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
-  const bulk = await import('../../bulk/index');
   const signal = interruptSignal();
   let n = 0;
   const all: unknown[] = [];
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
+  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
     if (asArray) {
       all.push(JSON.parse(bulk.exportLine(edit)));
       n++;
@@ -165,5 +174,5 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   }
   if (signal.aborted) return;
   if (asArray) await (await import('../json-out')).printJson(cmd, all);
-  notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);
+  notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
 }

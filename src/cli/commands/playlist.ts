@@ -27,6 +27,7 @@ export interface ApplyFlags {
   report?: string;
   inputFormat?: string;
   verify?: boolean;
+  shard?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -129,10 +130,11 @@ export function registerPlaylist(program: Command): void {
     .option('--report <file>', 'write an NDJSON report of every failed edit')
     .option('--input-format <format>', 'ndjson, json or csv (default: from the file name, else detected)')
     .option('--verify', 'after the run, read back every playlist changed and check it')
+    .option('--shard <K/N>', "apply only shard K of N (from 1; 'auto/N': K from JOB_COMPLETION_INDEX + 1): edits split by playlist or group id, each shard its own journal")
     .option(...USER)
     .addHelpText(
       'after',
-      '\nEach edit: {"op":"replace"|"details"|"create"|"group-add"|"group-replace", "playlistId"?, "groupId"?,\n"playlistIds"?, name, status, visibility, description, imageUrl, annotations, tracks}.\nExit: 0 all applied, 3 some failed, 1 none applied, 2 bad input (nothing sent), 130 interrupted.\n\nExamples:\n  mcat playlist apply edits.ndjson --report failures.ndjson\n  mcat playlist apply edits.ndjson --resume\n  mcat playlist export > backup.ndjson && mcat playlist apply backup.ndjson',
+      '\nEach edit: {"op":"replace"|"details"|"create"|"group-add"|"group-replace", "playlistId"?, "groupId"?,\n"playlistIds"?, name, status, visibility, description, imageUrl, annotations, tracks}.\nExit: 0 all applied, 3 some failed, 1 none applied, 2 bad input (nothing sent), 130 interrupted.\n\nExamples:\n  mcat playlist apply edits.ndjson --report failures.ndjson\n  mcat playlist apply edits.ndjson --resume\n  mcat playlist apply edits.ndjson --shard 2/4   # on each of 4 machines: 1/4 … 4/4\n  mcat playlist export > backup.ndjson && mcat playlist apply backup.ndjson',
     )
     .action(async (file: string, flags: ApplyFlags, cmd: Command) => {
       const { runApply } = await import('./playlist-apply');
@@ -143,9 +145,10 @@ export function registerPlaylist(program: Command): void {
     .command('export')
     .description("every playlist of a user as replace edits (NDJSON), for 'playlist apply' to restore")
     .option('--concurrency <n>', 'playlists read at once (default 4)')
+    .option('--shard <K/N>', "only the playlists of shard K of N, split by id as 'playlist apply --shard' splits edits")
     .option(...USER)
-    .addHelpText('after', '\nExamples:\n  mcat playlist export > backup.ndjson\n  mcat playlist apply backup.ndjson')
-    .action(async (flags: { user?: string; concurrency?: string }, cmd: Command) => {
+    .addHelpText('after', '\nExamples:\n  mcat playlist export > backup.ndjson\n  mcat playlist apply backup.ndjson\n  mcat playlist export --shard 1/4 > part-1.ndjson')
+    .action(async (flags: { user?: string; concurrency?: string; shard?: string }, cmd: Command) => {
       const { runExport } = await import('./playlist-apply');
       await runExport(cmd, flags);
     });
