@@ -4,7 +4,7 @@
 function __mcat_subs
     switch "$argv[1]"
         case ''
-            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'completion'
+            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'version' 'completion'
         case 'release'
             printf '%s\n' 'batch' 'tracks'
         case 'artist'
@@ -26,7 +26,7 @@ function __mcat_subs
     end
 end
 
-set -g __mcat_value_flags '-o' '--output' '--fields' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--shard' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '--log' '--limits' '-f' '--field' '--input'
+set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--shard' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '--log' '--limits' '-f' '--field' '--input'
 
 function __mcat_path
     set -l words (commandline -opc)
@@ -90,10 +90,14 @@ complete -c mcat -n '__mcat_path_is '\'''\''' -a 'auth' -d 'credentials of a pro
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'profile' -d 'stored profiles and the current one (the built-in sandbox is'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'sandbox' -d 'the built-in sandbox: a local, stateful implementation of th'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'api' -d 'a signed request to any path of the API with the current pro'
+complete -c mcat -n '__mcat_path_is '\'''\''' -a 'version' -d 'print the version (as --version)'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'completion' -d 'print a shell completion script (bash, zsh or fish)'
 complete -c mcat -s V -l version -d 'print the version'
-complete -c mcat -s o -l output -x -a 'table json ndjson csv xml' -d 'output format: table, json, ndjson, csv, xml (default: table'
-complete -c mcat -l fields -x -d 'comma-separated dotted paths to show (table, csv, ndjson)'
+complete -c mcat -s o -l output -x -a 'table json ndjson csv tsv xml' -d 'output format: table, json, ndjson, csv, tsv, xml (default: '
+complete -c mcat -l fields -x -d 'comma-separated fields to show: dotted paths (artist.name, t'
+complete -c mcat -l json -x -d 'JSON of just these fields (-o json --fields); alone: the fie'
+complete -c mcat -l jq -x -d 'filter the JSON through this jq program (jq is built in); st'
+complete -c mcat -s q -l quiet -d 'no notices on stderr (sandbox label, progress, summaries); e'
 complete -c mcat -l no-color -d 'no colour, whatever the terminal'
 complete -c mcat -l no-pager -d 'never page a long table (default on a terminal: MCAT_PAGER, '
 complete -c mcat -s v -l verbose -d 'trace requests and responses on stderr (secrets masked)'
@@ -248,11 +252,11 @@ complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'add' -d 'add playlists to
 complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'show' -d 'a group and its playlists (asked for by adding no playlists:'
 complete -c mcat -n '__mcat_path_in '\''group'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l name -x -d 'group name'
-complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated)'
+complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated; '\''-'\'' rea'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_in '\''group add'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated)'
+complete -c mcat -n '__mcat_path_in '\''group add'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated; '\''-'\'' rea'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -s h -l help -d 'display help'
@@ -289,7 +293,6 @@ complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l rate-limit -x -d '
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l log -x -d 'append one NDJSON line per request: time, method, path, stat'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l limits -x -d 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,p'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -l json -d 'print the information as JSON on standard output'
 complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -l data -r -F -d 'data directory (default: MCAT_SANDBOX_DIR or the user data d'
 complete -c mcat -n '__mcat_path_in '\''sandbox info'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''sandbox reset'\''' -l data -r -F -d 'data directory (default: MCAT_SANDBOX_DIR or the user data d'
@@ -301,5 +304,6 @@ complete -c mcat -n '__mcat_path_in '\''api'\''' -s i -l include -d 'print the H
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l no-auto-country -d 'do not add the profile'\''s country parameter'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l consumer-only -d 'sign with the consumer key only (no user token)'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s h -l help -d 'display help'
+complete -c mcat -n '__mcat_path_in '\''version'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''completion'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''completion'\''' -a 'bash zsh fish'

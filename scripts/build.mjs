@@ -6,6 +6,7 @@
 //   dist/mcat.cjs      the CLI: our code and commander
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
+//   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
 //   dist/sandbox-api.{mjs,cjs}  `mcat/sandbox` (package.json exports): the sandbox for partners'
 //                      test suites, bundled on its own (no CLI in it); sandbox-api.meta.json lists its sources
 //
@@ -14,12 +15,14 @@
 // `instanceof` holds across bundles.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltin } from 'node:module';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
@@ -32,6 +35,8 @@ const SPLITS = [
   { out: 'conf.cjs', pkg: 'conf' },
   { out: 'fast-xml-parser.cjs', pkg: 'fast-xml-parser' },
   { out: 'sandbox.cjs', file: 'src/sandbox/index.ts' },
+  // its CommonJS build (esbuild would take the ES one, whose __dirname shim needs import.meta)
+  { out: 'jq.cjs', pkg: 'jq-wasm', entry: require.resolve('jq-wasm') },
 ];
 
 const common = {
@@ -148,7 +153,7 @@ const apiBuildsP = Promise.all(
 
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
-  ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.file ?? s.pkg, s)),
+  ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
 ]);
 
 const outputs = [];
@@ -169,6 +174,10 @@ hash.update(readFileSync(join(root, 'src/launcher/boot.ts')));
 const buildId = hash.digest('hex').slice(0, 16);
 
 for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);
+// jq-wasm reads its WebAssembly from build/jq.wasm beside its code: beside dist/jq.cjs, then
+mkdirSync(join(dist, 'build'), { recursive: true });
+copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'build/jq.wasm'));
+chmodSync(join(dist, 'build/jq.wasm'), 0o644);
 
 const apiBuilds = await apiBuildsP;
 writeFileSync(join(dist, 'sandbox-api.meta.json'), JSON.stringify({ inputs: Object.keys(apiBuilds[0].metafile.inputs).sort() }));

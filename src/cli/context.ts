@@ -9,7 +9,7 @@ import { UsageError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
 import { markInterrupted, onCleanup, onOutputEnd } from './lifecycle';
 import { noteUserScope } from './errors';
-import { say, stdoutStream } from '../output/streams';
+import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
 
 export { say };
 
@@ -27,6 +27,10 @@ export interface GlobalOptions {
   timeout?: string;
   retries?: string;
   maxBody?: string;
+  /** --json: true alone (list the fields), else the fields */
+  json?: string | true;
+  jq?: string;
+  quiet: boolean;
 }
 
 export function globalsOf(cmd: Command): GlobalOptions {
@@ -44,7 +48,32 @@ export function globalsOf(cmd: Command): GlobalOptions {
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
     maxBody: o.maxBody as string | undefined,
+    json: o.json as string | true | undefined,
+    jq: o.jq as string | undefined,
+    quiet: Boolean(o.quiet),
   };
+}
+
+let quietFlag = false;
+
+/** -q, --quiet (set before the command runs) or MCAT_QUIET=1: no notices on stderr. */
+export function setQuiet(on: boolean): void {
+  quietFlag = on;
+}
+
+export function quiet(): boolean {
+  const env = process.env.MCAT_QUIET?.trim().toLowerCase();
+  return quietFlag || (env !== undefined && env !== '' && env !== '0' && env !== 'false' && env !== 'no');
+}
+
+/** A line for people that is not an error or a warning (the sandbox label, a summary): silenced by --quiet. */
+export function notice(line: string): void {
+  if (!quiet()) say(line);
+}
+
+/** The progress line redrawn on stderr: on a terminal only, and not with --quiet. */
+export function progressLine(): StatusLine {
+  return statusLine({ off: quiet() });
 }
 
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
@@ -161,7 +190,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     }
     userId ??= info.users.find((x) => x.token === token)?.userId;
     country ??= consumer.countries[0];
-    say(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
+    notice(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
   }
 
   if (!baseUrl) throw new UsageError(`no base URL for profile '${settings.profileName}'`, "set one with 'mcat auth login' or MCAT_BASE_URL");
@@ -243,16 +272,37 @@ export function ofUser(userId: string | undefined): string {
   return userId ? `user ${userId}` : "the token's user";
 }
 
-const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'xml'];
+const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
 
+/** The output format: -o, else json for --jq and --json, else table on a terminal and json otherwise. */
 export function outputFormat(cmd: Command): Format {
   const g = globalsOf(cmd);
-  if (g.output === undefined) return process.stdout.isTTY ? 'table' : 'json';
-  const f = String(g.output).toLowerCase() as Format;
-  if (!FORMATS.includes(f)) {
-    throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
+  let f: Format | undefined;
+  if (g.output !== undefined) {
+    f = String(g.output).toLowerCase() as Format;
+    if (!FORMATS.includes(f)) {
+      throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
+    }
   }
-  return f;
+  if (g.jq !== undefined || g.json !== undefined) {
+    const flag = g.jq !== undefined ? '--jq' : '--json';
+    // with --jq an NDJSON listing becomes one JSON document, as with -o json
+    if (f !== undefined && f !== 'json' && !(f === 'ndjson' && flag === '--jq')) {
+      throw new UsageError(`${flag} prints JSON, not ${f}`, flag === '--jq' ? 'leave out -o' : `for ${f}, pick fields with --fields`);
+    }
+    return 'json';
+  }
+  return f ?? (process.stdout.isTTY ? 'table' : 'json');
+}
+
+/** --fields, or the fields of --json FIELDS. */
+export function fieldsSpec(cmd: Command): string | undefined {
+  const g = globalsOf(cmd);
+  if (typeof g.json === 'string') {
+    if (g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one of them');
+    return g.json;
+  }
+  return g.fields;
 }
 
 export async function output(cmd: Command, opts: { format?: Format } = {}): Promise<Output> {
@@ -262,13 +312,20 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
   const { parseFields } = await import('../output/fields');
   const format = opts.format ?? outputFormat(cmd);
   const pager = format === 'table' && g.pager && process.stdout.isTTY ? await import('../output/pager') : undefined;
+  const fields = fieldsSpec(cmd);
+  const jqProgram = g.jq;
+  const jq = jqProgram === undefined
+    ? undefined
+    : async (doc: unknown) => (await import('../output/jq')).runJq(jqProgram, doc, { warn: say });
   return createOutput({
     format,
-    fields: g.fields !== undefined ? parseFields(g.fields) : undefined,
+    fields: fields !== undefined ? parseFields(fields) : undefined,
+    fieldsFlag: typeof g.json === 'string' ? '--json' : '--fields',
+    jq,
     color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
     width: terminalWidth(process.stdout, process.env),
     stdout: pager ? () => pagedStdout(pager) : stdoutStream(),
-    notice: say,
+    notice,
   });
 }
 

@@ -2,9 +2,8 @@
 // that answer support questions: summary, find, check, download. Progress goes to stderr,
 // and only when stderr is a terminal.
 import type { LockerBody } from '../client/schemas/locker';
-import type { Session } from './context';
+import { progressLine, type Session } from './context';
 import { lockerReleasesOf, lockerTracksOf } from './views/locker';
-import { statusLine } from '../output/streams';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -27,7 +26,7 @@ export function walkConcurrency(env: NodeJS.ProcessEnv = process.env): number {
 /** Every page of the session's locker; leaving the loop early stops the reading. */
 export async function* walkLocker(s: Session, o: { sort?: string; signal?: AbortSignal } = {}): AsyncGenerator<LockerPage> {
   const { lockerPages } = await import('../client/locker');
-  const progress = progressLine();
+  const progress = lockerProgress();
   let page = 0;
   let seen = 0;
   try {
@@ -48,8 +47,8 @@ export async function* walkLocker(s: Session, o: { sort?: string; signal?: Abort
   }
 }
 
-function progressLine(): { show(seen: number, total: number): void; clear(): void } {
-  const line = statusLine();
+function lockerProgress(): { show(seen: number, total: number): void; clear(): void } {
+  const line = progressLine(); // a terminal only, and not with --quiet
   let last = 0;
   let shown = false;
   return {

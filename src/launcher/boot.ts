@@ -33,7 +33,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
@@ -77,7 +77,8 @@ function trace(what: string): void {
 /** `require` inside the bundles: `./x.cjs` is another bundle of dist/, anything else is Node's. */
 function bundleRequire(id: string): unknown {
   if (id.startsWith('./')) return loadBundle(id.slice(2));
-  if (traceFile && !id.startsWith('node:')) trace(nodeRequire.resolve(id));
+  // built-ins, with or without 'node:' (jq-wasm asks for 'fs/promises'), are not packages
+  if (traceFile && !isBuiltin(id)) trace(nodeRequire.resolve(id));
   return nodeRequire(id);
 }
 
@@ -261,7 +262,7 @@ const NETWORK_BUILTINS = [
 ];
 
 /** Command groups that never call the API. */
-const OFFLINE_GROUPS = new Set(['profile', 'completion']);
+const OFFLINE_GROUPS = new Set(['profile', 'completion', 'version']);
 
 export async function run(argv: string[]): Promise<void> {
   const args = argv.slice(2);

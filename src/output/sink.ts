@@ -4,13 +4,13 @@
 import type { Format, View } from './types';
 import type { CleanMode } from './clean';
 import { writerFor, type StreamWriter, type WritableLike } from './streams';
-import { getPath } from './fields';
+import { FieldCheck, fieldReaders, getPath, pickReaders, type FieldReader } from './fields';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface OutputOptions {
   format: Format;
-  /** --fields: dotted paths (table, csv, ndjson) */
+  /** --fields: paths or computed names (table, csv, tsv, ndjson; json prints the picked items as an array) */
   fields?: string[];
   color: boolean;
   width: number;
@@ -18,6 +18,10 @@ export interface OutputOptions {
   stdout: WritableLike | (() => WritableLike);
   /** a line for people, on stderr (columns left out, a list cut by --limit) */
   notice?: (line: string) => void;
+  /** the flag that gave the fields (--fields, --json), for messages */
+  fieldsFlag?: string;
+  /** --jq: the JSON document in, the text to print out (json only) */
+  jq?: (document: unknown) => string | Promise<string>;
 }
 
 /** Where a list stands: the first item shown (from 1), how many were shown, the service's total. */
@@ -51,7 +55,7 @@ export interface Output {
   heading(line: string): void;
   /** One response body in the chosen format. */
   document(body: unknown, view: View, list?: ListInfo): Promise<void>;
-  /** Pages as they arrive: table, ndjson and csv print each page as it comes (none is kept); json and xml merge. */
+  /** Pages as they arrive: table, ndjson, csv and tsv print each page as it comes (none is kept); json and xml merge. */
   streamPages(pages: AsyncIterable<unknown>, view: View, opts?: StreamOptions): Promise<void>;
   /** Text written as it is (the API's own XML, a sheet). */
   raw(text: string): Promise<void>;
@@ -88,16 +92,67 @@ export function createOutput(opts: OutputOptions): Output {
 
   const tableOptions = () => ({ color: opts.color, width: opts.width, fields, notice: opts.notice });
 
+  /** --fields checked against the items: a path no item has is an error, before anything is written. */
+  function readersFor(view: View, items: readonly unknown[]): FieldReader[] | undefined {
+    if (!fields) return undefined;
+    const readers = fieldReaders(view, fields);
+    const check = new FieldCheck(readers, view, opts.fieldsFlag);
+    for (const item of items) {
+      check.see(item);
+      if (check.settled) break;
+    }
+    check.check();
+    return readers;
+  }
+
+  /**
+   * A listing streamed with --fields: its output is held back until every path has matched some
+   * item, so a path that matches nothing in any row is an error with nothing printed.
+   */
+  function fieldGate(view: View) {
+    const readers = fields ? fieldReaders(view, fields) : undefined;
+    const check = readers ? new FieldCheck(readers, view, opts.fieldsFlag) : undefined;
+    let held: string[] | undefined = check && !check.settled ? [] : undefined;
+    return {
+      readers,
+      see(item: unknown): void {
+        if (held) check!.see(item);
+      },
+      async emit(text: string): Promise<void> {
+        if (held && check!.settled) {
+          text = held.join('') + text;
+          held = undefined;
+        }
+        if (held) held.push(text);
+        else await write(text);
+      },
+      async end(): Promise<void> {
+        if (!held) return;
+        check!.check();
+        const text = held.join('');
+        held = undefined;
+        await write(text);
+      },
+    };
+  }
+
+  async function json(doc: unknown): Promise<string> {
+    return opts.jq ? opts.jq(doc) : (await import('./json')).renderJson(doc);
+  }
+
   async function render(body: unknown, view: View, list?: ListInfo): Promise<string> {
+    const readers = opts.format === 'xml' ? undefined : readersFor(view, view.items(body));
     switch (opts.format) {
       case 'json':
-        return (await import('./json')).renderJson(body);
+        return json(readers ? view.items(body).map((item) => pickReaders(item, readers)) : body);
       case 'ndjson': {
         const { ndjsonLine } = await import('./ndjson');
-        return view.items(body).map((item) => ndjsonLine(item, fields)).join('');
+        return view.items(body).map((item) => ndjsonLine(readers ? pickReaders(item, readers) : item)).join('');
       }
       case 'csv':
         return (await import('./csv')).renderCsv(view, view.items(body), fields);
+      case 'tsv':
+        return (await import('./tsv')).renderTsv(view, view.items(body), fields);
       case 'xml':
         return (await import('./xml')).renderXml(body);
       case 'table': {
@@ -134,44 +189,42 @@ export function createOutput(opts: OutputOptions): Output {
         const line = pos ? so.list?.cut?.({ ...pos, shown }) : undefined;
         if (line) opts.notice?.(line);
       };
-      if (opts.format === 'ndjson') {
-        const { ndjsonLine } = await import('./ndjson');
-        for await (const page of pages) {
-          where(page);
-          for (const item of view.items(page)) {
-            await write(ndjsonLine(item, fields));
-            if (out.closed) return; // leaving the loop stops the page fetching too
-          }
-          if (out.closed) return;
+      if (opts.format === 'ndjson' || opts.format === 'csv' || opts.format === 'tsv' || opts.format === 'table') {
+        const gate = fieldGate(view);
+        let line: ((item: unknown) => string) | undefined;
+        let table: import('./table').TableStream | undefined;
+        if (opts.format === 'ndjson') {
+          const { ndjsonLine } = await import('./ndjson');
+          const readers = gate.readers;
+          line = (item) => ndjsonLine(readers ? pickReaders(item, readers) : item);
+        } else if (opts.format === 'table') {
+          const { TableStream } = await import('./table');
+          table = new TableStream(view, tableOptions());
+        } else {
+          const { csvColumns, csvLine } = await import('./csv');
+          const { tsvLine } = await import('./tsv');
+          const toLine = opts.format === 'csv' ? csvLine : tsvLine;
+          const cols = csvColumns(view, fields);
+          await gate.emit(toLine(cols.header));
+          line = (item) => toLine(cols.values(item));
         }
-        cutShort();
-        return;
-      }
-      if (opts.format === 'csv') {
-        const { csvColumns, csvLine } = await import('./csv');
-        const cols = csvColumns(view, fields);
-        await write(csvLine(cols.header));
         for await (const page of pages) {
-          if (out.closed) return;
+          if (out.closed) return; // leaving the loop stops the page fetching too
           where(page);
+          if (table) {
+            for (const item of view.items(page)) gate.see(item);
+            await gate.emit(table.page(page));
+            continue;
+          }
           for (const item of view.items(page)) {
-            await write(csvLine(cols.values(item)));
+            gate.see(item);
+            await gate.emit(line!(item));
             if (out.closed) return;
           }
         }
-        cutShort();
-        return;
-      }
-      if (opts.format === 'table') {
-        const { TableStream } = await import('./table');
-        const table = new TableStream(view, tableOptions());
-        for await (const page of pages) {
-          where(page);
-          await write(table.page(page));
-          if (out.closed) return;
-        }
-        const more = pos ? so.list?.more?.({ ...pos, shown }) : undefined;
-        await write(table.end([more]));
+        if (table) await gate.emit(table.end([pos ? so.list?.more?.({ ...pos, shown }) : undefined]));
+        await gate.end();
+        if (!table) cutShort();
         return;
       }
       const bodies: unknown[] = [];

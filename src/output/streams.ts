@@ -160,8 +160,9 @@ export interface StatusLine {
   clear(): void;
 }
 
-export function statusLine(): StatusLine {
-  const active = Boolean(process.stderr.isTTY);
+/** `off`: never shown (--quiet). */
+export function statusLine(opts: { off?: boolean } = {}): StatusLine {
+  const active = Boolean(process.stderr.isTTY) && !opts.off;
   let shown = false;
   return {
     active,

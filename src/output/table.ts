@@ -5,7 +5,7 @@
 // Colour by an explicit chalk level; markers in a leading gutter so they survive --no-color.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Column, Row, Style, Tally, View } from './types';
-import { getPath } from './fields';
+import { columnText, fieldReaders, type FieldReader } from './fields';
 import { clean } from './clean';
 import { cut, textWidth } from './width';
 
@@ -196,18 +196,14 @@ interface Line {
   cellStyles?: (Style | undefined)[];
 }
 
-function valueOf(col: Column, item: any): unknown {
-  if (col.display) return col.display(item);
-  return col.get ? col.get(item) : getPath(item, col.key);
-}
-
-function linesOf(view: View, specs: readonly Spec[], body: any, fields: boolean): Line[] {
-  if (fields) return view.items(body).map((item) => ({ cells: specs.map((s) => cellText(getPath(item, s.col.key))) }));
+function linesOf(view: View, body: any, readers: readonly FieldReader[] | undefined): Line[] {
+  // --fields: the table shows what each field reads (a computed name: the table's text)
+  if (readers) return view.items(body).map((item) => ({ cells: readers.map((r) => cellText(r.text(item))) }));
   if (view.rows) {
     return view.rows(body).map((r: Row) => ({ cells: view.columns.map((_, i) => cellText(r.cells[i])), style: r.style, marker: r.marker }));
   }
   return view.items(body).map((item) => ({
-    cells: view.columns.map((c) => cellText(valueOf(c, item))),
+    cells: view.columns.map((c) => cellText(columnText(c, item))),
     cellStyles: view.columns.map((c) => (typeof c.style === 'function' ? c.style(item) : c.style)),
   }));
 }
@@ -228,7 +224,8 @@ export class TableStream {
   private readonly all: Spec[];
   private readonly paint: (style: Style | undefined, s: string) => string;
   private readonly tally: Tally | undefined;
-  private readonly fields: boolean;
+  /** --fields: what each column reads */
+  private readonly readers: FieldReader[] | undefined;
   private readonly gutter: boolean;
   /** the text widths of the row being laid out (one array for all rows) */
   private readonly tws: number[] = [];
@@ -237,11 +234,11 @@ export class TableStream {
     private readonly view: View,
     private readonly opts: TableOptions,
   ) {
-    this.fields = Boolean(opts.fields && opts.fields.length);
+    this.readers = opts.fields && opts.fields.length ? fieldReaders(view, opts.fields) : undefined;
     this.all = specsOf(view, opts.fields);
     this.paint = painter(opts.color);
     this.tally = view.tally?.();
-    this.gutter = Boolean(view.gutter) && !this.fields;
+    this.gutter = Boolean(view.gutter) && !this.readers;
   }
 
   get started(): boolean {
@@ -250,7 +247,7 @@ export class TableStream {
 
   /** The rows of one page (the first page: the header too). */
   page(body: any): string {
-    const lines = linesOf(this.view, this.all, body, this.fields);
+    const lines = linesOf(this.view, body, this.readers);
     this.tally?.add(body);
     let out = '';
     if (!this.plan) {

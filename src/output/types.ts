@@ -2,20 +2,25 @@
 // a body holds and which columns a person sees of it.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'xml';
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'xml';
 
 /** Named looks; 'bad', 'warn' and 'good' are the semantic ones views should prefer. */
 export type Style = 'bold' | 'dim' | 'red' | 'yellow' | 'green' | 'cyan' | 'bad' | 'warn' | 'good';
 
 export interface Column {
-  /** dotted path into an item (also the csv header and the name --fields matches) */
+  /**
+   * the column's name (the csv/tsv header, what --fields matches): a dotted path into an item,
+   * whose value csv, tsv and --fields give as received, unless `value` computes the column
+   */
   key: string;
   /** the table header (one line) */
   header: string;
-  /** the value (csv, and the table unless `display` says otherwise); default: the value at `key` */
+  /** the text a table shows (a date without its time, a title with its version); default: the value */
   get?: (item: any) => unknown;
-  /** what a table shows instead of the value (a short local date for a timestamp, say) */
-  display?: (item: any) => unknown;
+  /** the value of a computed column (csv, tsv, --fields), when `key` names it rather than a path */
+  value?: (item: any) => unknown;
+  /** the name --fields reads the table's text by, when `get` computes more than a format of the value */
+  shown?: string;
   align?: 'left' | 'right';
   /** a cap on the column's width in a table (cut with …) */
   maxWidth?: number;
@@ -47,6 +52,8 @@ export interface Tally {
 
 export interface View {
   columns: Column[];
+  /** documented paths of an item, listed by `--json` with no fields (with the computed names) */
+  fields?: readonly string[];
   /** the list items of a body (one ndjson line / csv row each) */
   items(body: any): any[];
   /** table rows, when the table is more than one row per item */

@@ -19,6 +19,8 @@ export function sandboxCli(): Promise<string> {
           import { Command } from 'commander';
           import { registerSandbox } from './src/cli/commands/sandbox';
           const program = new Command('mcat');
+          // the CLI's global --json and -o (main.ts), which 'sandbox info' reads for its JSON
+          program.option('--json [fields]').option('-o, --output <format>');
           registerSandbox(program);
           try {
             await program.parseAsync(process.argv);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { binPath, mcatEnv, repoRoot } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 
-const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a'];
+const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a', 'jq-wasm'];
 
 type Meta = { outputs: Record<string, { inputs: Record<string, unknown> }> };
 
@@ -121,8 +121,24 @@ describe('start-up', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).items.releases[0].id).toBe(Number(id));
     for (const p of ['commander', 'undici', 'zod', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
-    for (const p of ['conf', 'chalk', 'fast-xml-parser', 'better-sqlite3']) expect(r.pkgs).not.toContain(p);
+    for (const p of ['conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
     expect(r.bundles).not.toContain('dist/sandbox.cjs');
+    expect(r.bundles).not.toContain('dist/jq.cjs');
+  });
+
+  it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
+    const id = String(sb.info.examples.releaseIds[0]);
+    const r = await loadedPackages(['release', 'batch', id, '--jq', '.items.releases[0].id'], sandboxProfileEnv(sb));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(id);
+    expect(r.bundles).toContain('dist/jq.cjs');
+    expect(r.pkgs).toContain('jq-wasm');
+    for (const p of ['chalk', 'conf', 'fast-xml-parser', 'better-sqlite3']) expect(r.pkgs).not.toContain(p);
+    const bad = await loadedPackages(['release', 'batch', id, '--jq', '.items['], sandboxProfileEnv(sb));
+    expect(bad.exitCode).toBe(2);
+    expect(bad.bundles).toContain('dist/jq.cjs');
+    for (const p of ['undici', 'oauth-1.0a']) expect(bad.pkgs).not.toContain(p);
   });
 
   it('the same read as a table loads chalk too', async () => {

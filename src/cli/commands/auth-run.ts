@@ -2,7 +2,7 @@
 // tokens are masked to their last 4 characters, secrets are only "set" or "not set".
 import type { Command } from 'commander';
 import { AuthError, McatError, UsageError } from '../../client/errors';
-import { globalsOf, intOption, outputFormat, say, session } from '../context';
+import { globalsOf, intOption, notice, outputFormat, say, session } from '../context';
 import { onCleanup } from '../lifecycle';
 import { maskUrlCredentials } from '../../config/mask';
 import { print } from '../../output/streams';
@@ -124,13 +124,13 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
   const profile: Profile = { baseUrl, ...secrets, country, authIn, userId };
   if (flags.verify !== false) await verifyLogin(cmd, name, profile);
   store.setProfile(name, profile);
-  say(`mcat: saved profile '${name}' to ${store.path}`);
+  notice(`mcat: saved profile '${name}' to ${store.path}`);
   const wasCurrent = store.current() === name;
   if (!wasCurrent && (flags.use || store.current() === undefined)) {
     store.use(name);
-    say(`mcat: '${name}' is now the current profile`);
+    notice(`mcat: '${name}' is now the current profile`);
   } else if (!wasCurrent) {
-    say(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
+    notice(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
   }
 }
 
@@ -222,7 +222,8 @@ export async function runStatus(cmd: Command, flags: { verify?: boolean } = {}):
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
   if (flags.verify !== false) view.checks = await statusChecks(cmd);
   if (format === 'table') await print(statusLines(view).join('\n') + '\n');
-  else await print((format === 'json' ? JSON.stringify(view, null, 2) : JSON.stringify(view)) + '\n');
+  else if (format === 'json') await (await import('../json-out')).printJson(cmd, view);
+  else await print(JSON.stringify(view) + '\n');
   if (view.checks) statusOutcome(view.checks, view.profile, Object.values(view.sources).includes('env'));
 }
 
@@ -239,8 +240,8 @@ export async function runLogout(cmd: Command): Promise<void> {
     const names = Object.keys(snap.profiles).sort();
     throw new UsageError(`no profile named '${name}'`, names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored');
   }
-  say(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
-  if (wasCurrent) say(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
+  notice(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
+  if (wasCurrent) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
 }
 
 /** A client for checking credentials that are not saved yet: few retries, a short wait. */
@@ -287,5 +288,5 @@ async function verifyLogin(cmd: Command, name: string, p: Profile): Promise<void
     e.hint = `give a country the key is entitled to with --country, or ${anyway}`;
     throw e;
   }
-  say(`mcat: checked with ${url}: consumer key and secret ${checkText(checks.consumer)}${p.token ? `, token ${checkText(checks.token)}` : ''}`);
+  notice(`mcat: checked with ${url}: consumer key and secret ${checkText(checks.consumer)}${p.token ? `, token ${checkText(checks.token)}` : ''}`);
 }

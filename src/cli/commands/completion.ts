@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { print } from '../../output/streams';
+import { clean } from '../../output/clean';
 
 export const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -17,6 +18,7 @@ export function registerCompletion(program: Command): void {
     });
 
   // Called by the completion scripts when the shell asks for playlist ids: bounded and silent.
+  // One "id<TAB>name" line each: zsh and fish show the name beside the id, bash matches it.
   program
     .command('__complete', { hidden: true })
     .argument('<what>')
@@ -29,12 +31,18 @@ export function registerCompletion(program: Command): void {
         const s = await session(cmd);
         const { listPlaylists } = await import('../../client/playlists');
         const body = (await listPlaylists(s.client, { userId: s.userId, country: s.country, pageSize: 200 })) as {
-          playlists?: { playlist?: { id: string }[] };
+          playlists?: { playlist?: { id: string; name?: unknown }[] };
         };
-        const ids = (body.playlists?.playlist ?? []).map((p) => p.id);
-        if (ids.length) await print(ids.join('\n') + '\n');
+        const lines = (body.playlists?.playlist ?? []).map((p) => `${p.id}\t${completionText(p.name)}`);
+        if (lines.length) await print(lines.join('\n') + '\n');
       } catch {
         // completion must never print an error into the user's shell
       }
     });
+}
+
+/** A playlist name as a completion description: one line, no tab (the separator), control characters as visible escapes, not too long. */
+export function completionText(name: unknown): string {
+  const one = clean(typeof name === 'string' ? name : '', 'line').replace(/\t/g, ' ').trim();
+  return [...one].length > 60 ? [...one].slice(0, 59).join('') + '…' : one;
 }

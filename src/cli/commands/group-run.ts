@@ -11,15 +11,21 @@ import { userFlag } from './playlist-run';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-function playlistIds(values: string[] | undefined): string[] {
+/** Ids given to --playlist; '-' reads them from standard input (ids, or playlist rows as `playlist list` prints them). */
+async function playlistIds(values: string[] | undefined): Promise<string[]> {
   const out: string[] = [];
+  const add = (id: string) => {
+    const checked = checkPlaylistId(id);
+    if (!out.includes(checked)) out.push(checked);
+  };
   for (const v of values ?? []) {
-    for (const part of v.split(',')) {
-      const id = part.trim();
-      if (!id) continue;
-      const checked = checkPlaylistId(id);
-      if (!out.includes(checked)) out.push(checked);
+    if (v === '-') {
+      const { readTextInput } = await import('../ids');
+      const { playlistIdsFromText } = await import('./rows-in');
+      for (const id of playlistIdsFromText(await readTextInput('-'), 'standard input')) add(id.trim());
+      continue;
     }
+    for (const part of v.split(',')) if (part.trim()) add(part.trim());
   }
   return out;
 }
@@ -58,7 +64,7 @@ export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupF
   const id = checkPlaylistId(idArg, 'group');
   const user = userFlag(flags.user);
   if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name must not be empty');
-  const ids = playlistIds(flags.playlist);
+  const ids = await playlistIds(flags.playlist);
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
@@ -70,7 +76,7 @@ export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupF
 export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
   const id = checkPlaylistId(idArg, 'group');
   const user = userFlag(flags.user);
-  const ids = playlistIds(flags.playlist);
+  const ids = await playlistIds(flags.playlist);
   if (ids.length === 0) throw new UsageError('--playlist needs at least one playlist id', "to see the group, use 'mcat group show'");
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });

@@ -18,10 +18,10 @@ export function registerGroup(program: Command): void {
     .description('make a group exactly this name and these playlists (creates it if missing)')
     .argument('<groupId>', 'group id (24 hexadecimal characters)')
     .requiredOption('--name <name>', 'group name')
-    .option('--playlist <ids...>', 'playlist ids (repeatable, space- or comma-separated)')
+    .option('--playlist <ids...>', "playlist ids (repeatable, space- or comma-separated; '-' reads ids or playlist rows from standard input)")
     .option(...USER)
     .option(...USER_TOKEN_OPTION)
-    .addHelpText('after', '\nExamples:\n  mcat group replace ca4cda5a7a2888a359ea1de8 --name Favourites --playlist ad0ed2b4b45b8d81945103f4')
+    .addHelpText('after', '\nExamples:\n  mcat group replace ca4cda5a7a2888a359ea1de8 --name Favourites --playlist ad0ed2b4b45b8d81945103f4\n  mcat playlist list --all -o ndjson | mcat group replace ca4cda5a7a2888a359ea1de8 --name All --playlist -')
     .action(async (id: string, flags: GroupFlags, cmd: Command) => {
       const { runGroupReplace } = await import('./group-run');
       await runGroupReplace(cmd, id, flags);
@@ -31,7 +31,7 @@ export function registerGroup(program: Command): void {
     .command('add')
     .description('add playlists to a group (a playlist already there stays there once)')
     .argument('<groupId>', 'group id')
-    .requiredOption('--playlist <ids...>', 'playlist ids (repeatable, space- or comma-separated)')
+    .requiredOption('--playlist <ids...>', "playlist ids (repeatable, space- or comma-separated; '-' reads ids or playlist rows from standard input)")
     .option(...USER)
     .option(...USER_TOKEN_OPTION)
     .addHelpText('after', '\nExamples:\n  mcat group add ca4cda5a7a2888a359ea1de8 --playlist ad0ed2b4b45b8d81945103f4 37fa8e8a9b70d252ee2b7e77')

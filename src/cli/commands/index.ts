@@ -12,6 +12,7 @@ import { registerPlaylist } from './playlist';
 import { registerGroup } from './group';
 import { registerApi } from './api';
 import { registerCompletion } from './completion';
+import { registerVersion } from './version';
 
 const GROUPS: Record<string, (program: Command) => void> = {
   release: registerRelease,
@@ -24,6 +25,7 @@ const GROUPS: Record<string, (program: Command) => void> = {
   profile: registerProfile,
   sandbox: registerSandbox,
   api: registerApi,
+  version: registerVersion,
   // completion scripts are generated from the whole tree: `completion` registers every group
   __complete: registerCompletion,
 };

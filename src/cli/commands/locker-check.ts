@@ -42,7 +42,8 @@ export async function runCheck(cmd: Command, trackIdArg: string, flags: UserToke
   }
   const verdict = checkVerdict(input);
   if (format === 'table') await printSheet(cmd, checkSheet(verdict, whoseLabel(s)));
-  else await print(format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : JSON.stringify(verdict) + '\n');
+  else if (format === 'json') await (await import('../json-out')).printJson(cmd, verdict);
+  else await print(JSON.stringify(verdict) + '\n');
   if (verdict.canDownload) return;
   const e = new PartialError(`track ${trackId} cannot be downloaded: ${verdict.message}`);
   e.hint = verdict.reason === 'no-downloads-left' ? HINTS[verdict.reason] + trackId : verdict.reason ? HINTS[verdict.reason] : undefined;

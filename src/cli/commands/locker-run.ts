@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PaginateOptions } from '../../client/paging';
-import { about, flagOrEnv, globalsOf, intOption, ofUser, output, outputFormat, say, type Session } from '../context';
+import { about, flagOrEnv, globalsOf, intOption, notice, ofUser, output, outputFormat, progressLine, say, type Session } from '../context';
 import { parseIntegerId } from '../ids';
 import { userSession } from '../user-token';
 import { checkPaging, listInfo } from '../listing';
@@ -14,7 +14,7 @@ import { findTrack as findInLocker, remainingNow, type TrackHit } from '../locke
 import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../client/locker';
 import { recordDownload } from '../download-log';
 import { interruptSignal } from '../lifecycle';
-import { pipeToStdout, print, statusLine, stdoutClosed } from '../../output/streams';
+import { pipeToStdout, print, stdoutClosed } from '../../output/streams';
 import { InterruptedError } from '../errors';
 import { checkTarget, PartFile } from '../part-file';
 
@@ -190,7 +190,7 @@ async function streamXmlPages(
     if (o.limit !== undefined && written >= o.limit) break;
   }
   const cut = listInfo(PAGING, { walked: true, limit: o.limit }).cut?.({ first: (o.page - 1) * o.pageSize + 1, shown: written, total, page: o.page });
-  if (cut) say(cut);
+  if (cut) notice(cut);
   await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
 
@@ -302,9 +302,9 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
   }
   bar?.done();
   const left = await downloadsLeftAfter(s, trackId, hit);
-  if (part) say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}; ${left}`);
+  if (part) notice(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}; ${left}`);
   // a reader that went away ends the run quietly (the download was used all the same: recorded)
-  else if (!stdoutClosed()) say(`mcat: downloaded track ${trackId} to standard output; ${left}`);
+  else if (!stdoutClosed()) notice(`mcat: downloaded track ${trackId} to standard output; ${left}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
@@ -316,7 +316,7 @@ function explainMedia(e: unknown, trackId: number, title: string): unknown {
 }
 
 function progressBar(total: number, label: string): { tick(n: number): void; done(): void } {
-  const line = statusLine();
+  const line = progressLine();
   const tty = line.active;
   let got = 0;
   let last = 0;

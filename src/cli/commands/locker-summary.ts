@@ -22,5 +22,6 @@ export async function runSummary(cmd: Command, flags: UserTokenFlags): Promise<v
   if (interrupted()) throw new InterruptedError('interrupted: the locker was not read to the end, so there is no summary');
   const doc = summaryDoc(sum, s.userId);
   if (format === 'table') await printSheet(cmd, summarySheet(doc, whoseLabel(s)));
-  else await print(format === 'json' ? JSON.stringify(doc, null, 2) + '\n' : JSON.stringify(doc) + '\n');
+  else if (format === 'json') await (await import('../json-out')).printJson(cmd, doc);
+  else await print(JSON.stringify(doc) + '\n');
 }

@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
-import { intOption, outputFormat, say } from '../context';
+import { globalsOf, intOption, notice, outputFormat, progressLine, quiet, say } from '../context';
 import { checkStdinUse, userSession } from '../user-token';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
-import { print, statusLine, stdoutClosed } from '../../output/streams';
+import { print, stdoutClosed } from '../../output/streams';
 import type { ApplyFlags } from './playlist';
 import { checkInputFormat } from './playlist-input';
 import { queryOf, userFlag } from './playlist-run';
@@ -33,6 +33,9 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 64 });
   const format = checkInputFormat(flags.inputFormat);
   if (flags.dryRun && flags.resume) throw new UsageError('--dry-run and --resume exclude each other');
+  if (!flags.dryRun && (globalsOf(cmd).jq !== undefined || globalsOf(cmd).json !== undefined)) {
+    throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
+  }
   const bulk = await import('../../bulk/index');
   const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
@@ -55,7 +58,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
   const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
-  if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env, ...(shard ? { shard } : {}) });
   // the input split another way by a run that has not finished: its edits would be applied twice
@@ -66,19 +69,20 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const q = queryOf(s, user);
   const signal = interruptSignal();
 
-  if (scope) say(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
+  if (scope) notice(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
       await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
-      await print(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
+      if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));
+      else await (await import('../json-out')).printJson(cmd, docs);
     }
     return;
   }
 
-  const progress = bulk.progressRenderer(statusLine());
+  const progress = bulk.progressRenderer(progressLine());
   let result;
   try {
     result = await bulk.applyEdits({
@@ -98,14 +102,17 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
-        say(`mcat: ${line}`);
+        notice(`mcat: ${line}`);
       },
     });
   } finally {
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
-  for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
+  // quiet: the summary only when something failed or was left undone
+  if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
+    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
+  }
 
   if (flags.verify && !result.interrupted) {
     const v = await bulk.verifyEdits({ client: s.client, edits, created: result.created, country: q.country, userId: q.userId });
@@ -116,7 +123,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       for (const m of bad) say(`mcat: verify: ${name}:${m.line}: playlist ${m.playlistId} differs: ${m.lines.join('; ')}`);
       throw new PartialError(`verify: ${bad.length} of ${v.checked} playlists do not hold what the edits asked for`);
     }
-    say(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
+    notice(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
   }
 
   switch (bulk.applyExitCode(result)) {
@@ -145,20 +152,29 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
   const bulk = await import('../../bulk/index');
   const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
-  const g = cmd.optsWithGlobals() as { output?: string };
-  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson') {
+  const g = globalsOf(cmd);
+  // --json or --jq: the edits as one JSON array (through the jq program)
+  const asArray = g.jq !== undefined || g.json !== undefined;
+  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson' && !(asArray && String(g.output).toLowerCase() === 'json')) {
     throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
   }
   const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
   let n = 0;
+  const all: unknown[] = [];
   for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
+    if (asArray) {
+      all.push(JSON.parse(bulk.exportLine(edit)));
+      n++;
+      continue;
+    }
     await print(bulk.exportLine(edit) + '\n');
     // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
     if (stdoutClosed()) return;
     n++;
   }
   if (signal.aborted) return;
-  say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
+  if (asArray) await (await import('../json-out')).printJson(cmd, all);
+  notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
 }

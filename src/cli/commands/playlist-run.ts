@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { noteUserScope } from '../errors';
 import { checkStdinUse, userSession, type UserTokenFlags } from '../user-token';
-import { about, globalsOf, ofUser, output, outputFormat, say, type Session } from '../context';
+import { about, globalsOf, notice, ofUser, output, outputFormat, type Session } from '../context';
 import { print } from '../../output/streams';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
@@ -103,7 +103,7 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   const s = await userSession(cmd, { ...flags, user });
   const { createPlaylist } = await import('../../client/playlists');
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
-  say(`mcat: created playlist ${res.playlist.id}`);
+  notice(`mcat: created playlist ${res.playlist.id}`);
   await printPlaylist(cmd, res, s, user);
 }
 
@@ -142,7 +142,7 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
   const body: Record<string, unknown> = { ...fileFields, ...flagFields, tracks: file.tracks };
   warnDescription(body.description as string | undefined);
   const fmt = outputFormat(cmd);
-  if (flags.dryRun && (fmt === 'csv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (flags.dryRun && (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
   const s = await userSession(cmd, { ...flags, user });
   const q = queryOf(s, user);
   const playlists = await import('../../client/playlists');
@@ -155,7 +155,8 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
       await print(lines.join('\n') + '\n');
     } else {
       const doc = { playlistId: id, dryRun: true, diff, request: body };
-      await print(fmt === 'ndjson' ? JSON.stringify(doc) + '\n' : JSON.stringify(doc, null, 2) + '\n');
+      if (fmt === 'ndjson') await print(JSON.stringify(doc) + '\n');
+      else await (await import('../json-out')).printJson(cmd, doc);
     }
     return;
   }

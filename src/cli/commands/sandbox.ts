@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { say } from '../context';
+import { notice } from '../context';
 import { print } from '../../output/streams';
 import { UsageError } from '../../client/errors';
 
@@ -97,26 +97,26 @@ export function registerSandbox(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
-      for (const line of lines) say(line);
+      for (const line of lines) notice(line);
       await stopped;
       await sb.close();
-      say('mcat sandbox stopped');
+      notice('mcat sandbox stopped');
     });
 
   sandbox
     .command('info')
     .description('demo credentials and example ids of a sandbox data dir (and its base URL if a server runs there)')
-    .option('--json', 'print the information as JSON on standard output')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
-    .addHelpText('after', '\nExamples:\n  mcat sandbox info\n  mcat sandbox info --json | jq -r .examples.trackIds[0]')
-    .action(async (flags: { json?: boolean; data?: string }) => {
+    .addHelpText(
+      'after',
+      '\nWith --json (or -o json, or --jq PROGRAM) the information is printed as JSON.\n\nExamples:\n  mcat sandbox info\n  mcat sandbox info --json | jq -r .examples.trackIds[0]',
+    )
+    .action(async (flags: { data?: string }, cmd: Command) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { getSandboxInfo } = await import('../../sandbox/index');
       const info = await getSandboxInfo(dataDir);
-      if (flags.json) {
-        await print(JSON.stringify(info, null, 2) + '\n');
-        return;
-      }
+      const { printJson, wantsJson } = await import('../json-out');
+      if (wantsJson(cmd)) return printJson(cmd, info);
       const ex = info.examples;
       const out = [
         `data dir     ${info.dataDir}`,
@@ -148,6 +148,6 @@ export function registerSandbox(program: Command): void {
       const dataDir = await dataDirOf(flags.data, true);
       const { resetSandbox } = await import('../../sandbox/index');
       await resetSandbox(dataDir);
-      say(`mcat sandbox: ${dataDir} reset to its demo state`);
+      notice(`mcat sandbox: ${dataDir} reset to its demo state`);
     });
 }

@@ -21,6 +21,7 @@ export const metadataView: View = {
     { key: 'level1Genre', header: 'Genre' },
     { key: 'isrc', header: 'ISRC', shrink: false },
   ],
+  fields: ['id', 'title', 'trackNumber', 'duration', 'isrc', 'discNumber', 'release.id', 'release.title', 'release.artist.name', 'explicit', 'bpm', 'key', 'scale', 'tempo', 'loudness', 'primaryMoodCluster', 'level1Genre', 'level2Genre', 'tagstrengths', 'embeddings', 'tagsUpdatedAt'],
   items: (body: any) => (body?.track ? [body.track] : []),
 };
 

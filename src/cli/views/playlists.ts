@@ -1,6 +1,6 @@
 // What a person sees of playlists and playlist groups: listing columns, a sheet of one
 // playlist's fields with its tracks below, a group's header with its playlists below.
-import { getPath } from '../../output/fields';
+import { columnText } from '../../output/fields';
 import type { View } from '../../output/types';
 import { when } from './format';
 
@@ -17,9 +17,10 @@ export const playlistListView: View = {
     { key: 'name', header: 'Name', rank: 2, flex: true, minWidth: 16 },
     { key: 'status', header: 'Status', shrink: false, rank: 5 },
     { key: 'visibility', header: 'Visibility', shrink: false, rank: 6 },
-    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, rank: 4, get: (p: any) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : '') },
-    { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, display: (p: any) => when(p.lastUpdated) },
+    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, rank: 4, value: (p: any) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : undefined) },
+    { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, get: (p: any) => when(p.lastUpdated) },
   ],
+  fields: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags[].name', 'annotations', 'trackCount', 'lastUpdated', 'links[].rel', 'links[].href'],
   items: playlistsOf,
 };
 
@@ -33,18 +34,19 @@ export const playlistTracksView: View = {
   columns: [
     { key: 'position', header: '#', align: 'right', shrink: false, rank: 1 },
     { key: 'trackId', header: 'Track', align: 'right', shrink: false, rank: 2 },
-    { key: 'trackTitle', header: 'Title', rank: 3, flex: true, minWidth: 16, get: (t: any) => (t.trackVersion ? `${t.trackTitle ?? ''} (${t.trackVersion})` : t.trackTitle) },
+    { key: 'trackTitle', header: 'Title', rank: 3, flex: true, minWidth: 16, get: (t: any) => (t.trackVersion ? `${t.trackTitle ?? ''} (${t.trackVersion})` : t.trackTitle), shown: 'fullTrackTitle' },
     { key: 'artistAppearsAs', header: 'Artist', rank: 4, flex: true, minWidth: 12 },
-    { key: 'releaseTitle', header: 'Release', rank: 6, minWidth: 10, get: (t: any) => (t.releaseVersion ? `${t.releaseTitle ?? ''} (${t.releaseVersion})` : t.releaseTitle) },
+    { key: 'releaseTitle', header: 'Release', rank: 6, minWidth: 10, get: (t: any) => (t.releaseVersion ? `${t.releaseTitle ?? ''} (${t.releaseVersion})` : t.releaseTitle), shown: 'fullReleaseTitle' },
     { key: 'releaseId', header: 'Release ID', align: 'right', shrink: false, rank: 7 },
-    { key: 'dateAdded', header: 'Added', shrink: false, rank: 5, display: (t: any) => when(t.dateAdded) },
+    { key: 'dateAdded', header: 'Added', shrink: false, rank: 5, get: (t: any) => when(t.dateAdded) },
   ],
+  fields: ['position', 'id', 'trackId', 'trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistAppearsAs', 'source', 'audioUrl', 'dateAdded', 'image'],
   items: (body: any) => tracksOf(body).map((t, i) => ({ position: i + 1, ...t })),
   // in a table, a track stored without its metadata shows its id and a dash, not blank cells
   rows: (body: any) =>
     playlistTracksView.items(body).map((t) => ({
       cells: playlistTracksView.columns.map((c) => {
-        const v = c.display ? c.display(t) : c.get ? c.get(t) : getPath(t, c.key);
+        const v = columnText(c, t);
         return v === undefined || v === null || v === '' ? '—' : v;
       }),
     })),
@@ -91,8 +93,9 @@ export const groupView: View = {
     { key: 'status', header: 'Status', shrink: false, rank: 5 },
     { key: 'visibility', header: 'Visibility', shrink: false, rank: 6 },
     { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, rank: 4 },
-    { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, display: (p: any) => when(p.lastUpdated) },
+    { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, get: (p: any) => when(p.lastUpdated) },
   ],
+  fields: ['id', 'name', 'status', 'visibility', 'trackCount', 'tags[].name', 'annotations', 'image', 'lastUpdated', '_links.self.href'],
   items: groupPlaylistsOf,
 };
 

@@ -172,3 +172,47 @@ describe('createOutput: tables stream, and say what part of a list they show', (
     expect(c.text()).toMatch(/^x\nID/);
   });
 });
+
+describe('createOutput: --fields checked against the rows, --json, --jq', () => {
+  const bodies = [page(1, [1, 2]), page(2, [3])];
+  it('json with fields prints the picked items as one array (what --json FIELDS prints), merged over pages', async () => {
+    const a = out('json', ['id', 'artist.name']);
+    await a.o.document(page(1, [1, 2]), view);
+    expect(JSON.parse(a.text())).toEqual([{ id: 1, artist: { name: 'A' } }, { id: 2, artist: { name: 'A' } }]);
+    const b = out('json', ['id']);
+    await b.o.streamPages(pages(bodies), view, { merge });
+    expect(JSON.parse(b.text())).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+  it('a path no row has is a usage error and nothing is written, in every format', async () => {
+    for (const format of ['table', 'json', 'ndjson', 'csv', 'tsv'] as Format[]) {
+      const d = out(format, ['id', 'titel']);
+      await expect(d.o.document(page(1, [1, 2]), view), format).rejects.toThrow("--fields: 'titel' matches nothing in any row");
+      expect(d.text(), format).toBe('');
+      const s = out(format, ['id', 'titel']);
+      await expect(s.o.streamPages(pages(bodies), view, { merge }), format).rejects.toMatchObject({ hint: expect.stringMatching(/^fields there are: id, title, artist\.name/) });
+      expect(s.text(), format).toBe('');
+    }
+  });
+  it('a path only a later row has: the rows held back are written once it matches', async () => {
+    const later = [page(1, [1, 2]), { releases: { page: 2, pageSize: 2, totalItems: 3, releases: [{ id: 3, title: 'T3', extra: 'x' }] } }];
+    const c = out('csv', ['id', 'extra']);
+    await c.o.streamPages(pages(later), view, { merge });
+    expect(c.text()).toBe('id,extra\r\n1,\r\n2,\r\n3,x\r\n');
+  });
+  it('tsv streams like csv, with tabs and LF', async () => {
+    const t = out('tsv');
+    await t.o.streamPages(pages(bodies), view, { merge });
+    expect(t.text()).toBe('id\ttitle\n1\tT1\n2\tT2\n3\tT3\n');
+  });
+  it('--jq gets the document json would print (the merged envelope, or the picked array) and its text is written', async () => {
+    const docs: unknown[] = [];
+    const c = capture();
+    const o = createOutput({ format: 'json', color: false, width: 80, stdout: c.stream as any, jq: (d) => (docs.push(d), 'out\n') });
+    await o.streamPages(pages(bodies), view, { merge });
+    expect((docs[0] as any).releases.releases.map((r: any) => r.id)).toEqual([1, 2, 3]);
+    expect(c.text()).toBe('out\n');
+    const f = createOutput({ format: 'json', fields: ['id'], color: false, width: 80, stdout: capture().stream as any, jq: (d) => (docs.push(d), '') });
+    await f.document(page(1, [1]), view);
+    expect(docs[1]).toEqual([{ id: 1 }]);
+  });
+});

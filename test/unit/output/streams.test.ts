@@ -123,12 +123,23 @@ describe('the output sink: every format, hostile titles', () => {
     expect(JSON.parse(nd.trim()).title).toBe(title);
   });
 
-  it('csv and table: visible escapes', async () => {
-    for (const f of ['csv', 'table'] as const) {
+  it('csv, tsv and table: visible escapes', async () => {
+    for (const f of ['csv', 'tsv', 'table'] as const) {
       const t = await render(f);
       expect(t, f).not.toMatch(RAW_CONTROL);
       expect(t, f).toContain('\\u001b]52;c;ZXZpbA==\\u0007');
     }
+  });
+
+  it('--jq: a raw string arrives with visible escapes, a JSON value parses back exact', async () => {
+    const { runJq } = await import('../../../src/output/jq');
+    const c = capture();
+    const out = createOutput({ format: 'json', color: false, width: 200, stdout: c.stream as any, jq: (doc) => runJq('.list[0].title, .list[0]', doc) });
+    await out.document(body, view);
+    const [raw, value] = c.text().split('\n');
+    expect(c.text()).not.toMatch(RAW_CONTROL);
+    expect(raw).toBe(`${HOSTILE_VISIBLE}Song`);
+    expect(JSON.parse(value).title).toBe(title);
   });
 
   it('a coloured table keeps its own colour codes and nothing from the data', async () => {
@@ -179,5 +190,30 @@ describe('the bulk progress line', () => {
     off.onProgress({ total: 1, done: 1, failed: 0, skipped: 0, ratePerSec: 1 } as any);
     off.end();
     expect(shown).toHaveLength(2);
+  });
+});
+
+describe('the status line', () => {
+  it('is shown on a terminal, and never when turned off (--quiet)', () => {
+    const written: string[] = [];
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      const on = statusLine();
+      expect(on.active).toBe(true);
+      on.show('1/2 done');
+      on.end();
+      const off = statusLine({ off: true });
+      expect(off.active).toBe(false);
+      off.show('hidden');
+      off.end();
+    } finally {
+      spy.mockRestore();
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
+    expect(written.join('')).toContain('1/2 done');
+    expect(written.join('')).not.toContain('hidden');
   });
 });
