@@ -6,7 +6,7 @@ import type { CleanMode } from './clean';
 import { writerFor, type WritableLike } from './streams';
 import { FieldCheck, fieldReaders, pickReaders, type FieldReader } from './fields';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 export interface OutputOptions {
   format: Format;

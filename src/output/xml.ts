@@ -14,7 +14,7 @@
 //   `\u001b` that tables and errors show; U+FFFE, U+FFFF and lone surrogates become U+FFFD.
 import { visible } from './clean';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const C0 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 const NOT_CHARS = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

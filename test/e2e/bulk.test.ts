@@ -11,7 +11,7 @@ import { binPath, mcat, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const sandbox = sandboxPerTest();
 

@@ -11,7 +11,7 @@ let sb: Sandbox;
 let dir: string;
 const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 function file(name: string, content: string | Buffer): string {
   const p = join(dir, name);

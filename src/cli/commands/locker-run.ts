@@ -1,6 +1,5 @@
 // The work behind `mcat locker`, `locker download` and `locker stream-check`.
 import type { Command } from 'commander';
-import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PaginateOptions } from '../../client/paging';
@@ -267,7 +266,7 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
   const signal = interruptSignal();
   const part = target === '-' ? undefined : await PartFile.create(target);
   let bar: ReturnType<typeof progressBar> | undefined;
-  let total = 0;
+  let total: number;
   try {
     const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
     total = Number(res.headers['content-length'] ?? 0);
