@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
-import { binPath, mcat, mcatEnv, repoRoot } from '../helpers/mcat';
+import { binPath, cliNode, mcat, mcatEnv, repoRoot } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
@@ -218,7 +218,7 @@ describe('playlist apply', () => {
     const file = join(d, 'kill.ndjson');
     writeFileSync(file, ndjson(edits));
     const journal = file + '.journal';
-    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--concurrency', '8'], {
+    const child = execa(cliNode, [binPath, 'playlist', 'apply', file, '--concurrency', '8'], {
       env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
       extendEnv: true,
       cwd: repoRoot,
@@ -261,7 +261,7 @@ describe('playlist apply', () => {
     const file = join(d, 'int.ndjson');
     writeFileSync(file, ndjson(edits));
     const journal = file + '.journal';
-    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--report', join(d, 'report.ndjson')], {
+    const child = execa(cliNode, [binPath, 'playlist', 'apply', file, '--report', join(d, 'report.ndjson')], {
       env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
       extendEnv: true,
       cwd: repoRoot,
