@@ -6,6 +6,7 @@ import { exitCodeFor, formatError } from './errors';
 import { runCleanups, interrupted } from './lifecycle';
 import { registerCommands } from './commands/index';
 import { commandWords } from './argv';
+import { stdoutMayBeTerminal, writeHelp } from './help-out';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -31,14 +32,26 @@ export function buildProgram(args?: readonly string[]): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   applyConventions(program);
-  registerCommands(program, args ? commandWords(args, 1)[0] : undefined);
+  const words = args ? commandWords(args) : [];
+  registerCommands(program, words[0], args !== undefined && words.length === 0 && (args.includes('--help') || args.includes('-h')));
   return program;
 }
+
+type OutputConfiguration = ReturnType<Command['configureOutput']>;
+/** commander's own output settings, for a stdout that is (or may be) a terminal */
+let commanderOutput: OutputConfiguration | undefined;
 
 /** Usage errors: one line on stderr, a hint, exit 2 (commander's defaults adjusted to the conventions). */
 function applyConventions(cmd: Command): void {
   cmd.exitOverride();
+  commanderOutput ??= { ...cmd.configureOutput() };
+  const terminal = commanderOutput;
   cmd.configureOutput({
+    // help: written straight to a pipe or a file (see help-out.ts), which has no width and no colour
+    writeOut: writeHelp,
+    // (undefined: commander's own answer for no terminal, though its type says number)
+    getOutHelpWidth: () => (stdoutMayBeTerminal() ? terminal.getOutHelpWidth!() : (undefined as unknown as number)),
+    getOutHasColors: () => (stdoutMayBeTerminal() ? terminal.getOutHasColors!() : false),
     writeErr: (s) => process.stderr.write(s),
     outputError: (message, write) => {
       const line = message.trim().replace(/^error: /, '');

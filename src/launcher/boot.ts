@@ -293,12 +293,32 @@ const NETWORK_BUILTINS = [
   'node:os',
 ];
 
+/**
+ * stdout and stderr as this run created them. Node makes each on first use, and a pipe's stream
+ * costs ~3 ms of modules: the check for unflushed output before exiting must not make one.
+ */
+const streams: NodeJS.WriteStream[] = [];
+for (const name of ['stdout', 'stderr'] as const) {
+  const d = Object.getOwnPropertyDescriptor(process, name);
+  if (!d?.get || !d.configurable) continue;
+  const get = d.get;
+  Object.defineProperty(process, name, {
+    ...d,
+    get() {
+      const s = get.call(process) as NodeJS.WriteStream;
+      if (!streams.includes(s)) streams.push(s);
+      return s;
+    },
+  });
+}
+
 /** Command groups that never call the API. */
 const OFFLINE_GROUPS = new Set(['profile', 'completion']);
 
 export async function run(argv: string[]): Promise<void> {
   const args = argv.slice(2);
-  const networked = !asksForHelp(args) && !OFFLINE_GROUPS.has(commandWords(args, 1)[0] ?? '');
+  const help = asksForHelp(args);
+  const networked = !help && !OFFLINE_GROUPS.has(commandWords(args, 1)[0] ?? '');
   const verbose = args.includes('--verbose') || args.includes('-v');
   const enableCompileCache = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   const root = cacheRoot();
@@ -307,9 +327,10 @@ export async function run(argv: string[]): Promise<void> {
   // A V8 flag set at run time changes the hash that Node's code cache of its built-in modules is
   // checked against: every built-in loaded afterwards is compiled from source (http, net, stream
   // and crypto: 3.7 ms become 8.3). So what the run will load anyway is loaded first: the stream
-  // behind stdout (a terminal, a pipe or a file: every command prints), and for a command that
-  // calls the API, the network stack. (Not stderr's: most runs never write to it.)
-  void process.stdout;
+  // behind stdout (a terminal, a pipe or a file: every command but help prints through it), and for
+  // a command that calls the API, the network stack. (Not stderr's: most runs never write to it.
+  // Help is written to a pipe or a file without the stream: src/cli/help-out.ts.)
+  if (!help) void process.stdout;
   if (networked) for (const m of NETWORK_BUILTINS) nodeRequire(m);
   const flags: string[] = [];
   // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run and
@@ -342,7 +363,7 @@ export async function run(argv: string[]): Promise<void> {
   // The command is over (its cleanups ran). With nothing left to flush, exit now rather than
   // wait for V8's background work; otherwise let Node flush and exit on its own.
   process.exitCode = code;
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+  if (streams.every((s) => s.writableLength === 0)) process.exit(code);
   // Safety net: a handle left open must not keep a finished command alive.
   setTimeout(() => process.exit(code), 3000).unref();
 }

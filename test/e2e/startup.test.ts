@@ -133,6 +133,31 @@ describe('start-up', () => {
   });
 });
 
+describe('help output', () => {
+  const sh = (script: string) => execa('bash', ['-c', script], { env: mcatEnv() as Record<string, string>, reject: false });
+  const cli = `"${cliNode}" "${binPath}"`;
+
+  it('a pipe whose reader has gone ends --help quietly, exit 0 (it was an EPIPE stack trace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
+    // `true` exits before mcat writes: every write meets a closed pipe
+    const r = await sh(`${cli} --help 2>"${dir}/err" | true; echo "\${PIPESTATUS[0]}"; cat "${dir}/err"`);
+    expect(r.stdout).toBe('0');
+    const sub = await sh(`${cli} release batch --help 2>"${dir}/err" | true; echo "\${PIPESTATUS[0]}"; cat "${dir}/err"`);
+    expect(sub.stdout).toBe('0');
+  });
+
+  it('the same text to a pipe, to a file and to /dev/null', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
+    const piped = await sh(`${cli} --help | cat`);
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stdout).toMatch(/^Usage: mcat \[options\] \[command\]\n/);
+    const file = await sh(`${cli} --help > "${dir}/help.txt" && cat "${dir}/help.txt"`);
+    expect(file.stdout).toBe(piped.stdout);
+    const nul = await sh(`${cli} --help > /dev/null; echo $?`);
+    expect(nul.stdout).toBe('0');
+  });
+});
+
 describe('--verbose', () => {
   it('an unexpected error\'s stack trace names src/ files and lines, not the minified bundles', async () => {
     // a sandbox folder whose database is not one: the in-process sandbox fails with SQLite's own
