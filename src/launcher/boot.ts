@@ -259,7 +259,8 @@ function writeCache(where: CacheFile): void {
  */
 function enableNodeCache(root: string, enable: (dir: string) => unknown): void {
   const dir = join(root, 'node');
-  if (trust(root, [dir]) === 'no' || !makeTrusted(root, [dir])) return;
+  const trusted = trust(root, [dir]);
+  if (trusted === 'no' || (trusted === 'missing' && !makeTrusted(root, [dir]))) return;
   if (uid !== undefined && (lstatSync(dir).mode & 0o077) !== 0) return;
   const umask = process.umask(0o077);
   try {
