@@ -54,12 +54,25 @@ export class Table {
     return row;
   }
 
+  /** A benchmark that could not run: its goals are not met, and the report says why. */
+  failed(name, goals, error) {
+    const why = String(error?.message ?? error).split('\n').find((l) => l.trim()) ?? 'failed';
+    // (goals it met or missed before it failed keep their rows)
+    const left = goals.filter((g) => !this.rows.some((r) => r.goal === GOALS[g].text));
+    for (const goal of left.length ? left : [undefined]) {
+      const row = { name, value: NaN, unit: '', note: `did not run: ${why}` };
+      if (goal) Object.assign(row, { goal: GOALS[goal].text, pass: false });
+      this.rows.push(row);
+    }
+    process.stderr.write(`bench: ${name}: did not run: ${why}\n`);
+  }
+
   markdown() {
     const head = ['benchmark', 'figure', 'baseline (same run)', 'ratio', 'goal', 'met'];
     const notes = [];
     const body = this.rows.map((r) => [
       r.name + (r.note ? ` [${notes.push(r.note)}]` : ''),
-      `${fmt(r.value)} ${r.unit}`,
+      Number.isNaN(r.value) ? '—' : `${fmt(r.value)} ${r.unit}`,
       r.baselineName ? `${r.baselineName}: ${fmt(r.baseline)} ${r.unit}` : '',
       r.ratio !== undefined ? `${r.ratio.toFixed(2)}×` : '',
       r.goal ?? '',
