@@ -102,6 +102,7 @@ export function machine(loadBefore) {
     os: `${platform()} ${release()}`,
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     load: `${loadBefore.map((x) => x.toFixed(2)).join(', ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(', ')} at the end`,
+    busy: Math.max(loadBefore[0], loadavg()[0]) > c.length,
   };
 }
 
@@ -114,6 +115,13 @@ export function report(tables, m) {
     'Each figure is beside its baseline measured in the same run (start-up and read: medians of runs',
     'alternated with the baseline), so ratios hold on a busy machine better than figures do.',
   ];
+  if (m.busy) {
+    parts.push(
+      '',
+      `**The machine was busy (a load average above its ${m.cores} cores): other processes took turns with`,
+      "every run, the longer runs more often, so ratios as well as figures are off. Re-run on a quiet machine.**",
+    );
+  }
   for (const t of tables) {
     parts.push('', `### ${t.title}`, '');
     if (t.note) parts.push(t.note, '');
