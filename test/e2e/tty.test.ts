@@ -2,7 +2,7 @@
 // markers that also survive --no-color; and through a pipe: no colour codes at all.
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, mcat, mcatEnv } from '../helpers/mcat';
+import { binPath, cliNode, mcat, mcatEnv } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 import { hasScript } from '../helpers/pty';
 
@@ -14,7 +14,7 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs mcat with stdin, stdout and stderr on a pseudo-terminal of the given width. */
 async function inPty(args: string[], env: Record<string, string | undefined> = {}): Promise<string> {
-  const cmd = `stty cols 120 rows 50 2>/dev/null; ${q(process.execPath)} ${q(binPath)} ${args.map(q).join(' ')}`;
+  const cmd = `stty cols 120 rows 50 2>/dev/null; ${q(cliNode)} ${q(binPath)} ${args.map(q).join(' ')}`;
   const r = await execa('script', ['-qec', cmd, '/dev/null'], {
     env: { ...(mcatEnv({ sandboxDir: sb.dataDir, env }) as Record<string, string>), TERM: 'xterm-256color' },
     extendEnv: true,
