@@ -192,6 +192,8 @@ export function outputFormat(cmd: Command): Format {
   if (!FORMATS.includes(f)) {
     throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
   }
+  // -o xml prints the service's XML as received: there are no columns to pick
+  if (f === 'xml' && g.fields !== undefined) throw new UsageError('--fields does not apply to -o xml', 'use --fields with table, csv or ndjson');
   return f;
 }
 
