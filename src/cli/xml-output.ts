@@ -91,7 +91,7 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
   if (o.limit !== undefined && total !== Math.min(got, o.limit)) {
     const printed = Math.min(got, o.limit);
     const of = total !== undefined ? ` of ${total}` : '';
-    say(`mcat: --limit ${o.limit}: printed ${printed}${of} ${o.what}; totalItems is the service's count, kept as received`);
+    say(`mcat: --limit ${o.limit}: printed ${printed}${of} items; the document's totalItems is the service's count`);
   }
 }
 
