@@ -7,7 +7,7 @@ import { callXml, type Call } from '../client/call';
 import { paginate } from '../client/paging';
 import { parseApiXml } from '../client/xml';
 import { print, say, stdoutClosed } from '../output/streams';
-import { prettyXmlFragment } from '../output/xml';
+import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
 import { session } from './context';
 import { walkPageSize, type ListingSpec } from './listing';
@@ -39,9 +39,23 @@ export async function printXml(text: string): Promise<void> {
   await w.end();
 }
 
-/** An answer's XML as received, and the same read into its JSON shape (for notices on stderr). */
+/**
+ * An answer asked for as XML: as received; rendered from JSON (by the API's convention) only
+ * when the service answered JSON all the same, having no XML for it.
+ */
+export function asXml(text: string): string {
+  const t = text.replace(/^\uFEFF/, '').trimStart();
+  return t.startsWith('{') || t.startsWith('[') ? renderXml(JSON.parse(t)) : text;
+}
+
+/** A call's answer as XML (see asXml). */
+export async function xmlOfCall(c: ApiClient, call: Call): Promise<string> {
+  return asXml(await callXml(c, call));
+}
+
+/** A call's answer as XML, and the same read into its JSON shape (for notices on stderr). */
 export async function fetchXml(c: ApiClient, call: Call): Promise<{ text: string; body: any }> {
-  const text = await callXml(c, call);
+  const text = await xmlOfCall(c, call);
   return { text, body: text.trim() === '' ? undefined : parseApiXml(text).body };
 }
 
@@ -65,7 +79,7 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
   let total: number | undefined;
   let got = 0;
   async function* pages(): AsyncGenerator<XmlPage> {
-    const walk = paginate(async (n) => splitXmlPage(await o.fetchPage(n), o.list), {
+    const walk = paginate(async (n) => splitXmlPage(asXml(await o.fetchPage(n)), o.list), {
       items: (p) => p.items,
       pageInfo: (p) => ({ page: p.page, pageSize: p.pageSize, totalItems: p.totalItems }),
       key: xmlItemKey,
@@ -101,7 +115,7 @@ export async function runXmlListing(
   spec: ListingSpec,
   o: { page: number; pageSize?: number; all: boolean; limit?: number },
 ): Promise<void> {
-  if (!o.all && o.limit === undefined) return printXml(await spec.fetchXml(o.page, o.pageSize ?? spec.defaultPageSize ?? 10));
+  if (!o.all && o.limit === undefined) return printXml(asXml(await spec.fetchXml(o.page, o.pageSize ?? spec.defaultPageSize ?? 10)));
   const size = walkPageSize(spec, o.pageSize, o.limit);
   const { client } = await session(cmd);
   await printXmlListing({

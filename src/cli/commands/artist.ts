@@ -26,7 +26,7 @@ export function registerArtist(program: Command): void {
     const { ApiError } = await import('../../client/errors');
     const s = await session(cmd);
     const { artistReleases, artistReleasesCall } = await import('../../client/catalogue');
-    const { callXml } = await import('../../client/call');
+    const { xmlOfCall } = await import('../xml-output');
     const query = (page: number, pageSize: number) => ({ artistId: id, country: s.country, ...filters, page, pageSize });
     try {
       await runListing(cmd, flags, {
@@ -36,7 +36,7 @@ export function registerArtist(program: Command): void {
         maxPageSize: 50,
         view: artistReleasesView,
         fetchPage: (page, pageSize) => artistReleases(s.client, query(page, pageSize)),
-        fetchXml: (page, pageSize) => callXml(s.client, artistReleasesCall(query(page, pageSize))),
+        fetchXml: (page, pageSize) => xmlOfCall(s.client, artistReleasesCall(query(page, pageSize))),
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 1003) {

@@ -103,9 +103,9 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   const pageSize = paging.pageSize ?? (walk ? 50 : 10);
 
   if (format === 'xml') {
-    const { printXml, printXmlListing } = await import('../xml-output');
+    const { asXml, printXml, printXmlListing } = await import('../xml-output');
     const fetchXml = (page: number) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize });
-    if (!walk) return printXml(await fetchXml(paging.page));
+    if (!walk) return printXml(asXml(await fetchXml(paging.page)));
     const { xmlListOf } = await import('../../output/xml-pages');
     const list = xmlListOf(PAGING, LIST);
     return printXmlListing({ list, fetchPage: fetchXml, startPage: paging.page, pageSize, limit: paging.limit, what: 'the locker', maxPages: s.client.maxPages });

@@ -41,7 +41,7 @@ export async function runList(cmd: Command, flags: PagingFlags & { user?: string
   outputFormat(cmd);
   const s = await session(cmd);
   const { listPlaylists, listPlaylistsCall } = await import('../../client/playlists');
-  const { callXml } = await import('../../client/call');
+  const { xmlOfCall } = await import('../xml-output');
   const q = queryOf(s, user);
   await runListing(cmd, flags, {
     pagingPath: 'playlists',
@@ -51,7 +51,7 @@ export async function runList(cmd: Command, flags: PagingFlags & { user?: string
     defaultPageSize: 10,
     view: playlistListView,
     fetchPage: (page, pageSize) => listPlaylists(s.client, { ...q, page, pageSize }),
-    fetchXml: (page, pageSize) => callXml(s.client, listPlaylistsCall({ ...q, page, pageSize })),
+    fetchXml: (page, pageSize) => xmlOfCall(s.client, listPlaylistsCall({ ...q, page, pageSize })),
   });
 }
 

@@ -22,11 +22,12 @@ export async function runBatch(cmd: Command, args: string[], flags: CatalogueFla
   if (out.format === 'xml') {
     // the service's XML as received; more than 500 ids: the calls merged into one <response>
     const { mergeXmlBatch } = await import('../../output/xml-pages');
-    const { printXml } = await import('../xml-output');
+    const { asXml, printXml } = await import('../xml-output');
     const { parseApiXml } = await import('../../client/xml');
-    const doc = mergeXmlBatch(await releaseDetailsBatchXml(s.client, opts), ids);
+    const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map(asXml), ids);
     await printXml(doc);
-    errors = [parseApiXml(doc).body?.items?.errors ?? []].flat();
+    // an empty <errors/> reads as '': only error elements count
+    errors = [parseApiXml(doc).body?.items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
     await out.document({ status: 'ok', version: '1.2', items: { releases: result.releases, errors: result.errors } }, batchView);

@@ -35,7 +35,7 @@ export function registerRelease(program: Command): void {
     const { releaseTracksView } = await import('../views/catalogue');
     const s = await session(cmd);
     const { releaseTracks, releaseTracksCall } = await import('../../client/catalogue');
-    const { callXml } = await import('../../client/call');
+    const { xmlOfCall } = await import('../xml-output');
     const { explainTracks2001 } = await import('./release-run');
     const filters = catalogueFilters(flags);
     const query = (page: number, pageSize: number) => ({ releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize });
@@ -47,7 +47,7 @@ export function registerRelease(program: Command): void {
         maxPageSize: 50,
         view: releaseTracksView,
         fetchPage: (page, pageSize) => releaseTracks(s.client, query(page, pageSize)),
-        fetchXml: (page, pageSize) => callXml(s.client, releaseTracksCall(query(page, pageSize))),
+        fetchXml: (page, pageSize) => xmlOfCall(s.client, releaseTracksCall(query(page, pageSize))),
       }),
     );
   });

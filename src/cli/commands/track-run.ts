@@ -90,8 +90,8 @@ export async function runTrackMetadata(cmd: Command, trackIdArg: string, flags: 
   const s = await session(cmd);
   const { trackMetadata, trackMetadataCall } = await import('../../client/catalogue');
   if (format === 'xml') {
-    const [{ callXml }, { printXml }] = await Promise.all([import('../../client/call'), import('../xml-output')]);
-    return printXml(await callXml(s.client, trackMetadataCall({ trackId, country: s.country })));
+    const { printXml, xmlOfCall } = await import('../xml-output');
+    return printXml(await xmlOfCall(s.client, trackMetadataCall({ trackId, country: s.country })));
   }
   const body: any = await trackMetadata(s.client, { trackId, country: s.country });
   if (format === 'table' && globalsOf(cmd).fields === undefined) {
