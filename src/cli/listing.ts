@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../client/errors';
 import type { View } from '../output/types';
-import { intOption, output, session } from './context';
+import { intOption, output, outputFormat, session } from './context';
 
 export interface PagingFlags {
   page?: string;
@@ -20,6 +20,8 @@ export interface ListingSpec {
   maxPageSize: number;
   defaultPageSize?: number;
   fetchPage: (page: number, pageSize: number) => Promise<unknown>;
+  /** the same page as the service's XML, as received (-o xml) */
+  fetchXml: (page: number, pageSize: number) => Promise<string>;
   view: View;
   /** names the listing in errors, e.g. 'artist releases' */
   what: string;
@@ -43,15 +45,21 @@ export function checkPaging(flags: PagingFlags, max: number): { page: number; pa
   return { page, pageSize, all: Boolean(flags.all), limit };
 }
 
+/** The page size of a walk (--all, --limit): as asked, else the limit up to the largest page. */
+export function walkPageSize(spec: Pick<ListingSpec, 'maxPageSize'>, pageSize: number | undefined, limit: number | undefined): number {
+  return pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
+}
+
 export async function runListing(cmd: Command, flags: PagingFlags, spec: ListingSpec): Promise<void> {
   const { page, pageSize, all, limit } = checkPaging(flags, spec.maxPageSize);
   const out = await output(cmd);
+  if (outputFormat(cmd) === 'xml') return (await import('./xml-output')).runXmlListing(cmd, spec, { page, pageSize, all, limit });
   if (!all && limit === undefined) {
     const body = await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10);
     await out.document(body, spec.view);
     return;
   }
-  const size = pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
+  const size = walkPageSize(spec, pageSize, limit);
   const { mergePages } = await import('../output/json');
   const { paginate } = await import('../client/paging');
   const { client } = await session(cmd);

@@ -1,6 +1,7 @@
 // The work behind `group replace|add|show`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
+import type { Call } from '../../client/call';
 import { globalsOf, output, outputFormat, say, session, type Session } from '../context';
 import { groupSheet, groupView, ignoredGroupIds } from '../views/playlists';
 import type { GroupFlags } from './group';
@@ -36,11 +37,27 @@ function groupQuery(s: Session, user: string | undefined): { country: string; us
   return { country: s.country, userId };
 }
 
-async function printGroup(cmd: Command, body: any): Promise<void> {
+function sayIgnored(body: any): void {
   const ignored = ignoredGroupIds(body);
   if (ignored.length) {
     say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
   }
+}
+
+/** The group call's answer: the service's XML as received for -o xml, else its parsed body printed. */
+async function sendAndPrint(cmd: Command, s: Session, call: Call): Promise<void> {
+  if (outputFormat(cmd) === 'xml') {
+    const { fetchXml, printXml } = await import('../xml-output');
+    const { text, body } = await fetchXml(s.client, call);
+    sayIgnored(body);
+    return printXml(text);
+  }
+  const { callJson } = await import('../../client/call');
+  await printGroup(cmd, await callJson(s.client, call));
+}
+
+async function printGroup(cmd: Command, body: any): Promise<void> {
+  sayIgnored(body);
   const out = await output(cmd);
   const g = globalsOf(cmd);
   if (outputFormat(cmd) === 'table' && g.fields === undefined) {
@@ -64,9 +81,8 @@ export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupF
   outputFormat(cmd);
   const s = await session(cmd);
   const q = groupQuery(s, user);
-  const { replaceGroup } = await import('../../client/groups');
-  const body = await replaceGroup(s.client, id, { name: flags.name, playlistIds: ids }, q);
-  await printGroup(cmd, body);
+  const { replaceGroupCall } = await import('../../client/groups');
+  await sendAndPrint(cmd, s, replaceGroupCall(id, { name: flags.name, playlistIds: ids }, q));
 }
 
 export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
@@ -77,9 +93,8 @@ export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags
   outputFormat(cmd);
   const s = await session(cmd);
   const q = groupQuery(s, user);
-  const { addToGroup } = await import('../../client/groups');
-  const body = await addToGroup(s.client, id, { playlistIds: ids }, q);
-  await printGroup(cmd, body);
+  const { addToGroupCall } = await import('../../client/groups');
+  await sendAndPrint(cmd, s, addToGroupCall(id, { playlistIds: ids }, q));
 }
 
 export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
@@ -88,8 +103,7 @@ export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlag
   outputFormat(cmd);
   const s = await session(cmd);
   const q = groupQuery(s, user);
-  const { addToGroup } = await import('../../client/groups');
+  const { addToGroupCall } = await import('../../client/groups');
   // the API has no read of a group: adding no playlists changes nothing and answers with the group
-  const body = await addToGroup(s.client, id, { playlistIds: [] }, q);
-  await printGroup(cmd, body);
+  await sendAndPrint(cmd, s, addToGroupCall(id, { playlistIds: [] }, q));
 }

@@ -102,13 +102,12 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   const pageSize = paging.pageSize ?? (walk ? 50 : 10);
 
   if (format === 'xml') {
-    if (!walk) {
-      const xml = await locker.getLockerXml(s.client, { country: s.country, sort, page: paging.page, pageSize });
-      await out.raw(await maybePretty(xml));
-      return;
-    }
-    await streamXmlPages(cmd, s, { sort, page: paging.page, pageSize, limit: paging.limit });
-    return;
+    const { asXml, printXml, printXmlListing } = await import('../xml-output');
+    const fetchXml = (page: number) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize });
+    if (!walk) return printXml(asXml(await fetchXml(paging.page)));
+    const { xmlListOf } = await import('../../output/xml-pages');
+    const list = xmlListOf(PAGING, LIST);
+    return printXmlListing({ list, fetchPage: fetchXml, startPage: paging.page, pageSize, limit: paging.limit, what: 'the locker', maxPages: s.client.maxPages });
   }
 
   if (!walk) {
@@ -141,61 +140,6 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
       return merged;
     },
   });
-}
-
-async function maybePretty(xml: string): Promise<string> {
-  const text = process.stdout.isTTY ? (await import('../../output/xml')).prettyXml(xml) : xml;
-  return text.endsWith('\n') ? text : text + '\n';
-}
-
-/**
- * --all/--limit with -o xml: one XML document holding every page's lockerRelease elements,
- * written page by page as received (the page/pageSize/totalItems describe the merged set).
- */
-async function streamXmlPages(
-  cmd: Command,
-  s: Session,
-  o: { sort?: string; page: number; pageSize: number; limit?: number },
-): Promise<void> {
-  const { getLockerXml } = await import('../../client/locker');
-  const out = await output(cmd);
-  const blocksOf = (xml: string) => xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
-  // page and totalItems of the envelope: read before the first release, which could hold its own
-  const headValue = (xml: string, tag: string) => {
-    const end = xml.indexOf('<lockerRelease>');
-    const head = end === -1 ? xml : xml.slice(0, end);
-    const m = new RegExp(`<${tag}>(\\d+)</${tag}>`).exec(head);
-    return m ? Number(m[1]) : undefined;
-  };
-  const fetchPage = (page: number) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize });
-  let written = 0;
-  let tail = '';
-  let first = true;
-  for await (const xml of lockerPages(s, fetchPage, {
-    startPage: o.page,
-    pageSize: o.pageSize,
-    items: blocksOf,
-    pageInfo: (x) => ({ page: headValue(x, 'page'), totalItems: headValue(x, 'totalItems') ?? 0 }),
-  })) {
-    const total = headValue(xml, 'totalItems') ?? 0;
-    const blocks = blocksOf(xml);
-    const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
-    if (first) {
-      first = false;
-      const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
-      const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
-      let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
-      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`).replace(/<totalItems>\d+<\/totalItems>/, `<totalItems>${count}</totalItems>`);
-      await out.raw(head);
-      const endIdx = xml.lastIndexOf('</lockerReleases>');
-      tail = endIdx === -1 ? '' : xml.slice(endIdx);
-    }
-    if (take.length) await out.raw(take.join(''));
-    if (out.closed) return; // the reader went away: no more pages
-    written += take.length;
-    if (o.limit !== undefined && written >= o.limit) break;
-  }
-  await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
 
 function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined {
