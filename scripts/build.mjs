@@ -5,6 +5,7 @@
 //   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
 //   dist/mcat.cjs      the CLI: our code and commander
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
+//   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
 //   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
 //   dist/sandbox-api.{mjs,cjs}  `mcat/sandbox` (package.json exports): the sandbox for partners'
@@ -48,7 +49,10 @@ const common = {
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
-  sourcemap: false,
+  // dist/<bundle>.cjs.map, positions only: with --verbose the launcher turns Node's source maps on,
+  // and a stack trace names src/ files and lines instead of positions in a minified bundle
+  sourcemap: 'linked',
+  sourcesContent: false,
   // native addon: resolved from node_modules at run time
   external: ['better-sqlite3'],
   define: { __MCAT_VERSION__: JSON.stringify(pkg.version) },

@@ -94,7 +94,7 @@ export interface PlaylistFields {
   annotations?: Record<string, string>;
 }
 
-export interface DetailsBody extends PlaylistFields {}
+export type DetailsBody = PlaylistFields;
 
 export interface ReplaceBody extends PlaylistFields {
   tracks: TrackInput[];

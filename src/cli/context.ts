@@ -292,6 +292,8 @@ export function outputFormat(cmd: Command): Format {
     }
     return 'json';
   }
+  // -o xml prints the service's XML as received: there are no columns to pick
+  if (f === 'xml' && g.fields !== undefined) throw new UsageError('--fields does not apply to -o xml', 'use --fields with table, csv, tsv or ndjson');
   return f ?? (process.stdout.isTTY ? 'table' : 'json');
 }
 

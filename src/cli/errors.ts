@@ -103,6 +103,11 @@ function suffix(parts: (string | undefined)[]): string {
   return p.length ? ` (${p.join(', ')})` : '';
 }
 
+/** Node's refusal to load an addon compiled for another Node (e.g. the sandbox's SQLite under a newer Node). */
+function nativeModuleMismatch(err: unknown): err is Error {
+  return err instanceof Error && (err as { code?: string }).code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(err.message);
+}
+
 export function formatError(err: unknown): string {
   let line: string;
   let hint: string | undefined;
@@ -152,6 +157,13 @@ export function formatError(err: unknown): string {
   } else if (isSandboxFileError(err)) {
     line = err.message;
     hint = 'choose another sandbox data directory with --data or MCAT_SANDBOX_DIR';
+  } else if (nativeModuleMismatch(err)) {
+    const [, built, wanted] = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(err.message) ?? [];
+    const name = /better.sqlite3/.test(err.message) ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module';
+    line = `${name} was built for another Node.js version${built && wanted ? ` (ABI ${built}; Node ${process.version} needs ${wanted})` : ''}`;
+    hint = /better.sqlite3/.test(err.message)
+      ? "run 'npm rebuild better-sqlite3' in mcat's folder, or use a profile with a real API"
+      : "run 'npm rebuild' in mcat's folder";
   } else if (err instanceof Error) {
     line = `unexpected error: ${err.message}`;
   } else {

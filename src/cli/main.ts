@@ -42,7 +42,8 @@ export function buildProgram(args?: readonly string[]): Command {
     });
   program.hook('preAction', async (_program, action) => (await import('./globals')).checkGlobals(action));
   applyConventions(program);
-  registerCommands(program, args ? commandWords(args, 1)[0] : undefined);
+  const words = args ? commandWords(args) : [];
+  registerCommands(program, words[0], args !== undefined && words.length === 0 && (args.includes('--help') || args.includes('-h')));
   return program;
 }
 

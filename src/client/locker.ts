@@ -2,6 +2,7 @@
 import type { ApiClient } from './http';
 import { lockerBody, type LockerBody } from './schemas/locker';
 import { paginateConcurrent } from './paging';
+import { callJson, callXml, type Call } from './call';
 
 export interface LockerOptions {
   country: string;
@@ -14,13 +15,19 @@ export interface LockerOptions {
 
 const query = (o: LockerOptions) => ({ country: o.country, sort: o.sort, page: o.page, pageSize: o.pageSize });
 
+const lockerCall = (o: LockerOptions): Call => ({
+  method: 'GET',
+  path: '/1.2/user/locker',
+  opts: { query: query(o), auth: 'user', schema: lockerBody, what: 'locker', signal: o.signal },
+});
+
 export function getLocker(c: ApiClient, o: LockerOptions): Promise<LockerBody> {
-  return c.request('GET', '/1.2/user/locker', { query: query(o), auth: 'user', schema: lockerBody, what: 'locker', signal: o.signal });
+  return callJson(c, lockerCall(o));
 }
 
 /** The locker page as the API's XML text (errors in it are still thrown as typed errors). */
 export function getLockerXml(c: ApiClient, o: LockerOptions): Promise<string> {
-  return c.requestText('GET', '/1.2/user/locker', { query: query(o), auth: 'user', accept: 'xml', what: 'locker', signal: o.signal });
+  return callXml(c, lockerCall(o));
 }
 
 export const LOCKER_LIST_PATH = 'locker.lockerReleases.lockerRelease';

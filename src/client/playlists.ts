@@ -1,6 +1,7 @@
 // Playlists (endpoints 1, 2, 10, and the extensions get and create).
 import type { ApiClient } from './http';
 import { ResponseError } from './errors';
+import { callJson, type Call } from './call';
 import { playlistBody, playlistsBody, type Playlist, type PlaylistBody, type PlaylistsBody } from './schemas/playlist';
 
 export interface PlaylistQuery {
@@ -55,24 +56,33 @@ function envelope(body: unknown): unknown {
   return body;
 }
 
+export function listPlaylistsCall(o: ListPlaylistsOptions): Call {
+  return { method: 'GET', path: '/1.2/user/playlists', opts: { query: { ...q(o), page: o.page, pageSize: o.pageSize }, auth: 'user', schema: playlistsBody, what: 'playlists' } };
+}
+
 export function listPlaylists(c: ApiClient, o: ListPlaylistsOptions): Promise<PlaylistsBody> {
-  return c.request('GET', '/1.2/user/playlists', {
-    query: { ...q(o), page: o.page, pageSize: o.pageSize },
-    auth: 'user',
-    schema: playlistsBody,
-    what: 'playlists',
-  });
+  return callJson(c, listPlaylistsCall(o));
+}
+
+export function getPlaylistCall(id: string, o: PlaylistQuery): Call {
+  return { method: 'GET', path: path(id), opts: { query: q(o), auth: 'user', what: 'playlist' } };
 }
 
 export async function getPlaylist(c: ApiClient, id: string, o: PlaylistQuery): Promise<PlaylistBody> {
-  const body = await c.request('GET', path(id), { query: q(o), auth: 'user', what: 'playlist' });
-  return parse(envelope(body));
+  return parse(envelope(await callJson(c, getPlaylistCall(id, o))));
 }
 
 /** Not retried once it may have reached the service: a repeat could create a second playlist. */
+export function createPlaylistCall(body: CreateBody, o: PlaylistQuery): Call {
+  return { method: 'POST', path: '/1.2/playlists', opts: { query: q(o), json: body, auth: 'user', idempotent: false, what: 'new playlist' } };
+}
+
 export async function createPlaylist(c: ApiClient, body: CreateBody, o: PlaylistQuery): Promise<PlaylistBody> {
-  const res = await c.request('POST', '/1.2/playlists', { query: q(o), json: body, auth: 'user', idempotent: false, what: 'new playlist' });
-  return parse(envelope(res));
+  return parse(envelope(await callJson(c, createPlaylistCall(body, o))));
+}
+
+export function updatePlaylistDetailsCall(id: string, body: DetailsBody, o: PlaylistQuery): Call {
+  return { method: 'POST', path: `${path(id)}/details`, opts: { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist details' } };
 }
 
 /** Details update: the spec shows an empty body and a Location header; both are returned. */
@@ -82,7 +92,8 @@ export async function updatePlaylistDetails(
   body: DetailsBody,
   o: PlaylistQuery,
 ): Promise<{ playlist?: Playlist; location?: string }> {
-  const res = await c.exchange('POST', `${path(id)}/details`, { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist details' });
+  const call = updatePlaylistDetailsCall(id, body, o);
+  const res = await c.exchange(call.method, call.path, call.opts);
   const out: { playlist?: Playlist; location?: string } = {};
   const data = envelope(res.data);
   if (data && typeof data === 'object' && 'playlist' in data) out.playlist = parse(data).playlist;
@@ -90,9 +101,12 @@ export async function updatePlaylistDetails(
   return out;
 }
 
+export function replacePlaylistCall(id: string, body: ReplaceBody, o: PlaylistQuery): Call {
+  return { method: 'POST', path: path(id), opts: { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist' } };
+}
+
 export async function replacePlaylist(c: ApiClient, id: string, body: ReplaceBody, o: PlaylistQuery): Promise<PlaylistBody> {
-  const res = await c.request('POST', path(id), { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist' });
-  return parse(envelope(res));
+  return parse(envelope(await callJson(c, replacePlaylistCall(id, body, o))));
 }
 
 function parse(data: unknown): PlaylistBody {

@@ -6,7 +6,7 @@ import type { CleanMode } from './clean';
 import { writerFor, type StreamWriter, type WritableLike } from './streams';
 import { FieldCheck, fieldReaders, getPath, pickReaders, type FieldReader } from './fields';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 export interface OutputOptions {
   format: Format;

@@ -99,7 +99,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
+  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid, seed: store.seed }) + '\n');
   let closed: Promise<void> | undefined;
   return {
     baseUrl,
@@ -123,12 +123,18 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 }
 
 export async function getSandboxInfo(dataDir: string): Promise<SandboxInfo> {
-  const { Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
-  const baseUrl = await findRunningSandbox(dataDir);
-  const store = Store.open(dataDir);
-  const seed = store.seed;
-  store.close();
+  const running = await runningServer(dataDir);
+  const baseUrl = running?.baseUrl;
+  // A running server says its seed in server.json: no need to open its store (nor to load the
+  // SQLite module, which a CLI under another Node than the server's may not be able to load)
+  let seed = running?.seed;
+  if (seed === undefined) {
+    const { Store } = await import('./store');
+    const store = Store.open(dataDir);
+    seed = store.seed;
+    store.close();
+  }
   const info = describe(dataDir, seed, new DemoData(seed), baseUrl);
   if (baseUrl) {
     const live = await getJson(`${baseUrl}/__sandbox/info`, 1000);
@@ -190,17 +196,24 @@ async function getJson(url: string, timeoutMs: number): Promise<unknown> {
 }
 
 export async function findRunningSandbox(dataDir: string): Promise<string | undefined> {
+  return (await runningServer(dataDir))?.baseUrl;
+}
+
+/** The server advertised in dataDir/server.json, if it answers: its URL and (newer servers) its seed. */
+async function runningServer(dataDir: string): Promise<{ baseUrl: string; seed?: number } | undefined> {
   const file = join(dataDir, SERVER_FILE);
   if (!existsSync(file)) return undefined;
   let baseUrl: string | undefined;
+  let seed: number | undefined;
   try {
     const j = JSON.parse(readFileSync(file, 'utf8'));
     baseUrl = typeof j.baseUrl === 'string' ? j.baseUrl : undefined;
+    seed = Number.isSafeInteger(j.seed) ? j.seed : undefined;
   } catch {
     return undefined;
   }
   if (!baseUrl) return undefined;
-  return (await health(baseUrl, 300)) ? baseUrl : undefined;
+  return (await health(baseUrl, 300)) ? { baseUrl, seed } : undefined;
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {

@@ -5,7 +5,7 @@ import { call } from './signer';
 import { useSandbox } from './setup';
 
 const w = useSandbox();
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 async function all(creds = w.locker): Promise<any[]> {
   const out: any[] = [];
   for (let page = 1; ; page++) {

@@ -16,7 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => undo?.());
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 const asArray = (v: any) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 
 for (const format of ['json', 'xml'] as const) {

@@ -4,7 +4,7 @@ import { useSandbox } from './setup';
 
 const w = useSandbox();
 const q = { country: 'GB' };
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 async function create(body: Record<string, unknown>, creds = w.locker): Promise<any> {
   const r = await w.req('POST', '/1.2/playlists', q, { creds, json: body });
   expect(r.status).toBe(201);

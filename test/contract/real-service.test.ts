@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { useSandbox } from './setup';
-import { call, enc, hmac, baseString, queryPairs, urlOf, type Creds, type Pairs } from './signer';
+import { enc, hmac, baseString, queryPairs, urlOf, type Creds, type Pairs } from './signer';
 
 const w = useSandbox();
 const fixtures = join(import.meta.dirname, '../fixtures/real-api');
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 /**
  * Signs as the official client does: the base string holds each protocol parameter once; then

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { sandboxPerTest } from '../helpers/sandbox';
 import { mcat, tempHome } from '../helpers/mcat';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const sandbox = sandboxPerTest();
 type Sandbox = Awaited<ReturnType<typeof sandbox>>;

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { mcat, repoRoot } from '../helpers/mcat';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, hasCommand, mcat, mcatEnv, tempHome } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;

@@ -52,6 +52,12 @@ describe.skipIf(!hasScript())('in a pseudo-terminal', () => {
     expect(out).toMatch(/\n\s+<lockerRelease/);
   });
 
+  it('-o xml pages merged (--limit) are pretty-printed as one document on a terminal', async () => {
+    const out = await inPty(['artist', 'releases', '1001', '--limit', '3', '--page-size', '2', '-o', 'xml']);
+    expect(out.match(/^ {4}<release id="\d+">$/gm)).toHaveLength(3);
+    expect(out).toMatch(/^ {2}<\/releases>\n<\/response>$/m);
+  });
+
   it('release batch and track metadata render for a person', async () => {
     const batch = await inPty(['release', 'batch', ...sb.info.examples.releaseIds.slice(0, 3).map(String)]);
     expect(batch).toMatch(ESC);

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const clientRequire = createRequire(require.resolve('7digital-api'));
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = any;
 const sevenDigital: Any = require('7digital-api');
 const NodeOAuth: Any = clientRequire('oauth').OAuth;

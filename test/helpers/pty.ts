@@ -1,7 +1,7 @@
 // Runs shell command lines on a pseudo-terminal of a given width (util-linux `script`), with the
 // environment of test/helpers/mcat.ts: what a person at a terminal sees.
 import { execa } from 'execa';
-import { binPath, hasCommand, mcatEnv } from './mcat';
+import { binPath, cliNode, hasCommand, mcatEnv } from './mcat';
 
 /** Whether util-linux `script` is here to run mcat in a pseudo-terminal (tests skip without it). */
 export function hasScript(): boolean {
@@ -10,9 +10,9 @@ export function hasScript(): boolean {
 
 export const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The shell words that run the built CLI with these arguments. */
+/** The shell words that run the built CLI with these arguments (under MCAT_TEST_NODE when set). */
 export function mcatLine(args: readonly string[]): string {
-  return [process.execPath, binPath, ...args].map(q).join(' ');
+  return [cliNode, binPath, ...args].map(q).join(' ');
 }
 
 export interface PtyOptions {

@@ -25,7 +25,9 @@ export function registerArtist(program: Command): void {
     const { artistReleasesView } = await import('../views/catalogue');
     const { ApiError } = await import('../../client/errors');
     const s = await session(cmd);
-    const { artistReleases } = await import('../../client/catalogue');
+    const { artistReleases, artistReleasesCall } = await import('../../client/catalogue');
+    const { xmlOfCall } = await import('../xml-output');
+    const query = (page: number, pageSize: number) => ({ artistId: id, country: s.country, ...filters, page, pageSize });
     try {
       await runListing(cmd, flags, {
         pagingPath: 'releases',
@@ -34,8 +36,8 @@ export function registerArtist(program: Command): void {
         maxPageSize: 50,
         view: artistReleasesView,
         heading: about(s, `Releases of artist ${id}`, { catalogue: true }),
-        fetchPage: (page, pageSize) =>
-          artistReleases(s.client, { artistId: id, country: s.country, ...filters, page, pageSize }),
+        fetchPage: (page, pageSize) => artistReleases(s.client, query(page, pageSize)),
+        fetchXml: (page, pageSize) => xmlOfCall(s.client, artistReleasesCall(query(page, pageSize))),
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 1003) {

@@ -1,6 +1,8 @@
 // The work behind `group replace|add|show`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
+import type { Call } from '../../client/call';
+import type { GroupQuery } from '../../client/groups';
 import { noteUserScope } from '../errors';
 import { about, globalsOf, output, outputFormat, say, type Session } from '../context';
 import { userSession } from '../user-token';
@@ -30,7 +32,7 @@ async function playlistIds(values: string[] | undefined): Promise<string[]> {
   return out;
 }
 
-function groupQuery(s: Session, user: string | undefined): { country: string; userId: string } {
+function groupQuery(s: Session, user: string | undefined): GroupQuery {
   const userId = user ?? s.userId;
   noteUserScope({ requestedUser: user });
   if (!userId) {
@@ -39,11 +41,27 @@ function groupQuery(s: Session, user: string | undefined): { country: string; us
   return { country: s.country, userId };
 }
 
-async function printGroup(cmd: Command, body: any, s: Session, q: { userId: string }): Promise<void> {
+function sayIgnored(body: any): void {
   const ignored = ignoredGroupIds(body);
   if (ignored.length) {
     say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
   }
+}
+
+/** The group call's answer: the service's XML as received for -o xml, else its parsed body printed. */
+async function sendAndPrint(cmd: Command, s: Session, q: GroupQuery, call: Call): Promise<void> {
+  if (outputFormat(cmd) === 'xml') {
+    const { fetchXml, printXml } = await import('../xml-output');
+    const { text, body } = await fetchXml(s.client, call);
+    sayIgnored(body);
+    return printXml(text);
+  }
+  const { callJson } = await import('../../client/call');
+  await printGroup(cmd, await callJson(s.client, call), s, q);
+}
+
+async function printGroup(cmd: Command, body: any, s: Session, q: GroupQuery): Promise<void> {
+  sayIgnored(body);
   const out = await output(cmd);
   out.heading(about(s, `Playlist group ${body?.playlistGroup?.id ?? ''} of user ${q.userId}`));
   const g = globalsOf(cmd);
@@ -68,9 +86,8 @@ export async function runGroupReplace(cmd: Command, idArg: string, flags: GroupF
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
-  const { replaceGroup } = await import('../../client/groups');
-  const body = await replaceGroup(s.client, id, { name: flags.name, playlistIds: ids }, q);
-  await printGroup(cmd, body, s, q);
+  const { replaceGroupCall } = await import('../../client/groups');
+  await sendAndPrint(cmd, s, q, replaceGroupCall(id, { name: flags.name, playlistIds: ids }, q));
 }
 
 export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
@@ -81,9 +98,8 @@ export async function runGroupAdd(cmd: Command, idArg: string, flags: GroupFlags
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
-  const { addToGroup } = await import('../../client/groups');
-  const body = await addToGroup(s.client, id, { playlistIds: ids }, q);
-  await printGroup(cmd, body, s, q);
+  const { addToGroupCall } = await import('../../client/groups');
+  await sendAndPrint(cmd, s, q, addToGroupCall(id, { playlistIds: ids }, q));
 }
 
 export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlags): Promise<void> {
@@ -92,7 +108,6 @@ export async function runGroupShow(cmd: Command, idArg: string, flags: GroupFlag
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });
   const q = groupQuery(s, user);
-  const { readGroup } = await import('../../client/groups');
-  const body = await readGroup(s.client, id, q);
-  await printGroup(cmd, body, s, q);
+  const { readGroupCall } = await import('../../client/groups');
+  await sendAndPrint(cmd, s, q, readGroupCall(id, q));
 }

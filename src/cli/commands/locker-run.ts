@@ -1,6 +1,5 @@
 // The work behind `mcat locker`, `locker download` and `locker stream-check`.
 import type { Command } from 'commander';
-import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PaginateOptions } from '../../client/paging';
@@ -91,13 +90,12 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   const pageSize = paging.pageSize ?? (walk ? 50 : 10);
 
   if (format === 'xml') {
-    if (!walk) {
-      const xml = await locker.getLockerXml(s.client, { country: s.country, sort, page: paging.page, pageSize });
-      await out.raw(await maybePretty(xml));
-      return;
-    }
-    await streamXmlPages(cmd, s, { sort, page: paging.page, pageSize, limit: paging.limit });
-    return;
+    const { asXml, printXml, printXmlListing } = await import('../xml-output');
+    const fetchXml = (page: number) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize });
+    if (!walk) return printXml(asXml(await fetchXml(paging.page)));
+    const { xmlListOf } = await import('../../output/xml-pages');
+    const list = xmlListOf(PAGING, LIST);
+    return printXmlListing({ list, fetchPage: fetchXml, startPage: paging.page, pageSize, limit: paging.limit, what: 'the locker', maxPages: s.client.maxPages });
   }
 
   out.heading(about(s, `Locker of ${ofUser(s.userId)}`));
@@ -133,65 +131,6 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
     },
     list: filter.active ? undefined : listInfo(PAGING, { walked: true, limit }),
   });
-}
-
-async function maybePretty(xml: string): Promise<string> {
-  const text = process.stdout.isTTY ? (await import('../../output/xml')).prettyXml(xml) : xml;
-  return text.endsWith('\n') ? text : text + '\n';
-}
-
-/**
- * --all/--limit with -o xml: one XML document holding every page's lockerRelease elements,
- * written page by page as received (page and pageSize describe the merged set; totalItems is
- * the service's, as received).
- */
-async function streamXmlPages(
-  cmd: Command,
-  s: Session,
-  o: { sort?: string; page: number; pageSize: number; limit?: number },
-): Promise<void> {
-  const { getLockerXml } = await import('../../client/locker');
-  const out = await output(cmd);
-  const blocksOf = (xml: string) => xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
-  // page and totalItems of the envelope: read before the first release, which could hold its own
-  const headValue = (xml: string, tag: string) => {
-    const end = xml.indexOf('<lockerRelease>');
-    const head = end === -1 ? xml : xml.slice(0, end);
-    const m = new RegExp(`<${tag}>(\\d+)</${tag}>`).exec(head);
-    return m ? Number(m[1]) : undefined;
-  };
-  const fetchPage = (page: number) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize });
-  let written = 0;
-  let total = 0;
-  let tail = '';
-  let first = true;
-  for await (const xml of lockerPages(s, fetchPage, {
-    startPage: o.page,
-    pageSize: o.pageSize,
-    items: blocksOf,
-    pageInfo: (x) => ({ page: headValue(x, 'page'), totalItems: headValue(x, 'totalItems') ?? 0 }),
-  })) {
-    total = headValue(xml, 'totalItems') ?? 0;
-    const blocks = blocksOf(xml);
-    const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
-    if (first) {
-      first = false;
-      const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
-      const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
-      let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
-      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`);
-      await out.raw(head);
-      const endIdx = xml.lastIndexOf('</lockerReleases>');
-      tail = endIdx === -1 ? '' : xml.slice(endIdx);
-    }
-    if (take.length) await out.raw(take.join(''));
-    if (out.closed) return; // the reader went away: no more pages
-    written += take.length;
-    if (o.limit !== undefined && written >= o.limit) break;
-  }
-  const cut = listInfo(PAGING, { walked: true, limit: o.limit }).cut?.({ first: (o.page - 1) * o.pageSize + 1, shown: written, total, page: o.page });
-  if (cut) notice(cut);
-  await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
 }
 
 async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
@@ -275,7 +214,7 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
   const signal = interruptSignal();
   const part = target === '-' ? undefined : await PartFile.create(target);
   let bar: ReturnType<typeof progressBar> | undefined;
-  let total = 0;
+  let total: number;
   try {
     const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
     total = Number(res.headers['content-length'] ?? 0);

@@ -1,6 +1,7 @@
 // The work behind `playlist list|show|create|details|replace`, loaded only when they run.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
+import type { Call } from '../../client/call';
 import { noteUserScope } from '../errors';
 import { checkStdinUse, userSession, type UserTokenFlags } from '../user-token';
 import { about, globalsOf, notice, ofUser, output, outputFormat, type Session } from '../context';
@@ -32,12 +33,18 @@ export function queryOf(s: Session, user: string | undefined): { country: string
   return userId ? { country: s.country, userId } : { country: s.country };
 }
 
+/** A playlist call's answer as the service's XML (-o xml), and its JSON shape for notices. */
+async function xmlOf(s: Session, call: Call): Promise<{ text: string; body: any }> {
+  return (await import('../xml-output')).fetchXml(s.client, call);
+}
+
 export async function runList(cmd: Command, flags: PagingFlags & UserTokenFlags): Promise<void> {
   const user = userFlag(flags.user);
   checkPaging(flags, 500);
   outputFormat(cmd);
   const s = await userSession(cmd, { ...flags, user });
-  const { listPlaylists } = await import('../../client/playlists');
+  const { listPlaylists, listPlaylistsCall } = await import('../../client/playlists');
+  const { xmlOfCall } = await import('../xml-output');
   const q = queryOf(s, user);
   await runListing(cmd, flags, {
     pagingPath: 'playlists',
@@ -47,7 +54,8 @@ export async function runList(cmd: Command, flags: PagingFlags & UserTokenFlags)
     defaultPageSize: 10,
     view: playlistListView,
     heading: about(s, `Playlists of ${ofUser(q.userId)}`),
-    fetchPage: (page, pageSize) => listPlaylists(s.client as any, { ...q, page, pageSize }),
+    fetchPage: (page, pageSize) => listPlaylists(s.client, { ...q, page, pageSize }),
+    fetchXml: (page, pageSize) => xmlOfCall(s.client, listPlaylistsCall({ ...q, page, pageSize })),
   });
 }
 
@@ -72,9 +80,10 @@ export async function printPlaylist(cmd: Command, body: any, s: Session, user: s
 export async function runShow(cmd: Command, idArg: string, flags: UserTokenFlags): Promise<void> {
   const id = checkPlaylistId(idArg);
   const user = userFlag(flags.user);
-  outputFormat(cmd);
+  const xml = outputFormat(cmd) === 'xml';
   const s = await userSession(cmd, { ...flags, user });
-  const { getPlaylist } = await import('../../client/playlists');
+  const { getPlaylist, getPlaylistCall } = await import('../../client/playlists');
+  if (xml) return (await import('../xml-output')).printXml((await xmlOf(s, getPlaylistCall(id, queryOf(s, user)))).text);
   const body = await getPlaylist(s.client, id, queryOf(s, user));
   await printPlaylist(cmd, body, s, user);
 }
@@ -99,9 +108,14 @@ export async function runCreate(cmd: Command, flags: ReplaceFlags): Promise<void
   }
   body = { ...body, ...bodyFields(fromFlags) };
   warnDescription(body.description as string | undefined);
-  outputFormat(cmd);
+  const xml = outputFormat(cmd) === 'xml';
   const s = await userSession(cmd, { ...flags, user });
-  const { createPlaylist } = await import('../../client/playlists');
+  const { createPlaylist, createPlaylistCall } = await import('../../client/playlists');
+  if (xml) {
+    const res = await xmlOf(s, createPlaylistCall(body as any, queryOf(s, user)));
+    notice(`mcat: created playlist${res.body?.playlist?.id !== undefined ? ` ${res.body.playlist.id}` : ''}`);
+    return (await import('../xml-output')).printXml(res.text);
+  }
   const res = await createPlaylist(s.client, body as any, queryOf(s, user));
   notice(`mcat: created playlist ${res.playlist.id}`);
   await printPlaylist(cmd, res, s, user);
@@ -117,10 +131,16 @@ export async function runDetails(cmd: Command, idArg: string, flags: FieldFlags)
     throw new UsageError('nothing to change', 'give at least one of --name, --visibility, --status, --image-url, --description, --description-file, --annotation');
   }
   warnDescription(fields.description);
-  outputFormat(cmd);
+  const xml = outputFormat(cmd) === 'xml';
   const s = await userSession(cmd, { ...flags, user });
-  const { updatePlaylistDetails, getPlaylist } = await import('../../client/playlists');
+  const { updatePlaylistDetails, getPlaylist, updatePlaylistDetailsCall, getPlaylistCall } = await import('../../client/playlists');
   const q = queryOf(s, user);
+  if (xml) {
+    const res = await xmlOf(s, updatePlaylistDetailsCall(id, body as any, q));
+    // the spec shows no response body: read the playlist back when the service sends none
+    const shown = res.body?.playlist ? res : await xmlOf(s, getPlaylistCall(id, q));
+    return (await import('../xml-output')).printXml(shown.text);
+  }
   const res = await updatePlaylistDetails(s.client, id, body as any, q);
   // the spec shows no response body: read the playlist back when the service sends none
   const shown = res.playlist ? { playlist: res.playlist } : await getPlaylist(s.client, id, q);
@@ -160,6 +180,7 @@ export async function runReplace(cmd: Command, idArg: string, flags: ReplaceFlag
     }
     return;
   }
+  if (fmt === 'xml') return (await import('../xml-output')).printXml((await xmlOf(s, playlists.replacePlaylistCall(id, body as any, q))).text);
   const res = await playlists.replacePlaylist(s.client, id, body as any, q);
   await printPlaylist(cmd, res, s, user);
 }

@@ -34,9 +34,11 @@ export function registerRelease(program: Command): void {
     const { about, session } = await import('../context');
     const { releaseTracksView } = await import('../views/catalogue');
     const s = await session(cmd);
-    const { releaseTracks } = await import('../../client/catalogue');
+    const { releaseTracks, releaseTracksCall } = await import('../../client/catalogue');
+    const { xmlOfCall } = await import('../xml-output');
     const { explainTracks2001 } = await import('./release-run');
     const filters = catalogueFilters(flags);
+    const query = (page: number, pageSize: number) => ({ releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize });
     await explainTracks2001(id, () =>
       runListing(cmd, flags, {
         pagingPath: 'tracks',
@@ -45,8 +47,8 @@ export function registerRelease(program: Command): void {
         maxPageSize: 50,
         view: releaseTracksView,
         heading: about(s, `Tracks of release ${id}`, { catalogue: true }),
-        fetchPage: (page, pageSize) =>
-          releaseTracks(s.client, { releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize }),
+        fetchPage: (page, pageSize) => releaseTracks(s.client, query(page, pageSize)),
+        fetchXml: (page, pageSize) => xmlOfCall(s.client, releaseTracksCall(query(page, pageSize))),
       }),
     );
   });

@@ -89,7 +89,11 @@ export async function runTrackMetadata(cmd: Command, trackIdArg: string, flags: 
   const format = outputFormat(cmd);
   const out = await output(cmd);
   const s = await session(cmd);
-  const { trackMetadata } = await import('../../client/catalogue');
+  const { trackMetadata, trackMetadataCall } = await import('../../client/catalogue');
+  if (format === 'xml') {
+    const { printXml, xmlOfCall } = await import('../xml-output');
+    return printXml(await xmlOfCall(s.client, trackMetadataCall({ trackId, country: s.country })));
+  }
   const body: any = await trackMetadata(s.client, { trackId, country: s.country });
   out.heading(about(s, `Metadata of track ${trackId}`, { catalogue: true }));
   if (format === 'table' && globalsOf(cmd).fields === undefined) {

@@ -11,7 +11,6 @@ import { suggestWord } from '../../../src/cli/suggest';
 import { addToSummary, emptySummary } from '../../../src/cli/views/locker';
 import { checkVerdict, fold, lockerMatcher, summaryDoc } from '../../../src/cli/views/locker-support';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 const track = (id: number, title: string, o: Record<string, unknown> = {}) => ({
   track: { id, title, version: '', artist: { name: 'Zoë Ålund' }, isrc: `GBABC24${String(id).padStart(5, '0')}` },

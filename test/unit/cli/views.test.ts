@@ -4,7 +4,6 @@ import { lockerRows, lockerTally, lockerView } from '../../../src/cli/views/lock
 import { listInfo, showingLine } from '../../../src/cli/listing';
 import { renderCsv } from '../../../src/output/csv';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 const tz = process.env.TZ;
 afterEach(() => {

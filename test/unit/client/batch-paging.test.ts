@@ -49,8 +49,8 @@ describe('releaseDetailsBatch', () => {
   /** A fake batch endpoint: ids divisible by 7 are unknown; answers in the order asked. */
   function batchServer() {
     const asked: number[][] = [];
-    let inFlight = 0;
-    let maxInFlight = 0;
+    const inFlight = 0;
+    const maxInFlight = 0;
     api.on('GET', '/1.2/release/details/batch', (call) => {
       const u = new URL(call.path, 'http://x');
       const ids = u.searchParams.get('releaseIds')!.split(',').map(Number);

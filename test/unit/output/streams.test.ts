@@ -25,8 +25,9 @@ const HANDLE_HOLDERS: Record<string, RegExp> = {
   [path.join('cli', 'prompt.ts')]: /\bpromptStreams\(\)/g, // readline's line editing (labels cleaned)
 };
 
-// Reading a stream's properties is fine; holding the stream or writing to it is not.
-const HARMLESS = /\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
+// Reading a stream's properties is fine; holding the stream or writing to it is not. (The launcher
+// touches stdout once, `void process.stdout`, so that Node makes its stream before V8's flags change.)
+const HARMLESS = /\bvoid process\.stdout;|\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
 const RULES: [string, RegExp][] = [
   ['process.stdout/process.stderr', /\bprocess\.(stdout|stderr)\b/],
   ['console.*', /\bconsole\.\w+/],
