@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binPath, mcat, mcatEnv, tempHome } from '../helpers/mcat';
+import { binPath, mcat, mcatEnv, NEEDS_SQLITE_IN_CLI, sqliteInCli, tempHome } from '../helpers/mcat';
 
 const made: string[] = [];
 afterEach(() => {
@@ -56,7 +56,7 @@ describe('sandbox files from the command line', () => {
     expectPrivate(dir, ['sandbox.db']);
   }, 30_000);
 
-  it('the default data dir, and the in-process sandbox an ordinary command starts', async () => {
+  it.skipIf(!sqliteInCli)(`the default data dir, and the in-process sandbox an ordinary command starts${sqliteInCli ? '' : ` (skipped: ${NEEDS_SQLITE_IN_CLI})`}`, async () => {
     const home = tempHome();
     made.push(home);
     const r = await mcat(['playlist', 'create', '--name', 'private', '-o', 'json'], { home });
