@@ -50,7 +50,18 @@ export function buildProgram(args?: readonly string[]): Command {
 /** The one line a subcommand's help gives the global options. */
 function globalsLine(program: Command): string {
   const flags = program.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.short ?? o.long);
-  return `\nGlobal options: ${flags.join(', ')} (see 'mcat help globals')\n`;
+  // wrapped to 80 columns like the rest of the help, continuation lines indented
+  const words = [...flags.map((f, i) => (i < flags.length - 1 ? `${f},` : f)), "(see 'mcat help globals')"];
+  const lines: string[] = [];
+  let line = 'Global options:';
+  for (const w of words) {
+    if (line.length + 1 + w.length > 80) {
+      lines.push(line);
+      line = '  ' + w;
+    } else line += ' ' + w;
+  }
+  lines.push(line);
+  return `\n${lines.join('\n')}\n`;
 }
 
 /** `mcat help globals`: the global options block of `mcat --help`, alone. */

@@ -366,14 +366,18 @@ describe('small gh habits', () => {
     }
   });
 
-  it('the global options are listed once, in mcat --help; a subcommand names them in one line', async () => {
+  it('the global options are listed once, in mcat --help; a subcommand names them in one short block, 80 columns wide', async () => {
     const top = await run(['--help']);
     expect(top.stdout).toMatch(/--jq <program>/);
     const sub = await run(['playlist', 'list', '--help']);
     expect(sub.stdout).not.toMatch(/Global Options:/);
     expect(sub.stdout).not.toMatch(/--base-url <url>/);
-    const line = sub.stdout.split('\n').filter((l) => l.startsWith('Global options:'));
-    expect(line).toEqual(["Global options: -o, --fields, --json, --jq, -q, --no-color, --no-pager, -v, -p, --base-url, --country, --auth-in, --timeout, --retries, --max-body (see 'mcat help globals')"]);
+    const at = sub.stdout.indexOf('Global options:');
+    const block = sub.stdout.slice(at).split('\n\n')[0].trimEnd().split('\n');
+    expect(block.map((l) => l.trim()).join(' ')).toBe(
+      "Global options: -o, --fields, --json, --jq, -q, --no-color, --no-pager, -v, -p, --base-url, --country, --auth-in, --timeout, --retries, --max-body (see 'mcat help globals')",
+    );
+    for (const l of block) expect(l.length).toBeLessThanOrEqual(80);
     const g = await run(['help', 'globals']);
     expect(g.exitCode).toBe(0);
     expect(g.stdout).toMatch(/^Global options \(any command\):\n {2}-o, --output <format>/);
