@@ -75,6 +75,7 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
       pageSize,
       maxPages: o.maxPages,
       what: 'the playlists',
+      signal: o.signal,
     });
     for await (const res of pages) {
       for (const p of res.playlists.playlist ?? []) {

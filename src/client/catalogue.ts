@@ -97,6 +97,7 @@ export interface ArtistReleasesOptions extends CatalogueFilters {
   artistId: number;
   page?: number;
   pageSize?: number;
+  signal?: AbortSignal;
 }
 
 export function artistReleases(c: ApiClient, o: ArtistReleasesOptions): Promise<ArtistReleasesBody> {
@@ -105,6 +106,7 @@ export function artistReleases(c: ApiClient, o: ArtistReleasesOptions): Promise<
     auth: 'consumer',
     schema: artistReleasesBody,
     what: 'artist releases',
+    signal: o.signal,
   });
 }
 
@@ -114,6 +116,7 @@ export interface ReleaseTracksOptions {
   usageTypes?: string[];
   page?: number;
   pageSize?: number;
+  signal?: AbortSignal;
 }
 
 export function releaseTracks(c: ApiClient, o: ReleaseTracksOptions): Promise<ReleaseTracksBody> {
@@ -122,6 +125,7 @@ export function releaseTracks(c: ApiClient, o: ReleaseTracksOptions): Promise<Re
     auth: 'consumer',
     schema: releaseTracksBody,
     what: 'release tracks',
+    signal: o.signal,
   });
 }
 

@@ -11,6 +11,7 @@ export interface PlaylistQuery {
 export interface ListPlaylistsOptions extends PlaylistQuery {
   page?: number;
   pageSize?: number;
+  signal?: AbortSignal;
 }
 
 export interface TrackInput {
@@ -61,6 +62,7 @@ export function listPlaylists(c: ApiClient, o: ListPlaylistsOptions): Promise<Pl
     auth: 'user',
     schema: playlistsBody,
     what: 'playlists',
+    signal: o.signal,
   });
 }
 

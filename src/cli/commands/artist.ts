@@ -33,8 +33,8 @@ export function registerArtist(program: Command): void {
         listPath: 'releases.releases',
         maxPageSize: 50,
         view: artistReleasesView,
-        fetchPage: (page, pageSize) =>
-          artistReleases(s.client, { artistId: id, country: s.country, ...filters, page, pageSize }),
+        fetchPage: (page, pageSize, signal) =>
+          artistReleases(s.client, { artistId: id, country: s.country, ...filters, page, pageSize, signal }),
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 1003) {

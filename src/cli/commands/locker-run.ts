@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
-import { paginate, setPath, type PaginateOptions } from '../../client/paging';
+import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../client/paging';
 import { flagOrEnv, globalsOf, intOption, output, outputFormat, say, session, type Session } from '../context';
 import { parseIntegerId, readStdin } from '../ids';
 import { checkPaging } from '../listing';
@@ -83,8 +83,8 @@ function lockerReleaseKey(lr: any): string {
 }
 
 /** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
-function lockerPages<T>(s: Session, fetchPage: (page: number) => Promise<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages'>): AsyncGenerator<T> {
-  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages });
+function lockerPages<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: interruptSignal() });
 }
 
 export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void> {
@@ -122,7 +122,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
-    const fetchPage = (page: number) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize });
+    const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
     for await (const body of lockerPages<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
@@ -168,7 +168,7 @@ async function streamXmlPages(
     const m = new RegExp(`<${tag}>(\\d+)</${tag}>`).exec(head);
     return m ? Number(m[1]) : undefined;
   };
-  const fetchPage = (page: number) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize });
+  const fetchPage = (page: number, signal: AbortSignal) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize, signal });
   let written = 0;
   let tail = '';
   let first = true;
@@ -208,7 +208,7 @@ function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined
 
 async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
   const { getLocker } = await import('../../client/locker');
-  const fetchPage = (page: number) => getLocker(s.client, { country: s.country, page, pageSize: 50 });
+  const fetchPage = (page: number, signal: AbortSignal) => getLocker(s.client, { country: s.country, page, pageSize: 50, signal });
   for await (const body of lockerPages(s, fetchPage, { pageSize: 50 })) {
     const hit = findTrack(body, trackId);
     if (hit) return hit;

@@ -43,7 +43,7 @@ export async function runList(cmd: Command, flags: PagingFlags & { user?: string
     maxPageSize: 500,
     defaultPageSize: 10,
     view: playlistListView,
-    fetchPage: (page, pageSize) => listPlaylists(s.client as any, { ...q, page, pageSize }),
+    fetchPage: (page, pageSize, signal) => listPlaylists(s.client, { ...q, page, pageSize, signal }),
   });
 }
 

@@ -44,8 +44,8 @@ export function registerRelease(program: Command): void {
         listPath: 'tracks.tracks',
         maxPageSize: 50,
         view: releaseTracksView,
-        fetchPage: (page, pageSize) =>
-          releaseTracks(s.client, { releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize }),
+        fetchPage: (page, pageSize, signal) =>
+          releaseTracks(s.client, { releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize, signal }),
       }),
     );
   });
