@@ -39,6 +39,8 @@ export interface SandboxInfo {
     playlistIds: string[];
     groupId: string;
   };
+  /** a running server's requests answered since it started, by HTTP status */
+  requests?: { total: number; byStatus: Record<string, number> };
 }
 
 export interface RunningSandbox {
@@ -127,35 +129,57 @@ export async function getSandboxInfo(dataDir: string): Promise<SandboxInfo> {
   const store = Store.open(dataDir);
   const seed = store.seed;
   store.close();
-  return describe(dataDir, seed, new DemoData(seed), baseUrl);
+  const info = describe(dataDir, seed, new DemoData(seed), baseUrl);
+  if (baseUrl) {
+    const live = await control(`${baseUrl}/__sandbox/info`, 1000);
+    const requests = (live?.status === 200 ? (live.body as { requests?: SandboxInfo['requests'] }) : undefined)?.requests;
+    if (requests) info.requests = requests;
+  }
+  return info;
 }
 
-function health(baseUrl: string, timeoutMs: number): Promise<boolean> {
+async function health(baseUrl: string, timeoutMs: number): Promise<boolean> {
+  return (await control(`${baseUrl}/__sandbox/health`, timeoutMs))?.status === 200;
+}
+
+/** GET a control route: its status and JSON body, or undefined when it does not answer in time. */
+function control(url: string, timeoutMs: number): Promise<{ status: number; body: unknown } | undefined> {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (v: boolean) => {
+    const finish = (v: { status: number; body: unknown } | undefined) => {
       if (!done) {
         done = true;
         resolve(v);
       }
     };
     try {
-      const req = request(`${baseUrl}/__sandbox/health`, { method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
-        res.resume();
-        finish(res.statusCode === 200);
+      const req = request(url, { method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          finish({ status: res.statusCode ?? 0, body });
+        });
+        res.on('error', () => finish(undefined));
       });
       req.on('timeout', () => {
         req.destroy();
-        finish(false);
+        finish(undefined);
       });
-      req.on('error', () => finish(false));
+      req.on('error', () => finish(undefined));
       req.end();
       setTimeout(() => {
         req.destroy();
-        finish(false);
+        finish(undefined);
       }, timeoutMs).unref();
     } catch {
-      finish(false);
+      finish(undefined);
     }
   });
 }

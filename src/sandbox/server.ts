@@ -22,8 +22,8 @@ export interface ServerConfig {
   store: Store;
   faults?: Faults;
   rateLimit?: RateLimit;
-  /** answers GET /__sandbox/info */
-  info(baseUrl: string): unknown;
+  /** answers GET /__sandbox/info (with the counts of requests answered added) */
+  info(baseUrl: string): object;
   dataDir: string;
 }
 
@@ -164,7 +164,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
 
   const sandboxRoute = (ctx: Ctx): Reply => {
     if (ctx.path === '/__sandbox/health') return json(200, { status: 'ok', pid: process.pid, seed: cfg.store.seed, dataDir: cfg.dataDir });
-    if (ctx.path === '/__sandbox/info') return json(200, cfg.info(baseUrl));
+    if (ctx.path === '/__sandbox/info') return json(200, { ...cfg.info(baseUrl), requests: answered() });
     if (ctx.path === '/__sandbox/reset' && ctx.method === 'POST') {
       cfg.store.reset();
       return json(200, { status: 'ok' });
@@ -172,7 +172,23 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     return apiError(ctx, new ApiFail(2001, `No such resource: ${ctx.path}`));
   };
 
+  // requests answered since the start, by status: how many 429s a client under test drew
+  const byStatus = new Map<number, number>();
+  const answered = () => {
+    const counts: Record<string, number> = {};
+    let total = 0;
+    for (const [status, n] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+      counts[String(status)] = n;
+      total += n;
+    }
+    return { total, byStatus: counts };
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // a connection cut before the answer (a reset fault) answered nothing
+    res.once('close', () => {
+      if (res.headersSent) byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1);
+    });
     const raw = await readBody(req);
     if (raw === undefined) {
       write(res, json(413, { status: 'error', version: '1.2', error: { code: 1002, errorMessage: 'Request body too large' } }), { connection: 'close' });

@@ -108,6 +108,9 @@ export function registerSandbox(program: Command): void {
         `data dir     ${info.dataDir}`,
         `seed         ${info.seed}`,
         `server       ${info.baseUrl ?? 'not running (start one with: mcat sandbox start)'}`,
+        ...(info.requests
+          ? [`requests     ${info.requests.total} answered${Object.keys(info.requests.byStatus).length ? ` (${Object.entries(info.requests.byStatus).map(([s, n]) => `${s}: ${n}`).join(', ')})` : ''}`]
+          : []),
         'consumers',
         ...info.consumers.map((c) => `  ${c.key}  secret ${c.secret}  countries ${c.countries.join(',')}`),
         'users',
