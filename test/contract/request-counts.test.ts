@@ -33,5 +33,4 @@ describe('requests answered, by status', () => {
     const t = await mcat(['sandbox', 'info', '--data', sb.dataDir]);
     expect(t.stdout).toMatch(/^requests {5}\d+ answered \(200: \d+, 429: 1\)$/m);
   });
-
 });
