@@ -190,7 +190,3 @@ export class UsageError extends McatError {
   }
 }
 
-/** Some items failed, the rest succeeded (exit 3). The failures were already reported. */
-export class PartialError extends McatError {
-  override name = 'PartialError';
-}

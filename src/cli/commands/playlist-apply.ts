@@ -1,7 +1,8 @@
 // `playlist apply` and `playlist export`: the bulk engine (src/bulk) from the terminal.
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
+import { AuthError, McatError, UsageError } from '../../client/errors';
+import { PartialError } from '../errors';
 import { intOption, outputFormat, say, session } from '../context';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
