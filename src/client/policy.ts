@@ -3,7 +3,7 @@
 // Retry-After, and one rate limiter that every request passes and that 429s and the
 // X-RateLimit-* headers feed. Nothing above the request core retries: bulk runs only decide
 // how many edits are in flight.
-import { AbortedError, NetworkError, RateLimitError, TimeoutError } from './errors';
+import { AbortedError, McatError, NetworkError, RateLimitError, TimeoutError } from './errors';
 import { RESET_CODES, type Answer } from './transport';
 
 /** Statuses that say "try again": the service is busy or a gateway lost the answer. */
@@ -65,6 +65,13 @@ export class RateLimiter {
   /** false: `allowed` is the rate requests were sent at when a server with no X-RateLimit-* said 429 */
   private fromHeaders = false;
   private windowS = 0;
+  /**
+   * The server's current window, as the answers tell: when its first request was sent, and its
+   * end (0: not known), which is late by at most `windowSlack` (that request's time on the way).
+   */
+  private windowStartSent = 0;
+  private windowEnd = 0;
+  private windowSlack = 0;
   /** AIMD on 429s: the share of `allowed` used, and when it was last cut */
   private share = 1;
   private cutAt = -Infinity;
@@ -114,7 +121,8 @@ export class RateLimiter {
       // a slot of its own, 1/pace after the previous one: waiters never burst together
       const slot = Math.max(now, this.nextSlot);
       this.nextSlot = slot + 1000 / pace;
-      if (slot > now) {
+      // less than a millisecond early is on time (a timer cannot wait less)
+      if (slot - now >= 1) {
         await this.sleep(slot - now, signal);
         if (signal?.aborted) throw new AbortedError();
         // paused meanwhile (a 429): wait for the pause, then take a new slot
@@ -127,21 +135,40 @@ export class RateLimiter {
     while (this.starts.length && this.starts[0] < t - 2000) this.starts.shift();
   }
 
-  /** An answer came: its X-RateLimit-* headers set the pace; a 429 pauses everyone. */
-  observe(status: number, headers: Record<string, string>): void {
+  /**
+   * An answer came (to a request sent at `sentAt`): its X-RateLimit-* headers set the pace; a
+   * 429 pauses everyone. Returns why everyone now waits, if this answer says they must.
+   */
+  observe(status: number, headers: Record<string, string>, sentAt = this.now()): string | undefined {
+    const before = this.pausedUntilMs;
     this.settle();
     const now = this.now();
     const limit = positive(headers['x-ratelimit-limit']);
     const reset = positive(headers['x-ratelimit-reset']);
     const current = positive(headers['x-ratelimit-current']);
     if (limit !== undefined && reset !== undefined) {
-      // Reset is the seconds left in the window: the most seen is the window's length
+      // Reset is the seconds left in the window (rounded up): the most seen is the window's length
       this.windowS = Math.max(this.windowS, reset);
       const margin = Math.max(1, Math.ceil(limit * 0.05));
       this.allowed = Math.max(limit - margin, limit / 2) / this.windowS;
       this.fromHeaders = true;
-      // the window is spent: nobody goes before it resets (at the latest, Reset from now)
-      if (current !== undefined && current >= limit && status !== 429) this.pause(now + reset * 1000);
+      if (current !== undefined && sentAt >= this.windowStartSent) {
+        // the first request of a window: the window began as it arrived and ends a window later
+        // (Reset, in whole seconds, cannot say when within the last second)
+        if (current <= 1) {
+          this.windowStartSent = sentAt;
+          this.windowEnd = sentAt + this.windowS * 1000;
+          this.windowSlack = now - sentAt + 10;
+        }
+        // the window is spent: nobody goes before it resets
+        if (current >= limit && status !== 429) {
+          const end = this.windowEnd + this.windowSlack;
+          if (this.windowEnd && sentAt < end) {
+            if (end > now) this.pause(end);
+            // else: that window is over already
+          } else this.pause(now + reset * 1000);
+        }
+      }
     }
     if (status === 429) {
       this.rateLimited++;
@@ -161,6 +188,9 @@ export class RateLimiter {
         this.cutHoldMs = Math.max(1000, waitMs);
       }
     }
+    if (this.pausedUntilMs <= before || this.pausedUntilMs <= now) return undefined;
+    const ms = Math.round(this.pausedUntilMs - now);
+    return status === 429 ? `rate limited: everyone waits ${ms} ms` : `the rate window is spent (X-RateLimit-Current ${current} of ${limit}): everyone waits ${ms} ms`;
   }
 
   /** The request failed without an answer: it no longer holds the others back. */
@@ -230,6 +260,8 @@ export interface SendOptions {
 export interface Attempted extends Answer {
   /** `503 GET url 12 ms (retry 1)` */
   label: string;
+  /** requests sent so far for this call (set by the policy) */
+  attempts?: number;
 }
 
 export class RetryPolicy {
@@ -270,10 +302,23 @@ export class RetryPolicy {
    * effect. A Retry-After over the cap fails at once with RateLimitError.
    */
   async send(attempt: (n: number) => Promise<Attempted>, o: SendOptions): Promise<Attempted> {
+    let sent = 0;
+    try {
+      const a = await this.loop(async (n) => (sent = n + 1, attempt(n)), o);
+      a.attempts = sent;
+      return a;
+    } catch (err) {
+      if (err instanceof McatError && sent > 0) err.attempts = sent;
+      throw err;
+    }
+  }
+
+  private async loop(attempt: (n: number) => Promise<Attempted>, o: SendOptions): Promise<Attempted> {
     const note = o.trace ?? (() => {});
     for (let n = 0; ; n++) {
       if (o.signal?.aborted) throw new AbortedError();
       await this.limiter.acquire(o.signal);
+      const sentAt = this.now();
       let a: Attempted;
       try {
         a = await attempt(n);
@@ -286,7 +331,8 @@ export class RetryPolicy {
         await this.wait(this.backoff(n + 1), o, note);
         continue;
       }
-      this.limiter.observe(a.status, a.headers);
+      const waiting = this.limiter.observe(a.status, a.headers, sentAt);
+      if (waiting && a.status !== 429) note(`${a.label}; ${waiting}`);
       if (!RETRY_STATUSES.has(a.status)) return a;
       const ra = parseRetryAfter(a.headers['retry-after'], this.now());
       if (ra !== undefined && ra > this.maxRetryAfterSeconds && (a.status === 429 || o.safe)) {

@@ -74,6 +74,25 @@ describe('RateLimiter', () => {
     expect(ft.t.sleeps).toEqual([3000]);
   });
 
+  it('a window whose start it saw: a spent window waits only until that window ends, not a whole Reset', async () => {
+    const ft = fakeTime();
+    const l = new RateLimiter(ft);
+    const t0 = ft.t.now;
+    await l.acquire();
+    ft.t.now += 2; // the first request of a window took 2 ms there and back
+    l.observe(200, rl(20, 1, 1), t0);
+    ft.t.now = t0 + 990;
+    l.observe(200, rl(20, 20, 1), t0 + 985);
+    // the window began when the first request arrived (between t0 and t0 + 2): it ends by t0 + 1000 + 2 (+10 of margin)
+    expect(l.pausedUntil).toBe(t0 + 1000 + 12);
+    // an answer from before that window (answers can cross) says nothing about it
+    const l2 = new RateLimiter(ft);
+    await l2.acquire();
+    l2.observe(200, rl(20, 1, 1), ft.t.now);
+    l2.observe(200, rl(20, 20, 1), ft.t.now - 500);
+    expect(l2.pausedUntil).toBe(0);
+  });
+
   it('a 429 pauses everyone until Retry-After, once per burst lowers the pace to 70 %, which climbs back 5 % a second', async () => {
     const ft = fakeTime();
     const l = new RateLimiter(ft);
