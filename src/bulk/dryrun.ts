@@ -4,9 +4,7 @@
 import { diffPlaylist, formatDiff, type PlaylistDiff } from './diff';
 import type { Edit, ParsedEdit } from './edits';
 import { describeError, isMissingPlaylist } from './apply';
-import { loadOps, type BulkOps } from './ops';
-import { withRetries } from './retry';
-import type { ClientLike, Playlist, PlaylistQuery } from './types';
+import type { Playlist, PlaylistApi, PlaylistQuery } from '../client/playlist-api';
 
 export type PlanAction = 'change' | 'no-change' | 'create' | 'group' | 'fail';
 
@@ -24,13 +22,13 @@ export interface DryRunPlan {
 }
 
 export interface DryRunOptions {
-  client: ClientLike;
+  /** the playlist calls of the client (src/client/playlist-api.ts); tests pass a fake */
+  api: PlaylistApi;
   edits: ParsedEdit[];
   country: string;
   userId?: string;
   /** parallel reads (default 4) */
   concurrency?: number;
-  ops?: BulkOps;
   signal?: AbortSignal;
 }
 
@@ -50,7 +48,6 @@ function project(p: Playlist | undefined, e: Edit, id: string): Playlist {
 }
 
 export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
-  const ops = o.ops ?? (await loadOps());
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const ids = [...new Set(o.edits.flatMap((pe) => (pe.edit.op === 'replace' || pe.edit.op === 'details' ? [pe.edit.playlistId] : [])))];
   const fetched = new Map<string, Fetched>();
@@ -59,7 +56,7 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
     while (next < ids.length && !o.signal?.aborted) {
       const id = ids[next++];
       try {
-        const r = await withRetries(() => ops.getPlaylist(o.client, id, q));
+        const r = await o.api.getPlaylist(id, q);
         fetched.set(id, { playlist: r.playlist });
       } catch (err) {
         fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });

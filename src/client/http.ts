@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
-import { AuthError, HttpError } from './errors';
+import { AuthError, HttpError, McatError } from './errors';
 import { authorizationHeader, baseUri, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type Sleep } from './policy';
@@ -101,6 +101,8 @@ export interface RawResponse {
   url: string;
   /** Retry-After of a 429/502/503/504 that outlived the retries, seconds */
   retryAfterSeconds?: number;
+  /** requests sent for it, retries included */
+  attempts?: number;
 }
 
 export interface StreamResponse {
@@ -183,16 +185,14 @@ export class ApiClient {
   /** Like request, with the response status and headers (e.g. a Location header). */
   async exchange<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
     const res = await this.send(method, path, opts, false);
-    await xmlReady(res);
-    const data = interpret(res.status, res.headers, res.text, res.url, opts.what);
+    const data = await read(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, opts.schema, opts.what, res.status) as T };
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
   async requestText(method: string, path: string, opts: RequestOptions = {}): Promise<string> {
     const res = await this.send(method, path, opts, false);
-    await xmlReady(res);
-    interpret(res.status, res.headers, res.text, res.url, opts.what);
+    await read(res, opts.what);
     return res.text;
   }
 
@@ -202,10 +202,7 @@ export class ApiClient {
   async requestRaw(a: RawRequest | string, b?: string, c?: Omit<RawRequest, 'method' | 'path'>): Promise<RawResponse> {
     const req: RawRequest = typeof a === 'string' ? { ...(c ?? {}), method: a, path: b ?? '/' } : a;
     const res = await this.send(req.method, req.path, req, false);
-    if (req.throwOnHttpError !== false) {
-      await xmlReady(res);
-      interpret(res.status, res.headers, res.text, res.url, req.what);
-    }
+    if (req.throwOnHttpError !== false) await read(res, req.what);
     return res;
   }
 
@@ -217,8 +214,7 @@ export class ApiClient {
   async requestStream(method: string, path: string, opts: StreamRequestOptions = {}): Promise<StreamResponse> {
     const res = await this.send(method, path, opts, true);
     if ('text' in res) {
-      await xmlReady(res);
-      interpret(res.status, res.headers, res.text, res.url, opts.what);
+      await read(res, opts.what);
       throw new HttpError(res.status, `HTTP ${res.status}`, res.text);
     }
     return res;
@@ -337,12 +333,23 @@ export class ApiClient {
       throw err;
     }
     this.tracer.line(`${a.label} (${Buffer.byteLength(text)} bytes)`);
-    const out: RawResponse = { status: a.status, headers: a.headers, text, body: text, url: shownUrl };
+    const out: RawResponse = { status: a.status, headers: a.headers, text, body: text, url: shownUrl, attempts: a.attempts };
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);
       if (ra !== undefined) out.retryAfterSeconds = ra;
     }
     return out;
+  }
+}
+
+/** The answer's value, or the typed error it stands for (with the requests it took). */
+async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
+  try {
+    await xmlReady(res);
+    return interpret(res.status, res.headers, res.text, res.url, what);
+  } catch (err) {
+    if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
+    throw err;
   }
 }
 

@@ -14,6 +14,18 @@ export interface ListPlaylistsOptions extends PlaylistQuery {
   signal?: AbortSignal;
 }
 
+/** Optional metadata that may accompany a track in a request, in the spec's order. */
+export const TRACK_METADATA_FIELDS = [
+  'trackTitle',
+  'trackVersion',
+  'artistAppearsAs',
+  'releaseId',
+  'releaseTitle',
+  'releaseArtistAppearsAs',
+  'releaseVersion',
+] as const;
+export type TrackMetadataField = (typeof TRACK_METADATA_FIELDS)[number];
+
 export interface TrackInput {
   trackId: string | number;
   trackTitle?: string;
@@ -71,9 +83,23 @@ export async function getPlaylist(c: ApiClient, id: string, o: PlaylistQuery): P
   return parse(envelope(body));
 }
 
-/** Not retried once it may have reached the service: a repeat could create a second playlist. */
-export async function createPlaylist(c: ApiClient, body: CreateBody, o: PlaylistQuery): Promise<PlaylistBody> {
-  const res = await c.request('POST', '/1.2/playlists', { query: q(o), json: body, auth: 'user', idempotent: false, what: 'new playlist' });
+export interface CreateOptions {
+  /**
+   * A repeat could create a second playlist: after an attempt whose answer was lost, the create
+   * is sent again only when this resolves true (the caller can tell it did not take effect).
+   */
+  confirmNotApplied?: () => Promise<boolean>;
+}
+
+export async function createPlaylist(c: ApiClient, body: CreateBody, o: PlaylistQuery, how: CreateOptions = {}): Promise<PlaylistBody> {
+  const res = await c.request('POST', '/1.2/playlists', {
+    query: q(o),
+    json: body,
+    auth: 'user',
+    idempotent: false,
+    confirmNotApplied: how.confirmNotApplied,
+    what: 'new playlist',
+  });
   return parse(envelope(res));
 }
 

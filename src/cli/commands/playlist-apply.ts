@@ -23,7 +23,8 @@ async function readInputBytes(file: string): Promise<Buffer> {
 
 /**
  * Edits in flight by default. Throughput is edits in flight over the round trip: 32 at 20 ms (a
- * regional API) is ~1,000 edits/s where 16 stayed near 600. A 429 halves it at once (AIMD).
+ * regional API) is ~1,000 edits/s where 16 stayed near 600. A rate limit is the client's to keep:
+ * its limiter paces every request (and pauses them all on a 429), whatever is in flight.
  */
 const DEFAULT_APPLY_CONCURRENCY = 32;
 
@@ -56,9 +57,10 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const s = await session(cmd, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
+  const api = (await import('../../client/playlist-api')).playlistApi(s.client);
 
   if (flags.dryRun) {
-    const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
+    const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
       await print(bulk.formatDryRun(plans, name).join('\n') + '\n');
     } else {
@@ -74,11 +76,11 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   let result;
   try {
     result = await bulk.applyEdits({
-      client: s.client,
+      api,
+      limiter: s.client.limiter,
       edits,
       country: q.country,
       userId: q.userId,
-      // the AIMD scheduler halves it on the first 429
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
       maxPages: s.client.maxPages,
@@ -99,7 +101,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
 
   if (flags.verify && !result.interrupted) {
-    const v = await bulk.verifyEdits({ client: s.client, edits, created: result.created, country: q.country, userId: q.userId });
+    const v = await bulk.verifyEdits({ api, edits, created: result.created, country: q.country, userId: q.userId });
     // a playlist some failed edit should have changed is expected to differ: the failure was reported
     const touchedByFailures = new Set(result.failed.flatMap((f) => [f.playlistId, 'playlistId' in f.edit ? f.edit.playlistId : undefined]).filter(Boolean));
     const bad = v.mismatches.filter((m) => !touchedByFailures.has(m.playlistId));
@@ -141,9 +143,10 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const s = await session(cmd, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
   const bulk = await import('../../bulk/index');
+  const api = (await import('../../client/playlist-api')).playlistApi(s.client);
   const signal = interruptSignal();
   let n = 0;
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
+  for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
     await print(bulk.exportLine(edit) + '\n');
     // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
     if (stdoutClosed()) return;

@@ -12,7 +12,7 @@ const hex = (n: number) => n.toString(16).padStart(24, '0');
 
 async function exportText(api: FakeApi, userId: string, pageSize = 3): Promise<string> {
   const lines: string[] = [];
-  for await (const e of exportPlaylists({ client: {}, ops: api, country: 'GB', userId, pageSize, concurrency: 3 })) lines.push(exportLine(e));
+  for await (const e of exportPlaylists({ api, country: 'GB', userId, pageSize, concurrency: 3 })) lines.push(exportLine(e));
   return lines.map((l) => l + '\n').join('');
 }
 
@@ -57,7 +57,7 @@ describe('exportPlaylists', () => {
     expect(parsed.errors).toEqual([]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-export-'));
     try {
-      const res = await applyEdits({ client: {}, ops: api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j'), schedulerOptions: { baseDelayMs: 1 } });
+      const res = await applyEdits({ api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j') });
       expect(res.failed).toEqual([]);
       expect(res.created).toHaveLength(11);
       const restored = await exportText(api, 'u3');
@@ -65,7 +65,7 @@ describe('exportPlaylists', () => {
       expect(strip(restored)).toBe(strip(backup));
       // applying the backup to its own user changes nothing and creates nothing
       const before = api.creates;
-      const again = await applyEdits({ client: {}, ops: api, edits: parsed.edits, country: 'GB', userId: 'u1', journalPath: path.join(dir, 'j2') });
+      const again = await applyEdits({ api, edits: parsed.edits, country: 'GB', userId: 'u1', journalPath: path.join(dir, 'j2') });
       expect(again.created).toEqual([]);
       expect(api.creates).toBe(before);
       expect(await exportText(api, 'u1')).toBe(backup);
@@ -92,7 +92,7 @@ describe('dryRunEdits', () => {
       { op: 'group-replace', groupId: hex(7), name: 'G', playlistIds: [] },
     ];
     const { edits } = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'x.ndjson' });
-    const plans = await dryRunEdits({ client: {}, ops: api, edits, country: 'GB', userId: 'u1' });
+    const plans = await dryRunEdits({ api, edits, country: 'GB', userId: 'u1' });
     expect(plans.map((p) => p.action)).toEqual(['change', 'change', 'no-change', 'no-change', 'create', 'fail', 'create', 'group', 'group']);
     expect(plans[0].diff).toMatchObject({ tracksAdded: [{ trackId: '3', position: 2 }], tracksRemoved: [{ trackId: '1', position: 1 }] });
     expect(plans[5].error).toMatchObject({ code: 2001 });
