@@ -3,7 +3,7 @@
 // baseline measured in the same run, with the ratio and the goal. Prints one table at the end.
 //
 //   npm run bench                 all benchmarks
-//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk)
+//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk, rate)
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -187,6 +187,7 @@ async function main() {
       record('locker -o ndjson --all, 20,000 releases: peak memory', all.peakMb, 'MB', 'node -e 0', base.peakMb, 'goal < 150 MB');
     }
     if (want('bulk')) await benchBulk(sb);
+    if (want('rate')) await benchRate();
   } finally {
     await sb.stop();
   }
@@ -282,6 +283,40 @@ async function benchBulk(sb) {
     }
   } finally {
     await lat.stop();
+  }
+}
+
+/** 1,000 replaces against `--rate-limit 50/s`: the client's limiter should keep to the rate, not hit it. */
+async function benchRate() {
+  const dir = join(work, 'sandbox-rate');
+  // 50 playlists to spread the edits over, made before the limit is on
+  const free = await startSandbox(dir);
+  let ids;
+  try {
+    const env = envFor(free);
+    const f = join(work, 'rate-creates.ndjson');
+    writeFileSync(f, Array.from({ length: 50 }, (_, i) => JSON.stringify({ op: 'create', name: `rate ${i}` })).join('\n') + '\n');
+    await mustRun(node, [bin, 'playlist', 'apply', f, '--journal', join(work, 'jr0')], { env });
+    ids = JSON.parse((await mustRun(node, [bin, 'playlist', 'list', '--all', '-o', 'json'], { env })).out).playlists.playlist.map((p) => p.id);
+  } finally {
+    await free.stop();
+  }
+  const limited = await startSandbox(dir, ['--rate-limit', '50/s']);
+  try {
+    const env = envFor(limited);
+    const tracks = limited.info.examples.trackIds;
+    const file = join(work, 'rate-edits.ndjson');
+    writeFileSync(file, Array.from({ length: 1000 }, (_, i) => JSON.stringify({ op: 'replace', playlistId: ids[i % ids.length], name: `rate ${i}`, tracks: [{ trackId: String(tracks[i % tracks.length]) }] })).join('\n') + '\n');
+    const before = JSON.parse(execFileSync(node, [bin, 'sandbox', 'info', '--json', '--data', dir], { encoding: 'utf8' })).requests;
+    const run = await mustRun(node, [bin, 'playlist', 'apply', file, '--journal', join(work, 'jr1')], { env: { ...env, NODE_EXTRA_CA_CERTS: null } });
+    const after = JSON.parse(execFileSync(node, [bin, 'sandbox', 'info', '--json', '--data', dir], { encoding: 'utf8' })).requests;
+    const total = after.total - before.total;
+    const tooMany = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+    log(`rate: ${total} requests answered, ${tooMany} of them 429`);
+    record('apply of 1,000 replaces at --rate-limit 50/s: time', run.ms, 'ms', 'ideal (1,000 / 50 a second)', 20_000, 'goal <= 1.15x');
+    record('apply of 1,000 replaces at --rate-limit 50/s: answered 429', (100 * tooMany) / total, '%', 'goal', 5, 'goal < 1x');
+  } finally {
+    await limited.stop();
   }
 }
 
