@@ -9,7 +9,7 @@ import { DEFAULT_MAX_PAGES } from './paging';
 import { AuthError, HttpError, McatError } from './errors';
 import { authorizationHeader, baseUri, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
-import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type Sleep } from './policy';
+import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, Tracer } from './trace';
 
@@ -21,17 +21,14 @@ export { DEFAULT_MAX_BODY_BYTES } from './transport';
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
 
-export interface ApiClientOptions {
+/** The policy's options (retries, backoff, Retry-After cap, the limiter; sleep, random and now for tests) and the client's own. */
+export interface ApiClientOptions extends PolicyOptions {
   baseUrl: string;
   credentials: Credentials;
   /** where the OAuth parameters travel: the Authorization header (default) or the query */
   authIn?: 'header' | 'query';
   /** whole-request timeout per attempt, ms (default 30000); connecting gets min(this, 10000) */
   timeoutMs?: number;
-  /** retries after the first attempt (default 3) */
-  retries?: number;
-  /** the longest Retry-After honoured, seconds (default 60); longer fails at once with RateLimitError */
-  maxRetryAfterSeconds?: number;
   /** the largest body read into memory, bytes (default 64 MiB); streamed bodies (downloads) are exempt */
   maxBodyBytes?: number;
   /** the most pages a listing walk may ask for (default 10000): see paginate() */
@@ -43,15 +40,6 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** an undici dispatcher to use instead of the client's own pool (tests: MockAgent) */
   dispatcher?: Dispatcher;
-  /** backoff: full jitter over min(maxBackoffMs, backoffBaseMs * 2^(retry-1)); defaults 300 and 8000 */
-  backoffBaseMs?: number;
-  maxBackoffMs?: number;
-  /** the process's rate limiter, when several clients share one (default: the client's own) */
-  limiter?: RateLimiter;
-  /** injectable for tests */
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
 }
 
 export type Accept = 'json' | 'xml' | (string & {});
@@ -148,16 +136,7 @@ export class ApiClient {
       dispatcher: opts.dispatcher,
       scrub: (t) => this.tracer.scrub(t),
     });
-    this.policy = new RetryPolicy({
-      retries: opts.retries,
-      maxRetryAfterSeconds: opts.maxRetryAfterSeconds,
-      backoffBaseMs: opts.backoffBaseMs,
-      maxBackoffMs: opts.maxBackoffMs,
-      limiter: opts.limiter,
-      sleep: opts.sleep,
-      random: opts.random,
-      now: opts.now,
-    });
+    this.policy = new RetryPolicy(opts);
   }
 
   get hasToken(): boolean {

@@ -235,7 +235,7 @@ export interface PolicyOptions {
   maxBackoffMs?: number;
   /** the longest Retry-After honoured, seconds (default 60); longer fails at once with RateLimitError */
   maxRetryAfterSeconds?: number;
-  /** the process's limiter (default: a new one) */
+  /** the process's rate limiter, when several clients share one (default: a new one) */
   limiter?: RateLimiter;
   sleep?: Sleep;
   random?: () => number;
