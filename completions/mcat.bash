@@ -3,11 +3,11 @@
 
 _mcat_subs() {
   case "$1" in
-    '') echo 'release artist track locker playlist group auth profile sandbox api completion' ;;
+    '') echo 'release artist track locker playlist group auth profile sandbox api version completion' ;;
     'release') echo 'batch tracks' ;;
     'artist') echo 'releases' ;;
     'track') echo 'metadata' ;;
-    'locker') echo 'download stream-check' ;;
+    'locker') echo 'summary find check download stream-check' ;;
     'playlist') echo 'list show create details replace apply export' ;;
     'group') echo 'replace add show' ;;
     'auth') echo 'login status logout' ;;
@@ -18,7 +18,7 @@ _mcat_subs() {
 
 _mcat_opts() {
   case "$1" in
-    '') echo '-V --version -o --output --fields --no-color -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
+    '') echo '-V --version -o --output --fields --json --jq -q --quiet --no-color --no-pager -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
     'release') echo '-h --help' ;;
     'release batch') echo '--ids-file --usage-types --type --packages --image-size --concurrency -h --help' ;;
     'release tracks') echo '--usage-types --page --page-size --all --limit -h --help' ;;
@@ -27,32 +27,36 @@ _mcat_opts() {
     'track') echo '-h --help' ;;
     'track metadata') echo '--embeddings --top -h --help' ;;
     'locker') echo '--user-token-from-stdin --sort --available --unavailable --no-downloads-left --release --track --purchased-since --page --page-size --all --limit -h --help' ;;
-    'locker download') echo '--format -O --output-file --clobber --download-timeout --user-token-from-stdin -h --help' ;;
+    'locker summary') echo '--user-token-from-stdin -h --help' ;;
+    'locker find') echo '--user-token-from-stdin -h --help' ;;
+    'locker check') echo '--user-token-from-stdin -h --help' ;;
+    'locker download') echo '--format -O --output-file --clobber --download-timeout --dry-run --user-token-from-stdin -h --help' ;;
     'locker stream-check') echo '--user-token-from-stdin -h --help' ;;
     'playlist') echo '-h --help' ;;
-    'playlist list') echo '--user --page --page-size --all --limit -h --help' ;;
-    'playlist show') echo '--user -h --help' ;;
-    'playlist create') echo '--name --status --visibility --image-url --description --description-file --annotation --from --input-format --user -h --help' ;;
-    'playlist details') echo '--name --visibility --status --image-url --description --description-file --annotation --user -h --help' ;;
-    'playlist replace') echo '--from --input-format --name --status --visibility --image-url --description --description-file --annotation --dry-run --user -h --help' ;;
-    'playlist apply') echo '--concurrency --journal --resume --dry-run --report --input-format --verify --user -h --help' ;;
-    'playlist export') echo '--concurrency --user -h --help' ;;
+    'playlist list') echo '--user --user-token-from-stdin --page --page-size --all --limit -h --help' ;;
+    'playlist show') echo '--user --user-token-from-stdin -h --help' ;;
+    'playlist create') echo '--name --status --visibility --image-url --description --description-file --annotation --from --input-format --user --user-token-from-stdin -h --help' ;;
+    'playlist details') echo '--name --visibility --status --image-url --description --description-file --annotation --user --user-token-from-stdin -h --help' ;;
+    'playlist replace') echo '--from --input-format --name --status --visibility --image-url --description --description-file --annotation --dry-run --user --user-token-from-stdin -h --help' ;;
+    'playlist apply') echo '--concurrency --journal --resume --dry-run --report --input-format --verify --shard --user --user-token-from-stdin -h --help' ;;
+    'playlist export') echo '--concurrency --shard --user --user-token-from-stdin -h --help' ;;
     'group') echo '-h --help' ;;
-    'group replace') echo '--name --playlist --user -h --help' ;;
-    'group add') echo '--playlist --user -h --help' ;;
-    'group show') echo '--user -h --help' ;;
+    'group replace') echo '--name --playlist --user --user-token-from-stdin -h --help' ;;
+    'group add') echo '--playlist --user --user-token-from-stdin -h --help' ;;
+    'group show') echo '--user --user-token-from-stdin -h --help' ;;
     'auth') echo '-h --help' ;;
-    'auth login') echo '--user-id --with-secrets-from-stdin --use -h --help' ;;
-    'auth status') echo '-h --help' ;;
+    'auth login') echo '--user-id --with-secrets-from-stdin --use --no-verify -h --help' ;;
+    'auth status') echo '--no-verify -h --help' ;;
     'auth logout') echo '-h --help' ;;
     'profile') echo '-h --help' ;;
     'profile list') echo '-h --help' ;;
     'profile use') echo '-h --help' ;;
     'sandbox') echo '-h --help' ;;
-    'sandbox start') echo '--host --port --data --seed --faults --rate-limit -h --help' ;;
-    'sandbox info') echo '--json --data -h --help' ;;
+    'sandbox start') echo '--host --port --data --seed --faults --rate-limit --log --limits -h --help' ;;
+    'sandbox info') echo '--data -h --help' ;;
     'sandbox reset') echo '--data -h --help' ;;
     'api') echo '-f --field --input --xml -i --include --no-auto-country --consumer-only -h --help' ;;
+    'version') echo '-h --help' ;;
     'completion') echo '-h --help' ;;
   esac
 }
@@ -60,9 +64,11 @@ _mcat_opts() {
 # "<command path>|<flag>" -> its values ('' = free text, @file, @playlist); no match = the flag takes no value
 _mcat_vals() {
   case "$1" in
-    '|-o') echo 'table json ndjson csv xml' ;;
-    '|--output') echo 'table json ndjson csv xml' ;;
+    '|-o') echo 'table json ndjson csv tsv xml' ;;
+    '|--output') echo 'table json ndjson csv tsv xml' ;;
     '|--fields') echo '' ;;
+    '|--json') echo '' ;;
+    '|--jq') echo '' ;;
     '|-p') echo '' ;;
     '|--profile') echo '' ;;
     '|--base-url') echo '' ;;
@@ -137,8 +143,10 @@ _mcat_vals() {
     'playlist apply|--journal') echo '@file' ;;
     'playlist apply|--report') echo '@file' ;;
     'playlist apply|--input-format') echo 'ndjson json csv' ;;
+    'playlist apply|--shard') echo '' ;;
     'playlist apply|--user') echo '' ;;
     'playlist export|--concurrency') echo '' ;;
+    'playlist export|--shard') echo '' ;;
     'playlist export|--user') echo '' ;;
     'group replace|--name') echo '' ;;
     'group replace|--playlist') echo '@playlist' ;;
@@ -153,6 +161,8 @@ _mcat_vals() {
     'sandbox start|--seed') echo '' ;;
     'sandbox start|--faults') echo '' ;;
     'sandbox start|--rate-limit') echo '' ;;
+    'sandbox start|--log') echo '' ;;
+    'sandbox start|--limits') echo '' ;;
     'sandbox info|--data') echo '@file' ;;
     'sandbox reset|--data') echo '@file' ;;
     'api|-f') echo '' ;;
@@ -184,21 +194,36 @@ _mcat_value_of() {
 }
 
 _mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the current profile
   local t=""
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
   $t "${COMP_WORDS[0]}" __complete playlist-ids 2>/dev/null
+}
+
+_mcat_playlist_fill() {
+  # the ids that start with what was typed, or whose playlist name contains it (any case)
+  local cur="$1" id name restore
+  restore="$(shopt -p nocasematch)"
+  shopt -s nocasematch
+  COMPREPLY=()
+  while IFS=$'	' read -r id name; do
+    [[ -z "$id" ]] && continue
+    if [[ "$id" == "$cur"* || ( -n "$cur" && "$name" == *"$cur"* ) ]]; then COMPREPLY+=("$id"); fi
+  done < <(_mcat_playlist_ids)
+  eval "$restore"
 }
 
 _mcat_fill() {
   local cur="$1" words="$2"
   case "$words" in
     @file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @playlist) COMPREPLY=($(compgen -W "$(_mcat_playlist_ids)" -- "$cur")) ;;
+    @playlist) _mcat_playlist_fill "$cur" ;;
     *) COMPREPLY=($(compgen -W "$words" -- "$cur")) ;;
   esac
 }
 
-_mcat() {
+# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist.
+_mcat_want() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local path="" i w skip=0 vals
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -211,7 +236,7 @@ _mcat() {
     esac
   done
   if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
-    _mcat_fill "$cur" "$vals"
+    _mcat_w="$vals"
     return 0
   fi
   if [[ "$cur" == -* ]]; then
@@ -221,20 +246,22 @@ _mcat() {
       [[ -z "$p" ]] && break
       if [[ "$p" == *" "* ]]; then p="${p% *}"; else p=""; fi
     done
-    COMPREPLY=($(compgen -W "$all" -- "$cur"))
+    _mcat_w="$all"
     return 0
   fi
   local subs
   subs="$(_mcat_subs "$path")"
   if [[ -n "$subs" ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    _mcat_w="$subs"
     return 0
   fi
-  if vals="$(_mcat_args "$path")"; then
-    _mcat_fill "$cur" "$vals"
-    return 0
-  fi
-  COMPREPLY=($(compgen -f -- "$cur"))
+  _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
+}
+
+_mcat() {
+  local _mcat_w
+  _mcat_want
+  _mcat_fill "${COMP_WORDS[COMP_CWORD]}" "$_mcat_w"
 }
 
 complete -F _mcat mcat

@@ -5,19 +5,25 @@
 //   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
 //   dist/mcat.cjs      the CLI: our code and commander
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
+//   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
+//   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
+//   dist/sandbox-api.{mjs,cjs}  `mcat/sandbox` (package.json exports): the sandbox for partners'
+//                      test suites, bundled on its own (no CLI in it); sandbox-api.meta.json lists its sources
 //
 // A split is a module boundary with nothing stateful on both sides (a third-party package, or
 // one of our modules that imports nothing the rest also imports), so no class exists twice and
 // `instanceof` holds across bundles.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltin } from 'node:module';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
@@ -26,11 +32,12 @@ const SPLITS = [
   { out: 'undici.cjs', file: 'src/client/undici.ts' },
   { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
   { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
-  { out: 'cli-table3.cjs', pkg: 'cli-table3' },
   { out: 'chalk.cjs', pkg: 'chalk' },
   { out: 'conf.cjs', pkg: 'conf' },
   { out: 'fast-xml-parser.cjs', pkg: 'fast-xml-parser' },
   { out: 'sandbox.cjs', file: 'src/sandbox/index.ts' },
+  // its CommonJS build (esbuild would take the ES one, whose __dirname shim needs import.meta)
+  { out: 'jq.cjs', pkg: 'jq-wasm', entry: require.resolve('jq-wasm') },
 ];
 
 const common = {
@@ -42,7 +49,10 @@ const common = {
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
-  sourcemap: false,
+  // dist/<bundle>.cjs.map, positions only: with --verbose the launcher turns Node's source maps on,
+  // and a stack trace names src/ files and lines instead of positions in a minified bundle
+  sourcemap: 'linked',
+  sourcesContent: false,
   // native addon: resolved from node_modules at run time
   external: ['better-sqlite3'],
   define: { __MCAT_VERSION__: JSON.stringify(pkg.version) },
@@ -137,9 +147,17 @@ async function bundle(name, entry, self) {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// `mcat/sandbox`: ES module and CommonJS, each one file (its types: types/sandbox.d.ts, made
+// from src/sandbox/public.ts by scripts/sandbox-types.mjs and checked by test/unit/sandbox-api.test.ts)
+const apiBuildsP = Promise.all(
+  [['esm', '.mjs'], ['cjs', '.cjs']].map(([format, ext]) =>
+    build({ ...common, format, write: true, entryPoints: { 'sandbox-api': 'src/sandbox/public.ts' }, outdir: dist, outExtension: { '.js': ext } }),
+  ),
+);
+
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
-  ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.file ?? s.pkg, s)),
+  ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
 ]);
 
 const outputs = [];
@@ -160,6 +178,13 @@ hash.update(readFileSync(join(root, 'src/launcher/boot.ts')));
 const buildId = hash.digest('hex').slice(0, 16);
 
 for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);
+// jq-wasm reads its WebAssembly from build/jq.wasm beside its code: beside dist/jq.cjs, then
+mkdirSync(join(dist, 'build'), { recursive: true });
+copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'build/jq.wasm'));
+chmodSync(join(dist, 'build/jq.wasm'), 0o644);
+
+const apiBuilds = await apiBuildsP;
+writeFileSync(join(dist, 'sandbox-api.meta.json'), JSON.stringify({ inputs: Object.keys(apiBuilds[0].metafile.inputs).sort() }));
 
 const boot = await build({
   ...common,

@@ -103,6 +103,8 @@ export interface ApplyOptions {
   inputHash?: string;
   /** the input's name, recorded in the journal header */
   input?: string;
+  /** "K/N" when `edits` are one shard of the input (--shard): recorded in the journal header */
+  shard?: string;
   onProgress?: (s: ApplyProgress) => void;
   /** one line for people (stderr) */
   notice?: (line: string) => void;
@@ -200,6 +202,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const opened = Journal.open(opts.journalPath, {
     inputHash,
     input: opts.input,
+    ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
     total: edits.length,
     resume: opts.resume ?? false,
     ...(opts.env ? { env: opts.env } : {}),

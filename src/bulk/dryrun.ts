@@ -51,19 +51,17 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const ids = [...new Set(o.edits.flatMap((pe) => (pe.edit.op === 'replace' || pe.edit.op === 'details' ? [pe.edit.playlistId] : [])))];
   const fetched = new Map<string, Fetched>();
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length && !o.signal?.aborted) {
-      const id = ids[next++];
-      try {
-        const r = await o.api.getPlaylist(id, q);
-        fetched.set(id, { playlist: r.playlist });
-      } catch (err) {
-        fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });
-      }
+  await readEach(ids, o, async (id) => {
+    try {
+      const r = await o.api.getPlaylist(id, q);
+      fetched.set(id, { playlist: r.playlist });
+    } catch (err) {
+      fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, ids.length)) }, worker));
+  });
+
+  // each group that an edit adds to, read once as it is (a group-replace needs no read: it sets it whole)
+  const groups = await readGroups(o);
 
   // projected state per playlist id, advanced edit by edit
   const state = new Map<string, Playlist | undefined>();
@@ -72,11 +70,12 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
     const e = pe.edit;
     const base = { key: pe.key, line: pe.line, edit: e };
     if (e.op === 'group-add') {
-      plans.push({ ...base, action: 'group', lines: [`would add ${e.playlistIds.length} playlist(s) to group ${e.groupId}: ${e.playlistIds.join(', ')} (already there: unchanged)`] });
+      plans.push({ ...base, ...planGroupAdd(groups, e.groupId, e.playlistIds) });
       continue;
     }
     if (e.op === 'group-replace') {
       const pl = e.playlistIds === undefined ? 'no playlist ids given' : e.playlistIds.length ? `playlists ${e.playlistIds.join(', ')}` : 'no playlists';
+      groups.set(e.groupId, { ids: new Set(e.playlistIds ?? []) });
       plans.push({ ...base, action: 'group', lines: [`would set group ${e.groupId}: name ${JSON.stringify(e.name)}, ${pl}`] });
       continue;
     }
@@ -124,8 +123,67 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
   return plans;
 }
 
-/** All plans as text: `<file>:<line>: <op> <target>` then the indented change lines. */
-export function formatDryRun(plans: DryRunPlan[], fileName = 'input'): string[] {
+/** A group as the dry run sees it: its playlist ids, or why it could not be read. */
+type GroupState = { ids: Set<string> } | { missing: unknown } | { failed: unknown };
+
+async function readGroups(o: DryRunOptions): Promise<Map<string, GroupState>> {
+  const out = new Map<string, GroupState>();
+  const ids: string[] = [];
+  for (const pe of o.edits) {
+    const e = pe.edit;
+    if (e.op === 'group-add' && !ids.includes(e.groupId)) ids.push(e.groupId);
+  }
+  if (ids.length && !o.userId) {
+    for (const id of ids) out.set(id, { failed: new Error('playlist group calls need a user id') });
+    return out;
+  }
+  const q = { country: o.country, userId: o.userId! };
+  await readEach(ids, o, async (id) => {
+    try {
+      const r = await o.api.readGroup(id, q);
+      out.set(id, { ids: new Set((r?.playlistGroup?.playlists ?? []).map((p) => String(p.id))) });
+    } catch (err) {
+      out.set(id, isMissingPlaylist(err) ? { missing: err } : { failed: err });
+    }
+  });
+  return out;
+}
+
+/** read(id) for every id, `concurrency` at once (default 4), none started once the signal fires. */
+async function readEach(ids: string[], o: DryRunOptions, read: (id: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length && !o.signal?.aborted) await read(ids[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 4, ids.length)) }, worker));
+}
+
+/** What a group-add would do to the group as it is (or as earlier edits of the file leave it). */
+function planGroupAdd(groups: Map<string, GroupState>, groupId: string, playlistIds: string[]): Pick<DryRunPlan, 'action' | 'lines' | 'error'> {
+  const g = groups.get(groupId);
+  if (!g) return { action: 'fail', error: { error: 'Interrupted', message: 'not read (interrupted)' }, lines: ['not read: interrupted'] };
+  if ('failed' in g) {
+    const d = describeError(g.failed);
+    return { action: 'fail', error: d, lines: [`could not read group ${groupId}: ${d.message}`] };
+  }
+  if ('missing' in g) {
+    const d = describeError(g.missing);
+    return { action: 'fail', error: d, lines: [`would fail: group ${groupId} not found for this user (${d.message})`] };
+  }
+  const fresh = playlistIds.filter((id) => !g.ids.has(id));
+  const there = playlistIds.filter((id) => g.ids.has(id));
+  for (const id of fresh) g.ids.add(id);
+  const lines: string[] = [];
+  if (fresh.length) lines.push(`would add ${fresh.length} playlist(s) to group ${groupId}: ${fresh.join(', ')}`);
+  if (there.length) lines.push(`already in group ${groupId}, unchanged: ${there.join(', ')}`);
+  return { action: fresh.length ? 'group' : 'no-change', lines };
+}
+
+/**
+ * All plans as text: `<file>:<line>: <op> <target>` then the indented change lines. `scope` says
+ * which edits these are when not the whole input (`shard 2/4: 250 of 1,000 edits`).
+ */
+export function formatDryRun(plans: DryRunPlan[], fileName = 'input', scope?: string): string[] {
   const out: string[] = [];
   for (const p of plans) {
     const e = p.edit;
@@ -135,7 +193,7 @@ export function formatDryRun(plans: DryRunPlan[], fileName = 'input'): string[] 
   }
   const count = (a: PlanAction) => plans.filter((p) => p.action === a).length;
   out.push(
-    `dry run: ${plans.length} edits: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edits, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
+    `dry run: ${scope ?? `${plans.length} edits`}: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edits, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
   );
   return out;
 }

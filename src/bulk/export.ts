@@ -4,6 +4,7 @@ import { paginate } from '../client/paging';
 import { canonicalJson, type ReplaceEdit } from './edits';
 import { TRACK_METADATA_FIELDS } from '../client/playlists';
 import type { Playlist, PlaylistApi, PlaylistQuery, PlaylistsBody, TrackInput } from '../client/playlist-api';
+import { shardOfId, type Shard } from './shard';
 
 export interface ExportOptions {
   /** the playlist calls of the client (src/client/playlist-api.ts); tests pass a fake */
@@ -17,6 +18,8 @@ export interface ExportOptions {
   signal?: AbortSignal;
   /** the most listing pages read (paginate's cap; default DEFAULT_MAX_PAGES) */
   maxPages?: number;
+  /** only the playlists whose id hashes to this shard (as `playlist apply --shard` splits edits) */
+  shard?: Shard;
 }
 
 const lower = (s: unknown) => (typeof s === 'string' && s !== '' ? s.toLowerCase() : undefined);
@@ -80,6 +83,7 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
         // a playlist can shift to the next page while we read: write it once
         if (seen.has(p.id)) continue;
         seen.add(p.id);
+        if (o.shard && shardOfId(p.id, o.shard.count) !== o.shard.index) continue;
         yield p.id;
       }
     }

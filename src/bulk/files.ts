@@ -48,11 +48,17 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * The default journal of an input: in the journal folder, named after the input's real path and
  * its edits (the same file with the same edits finds the same journal, nightly too); stdin's by
- * its edits alone.
+ * its edits alone. Each shard of a split run (`--shard K/N`) has its own, `….shard-K-of-N.journal`
+ * beside the others of the same input (the same stem, so a run can find the input's other splits).
  */
-export function defaultJournalPath(input: string, inputHash: string, opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
+export function defaultJournalPath(
+  input: string,
+  inputHash: string,
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; shard?: { index: number; count: number } } = {},
+): string {
   const dir = journalDir(opts.env);
-  if (input === '-' || input === '') return path.join(dir, `stdin-${digest(`stdin\0${inputHash}`)}.journal`);
+  const ext = opts.shard ? `.shard-${opts.shard.index}-of-${opts.shard.count}.journal` : '.journal';
+  if (input === '-' || input === '') return path.join(dir, `stdin-${digest(`stdin\0${inputHash}`)}${ext}`);
   const abs = path.resolve(opts.cwd ?? process.cwd(), input);
   let real = abs;
   try {
@@ -61,7 +67,7 @@ export function defaultJournalPath(input: string, inputHash: string, opts: { env
     // read already; a path that cannot be resolved again is named as given
   }
   const base = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'input';
-  return path.join(dir, `${base}-${digest(`file\0${real}\0${inputHash}`)}.journal`);
+  return path.join(dir, `${base}-${digest(`file\0${real}\0${inputHash}`)}${ext}`);
 }
 
 function digest(s: string): string {

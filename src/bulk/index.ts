@@ -16,5 +16,7 @@ export { dryRunEdits, formatDryRun } from './dryrun';
 export type { DryRunPlan, DryRunOptions, PlanAction } from './dryrun';
 export { exportPlaylists, playlistToEdit, exportLine } from './export';
 export type { ExportOptions } from './export';
+export { parseShard, selectShard, shardLabel, shardSummary, shardOfId, shardKeyOf, checkOtherSplits, otherSplits, MAX_SHARDS } from './shard';
+export type { Shard } from './shard';
 export { verifyEdits } from './verify';
 export type { VerifyOptions, VerifyResult } from './verify';

@@ -5,7 +5,7 @@
 // O_NOFOLLOW, created 0600 with O_EXCL.
 //
 // Format (one JSON object per line):
-//   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>","total":N,"createdAt":"<ISO>"}
+//   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>"[,"shard":"K/N"],"total":N,"createdAt":"<ISO>"}
 //   {"type":"session","event":"start"|"resume","pid":N,"at":"<ISO>"}
 //   {"type":"started","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"marker":"<runId>:<key>"]}
 //   {"type":"created","key":"<edit key>","playlistId":"<new id>","adopted":bool,"at":"<ISO>"}
@@ -32,6 +32,8 @@ export interface JournalHeader {
   runId: string;
   inputHash: string;
   input?: string;
+  /** "K/N" when the run applies one shard of the input (--shard); `total` counts that shard's edits */
+  shard?: string;
   total: number;
   createdAt: string;
 }
@@ -187,6 +189,11 @@ export function stateOf(runId: string, records: JournalRecord[]): JournalState {
 }
 
 
+/** The run sent nothing: it stopped before its first edit, leaving nothing to finish. */
+export function isUntouched(state: JournalState): boolean {
+  return state.started.size === 0 && state.done.size === 0 && state.failed.size === 0;
+}
+
 /** Every edit of the journal's input done, and the last session ended without an interruption. */
 export function isComplete(contents: JournalContents, state: JournalState): boolean {
   const last = contents.records[contents.records.length - 1];
@@ -218,6 +225,8 @@ export class JournalWriteError extends McatError {
 export interface OpenJournalOptions {
   inputHash: string;
   input?: string;
+  /** "K/N" for one shard of the input: a journal of another shard (or of the whole input) is not resumed */
+  shard?: string;
   total: number;
   resume: boolean;
   /** decides which folders are mcat's own state folders (checked before use); default process.env */
@@ -279,9 +288,8 @@ export class Journal {
         if (contents.header) {
           const state = stateOf(contents.header.runId, contents.records);
           const complete = isComplete(contents, state);
-          // a run that sent nothing (it stopped before its first edit) left nothing to finish
-          const untouched = state.started.size === 0 && state.done.size === 0 && state.failed.size === 0;
-          if (!opts.resume && !complete && !untouched) throw unfinished(file, contents, state, opts.inputHash);
+          const untouched = isUntouched(state);
+          if (!opts.resume && !complete && !untouched) throw unfinished(file, contents, state, opts.inputHash, opts.shard);
           if (!opts.resume) {
             // a finished run's journal does not block the next run of the same edits (nightly)
             fs.rmSync(file);
@@ -293,6 +301,12 @@ export class Journal {
               throw new UsageError(
                 `the journal ${file} was written for different edits${contents.header.input ? ` (${contents.header.input})` : ''}: refusing to resume`,
                 'resume with the same input file as the interrupted run, or give another --journal to start a new run',
+              );
+            }
+            if (contents.header.shard !== opts.shard) {
+              throw new UsageError(
+                `the journal ${file} was written for ${splitOf(contents.header.shard)}, not ${splitOf(opts.shard)}: refusing to resume`,
+                contents.header.shard ? `resume with --shard ${contents.header.shard}` : 'resume without --shard',
               );
             }
             const j = Journal.reopen(file, contents, lock, now, io, notes);
@@ -312,6 +326,7 @@ export class Journal {
         runId: opts.runId ?? randomBytes(8).toString('hex'),
         inputHash: opts.inputHash,
         ...(opts.input !== undefined ? { input: opts.input } : {}),
+        ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
         total: opts.total,
         createdAt: now().toISOString(),
       };
@@ -497,15 +512,24 @@ function readOrRefuse(file: string): JournalContents {
   }
 }
 
-function unfinished(file: string, contents: JournalContents, state: JournalState, inputHash: string): UsageError {
+function splitOf(shard: string | undefined): string {
+  return shard ? `shard ${shard}` : 'the whole input';
+}
+
+function unfinished(file: string, contents: JournalContents, state: JournalState, inputHash: string, shard: string | undefined): UsageError {
   const h = contents.header!;
   const other = h.inputHash !== inputHash;
+  const otherShard = !other && h.shard !== shard;
   const what = other
     ? `an unfinished run of other edits${h.input ? ` (${h.input})` : ''}`
-    : `an unfinished run of these edits (${state.done.size} of ${h.total} done${state.failed.size ? `, ${state.failed.size} failed` : ''})`;
+    : `an unfinished run of these edits${otherShard ? `, ${splitOf(h.shard)},` : ''} (${state.done.size} of ${h.total} done${state.failed.size ? `, ${state.failed.size} failed` : ''})`;
   return new UsageError(
     `the journal ${file} holds ${what}`,
-    other ? 'give another --journal, or remove that journal if its run is abandoned' : 'add --resume to finish that run, or remove the journal (or give another --journal) to start over',
+    other
+      ? 'give another --journal, or remove that journal if its run is abandoned'
+      : otherShard
+        ? `finish that run (${h.shard ? `--shard ${h.shard} ` : ''}--resume), or give this one another --journal`
+        : 'add --resume to finish that run, or remove the journal (or give another --journal) to start over',
   );
 }
 

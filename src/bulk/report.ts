@@ -111,14 +111,14 @@ function secs(ms: number): string {
 }
 
 /** The summary for stderr: one line of counts, then each failure (at most `maxFailures`). */
-export function summaryLines(result: ApplyResult, opts: { fileName?: string; reportPath?: string; maxFailures?: number } = {}): string[] {
+export function summaryLines(result: ApplyResult, opts: { fileName?: string; reportPath?: string; maxFailures?: number; shard?: string } = {}): string[] {
   const out: string[] = [];
   const parts = [`${result.applied} applied`];
   if (result.skipped) parts.push(`${result.skipped} already done`);
   parts.push(`${result.failed.length} failed`);
   if (result.pending.length) parts.push(`${result.pending.length} not applied (interrupted)`);
   const created = result.created.length ? `, ${result.created.length} playlist(s) created` : '';
-  out.push(`mcat: ${parts.join(', ')} of ${result.total} edits in ${secs(result.elapsedMs)}${created}`);
+  out.push(`mcat: ${opts.shard ? `shard ${opts.shard}: ` : ''}${parts.join(', ')} of ${result.total} edits in ${secs(result.elapsedMs)}${created}`);
   const max = opts.maxFailures ?? 20;
   const name = opts.fileName ?? 'input';
   for (const f of result.failed.slice(0, max)) {

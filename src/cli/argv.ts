@@ -7,6 +7,8 @@ export const GLOBAL_OPTIONS_WITH_VALUE = [
   '-o',
   '--output',
   '--fields',
+  '--json', // an optional value: commander takes the next word when it is not an option
+  '--jq',
   '-p',
   '--profile',
   '--base-url',

@@ -16,7 +16,7 @@ export interface CmdSpec {
   args?: string[] | '@playlist' | '@file';
 }
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'xml'];
+export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
 
 /** Values of options whose commander definition has no choices list. */
 const KNOWN_VALUES: Record<string, string[] | '@file' | '@playlist'> = {
@@ -125,21 +125,36 @@ _mcat_value_of() {
 }
 
 _mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the current profile
   local t=""
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
   $t "\${COMP_WORDS[0]}" __complete playlist-ids 2>/dev/null
+}
+
+_mcat_playlist_fill() {
+  # the ids that start with what was typed, or whose playlist name contains it (any case)
+  local cur="$1" id name restore
+  restore="$(shopt -p nocasematch)"
+  shopt -s nocasematch
+  COMPREPLY=()
+  while IFS=$'\t' read -r id name; do
+    [[ -z "$id" ]] && continue
+    if [[ "$id" == "$cur"* || ( -n "$cur" && "$name" == *"$cur"* ) ]]; then COMPREPLY+=("$id"); fi
+  done < <(_mcat_playlist_ids)
+  eval "$restore"
 }
 
 _mcat_fill() {
   local cur="$1" words="$2"
   case "$words" in
     @file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @playlist) COMPREPLY=($(compgen -W "$(_mcat_playlist_ids)" -- "$cur")) ;;
+    @playlist) _mcat_playlist_fill "$cur" ;;
     *) COMPREPLY=($(compgen -W "$words" -- "$cur")) ;;
   esac
 }
 
-_mcat() {
+# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist.
+_mcat_want() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local path="" i w skip=0 vals
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -152,7 +167,7 @@ _mcat() {
     esac
   done
   if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
-    _mcat_fill "$cur" "$vals"
+    _mcat_w="$vals"
     return 0
   fi
   if [[ "$cur" == -* ]]; then
@@ -162,20 +177,22 @@ _mcat() {
       [[ -z "$p" ]] && break
       if [[ "$p" == *" "* ]]; then p="\${p% *}"; else p=""; fi
     done
-    COMPREPLY=($(compgen -W "$all" -- "$cur"))
+    _mcat_w="$all"
     return 0
   fi
   local subs
   subs="$(_mcat_subs "$path")"
   if [[ -n "$subs" ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    _mcat_w="$subs"
     return 0
   fi
-  if vals="$(_mcat_args "$path")"; then
-    _mcat_fill "$cur" "$vals"
-    return 0
-  fi
-  COMPREPLY=($(compgen -f -- "$cur"))
+  _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
+}
+
+_mcat() {
+  local _mcat_w
+  _mcat_want
+  _mcat_fill "\${COMP_WORDS[COMP_CWORD]}" "$_mcat_w"
 }
 
 complete -F _mcat mcat
@@ -189,7 +206,35 @@ export function zshScript(tree: CmdSpec[]): string {
 autoload -U +X compinit && compinit -u
 autoload -U +X bashcompinit && bashcompinit
 
-${bashScript(tree).split('\n').filter((l) => !l.startsWith('# ')).join('\n')}`;
+${bashScript(tree).split('\n').filter((l) => !l.startsWith('# ')).join('\n')}
+# zsh itself for playlist ids, to show each with its name; the bash functions for the rest
+_mcat_zsh_want() {
+  emulate -L sh
+  setopt kshglob noshglob braceexpand
+  local -a COMP_WORDS
+  local COMP_CWORD
+  COMP_WORDS=("\${words[@]}")
+  COMP_CWORD=$((CURRENT - 1))
+  _mcat_want
+}
+
+_mcat_zsh() {
+  local _mcat_w line t=""
+  local -a descs
+  _mcat_zsh_want
+  if [[ "$_mcat_w" != @playlist ]]; then
+    _bash_complete -F _mcat
+    return
+  fi
+  (( $+commands[timeout] )) && t="timeout 3"
+  for line in "\${(@f)$(\${=t} "\${words[1]}" __complete playlist-ids 2>/dev/null)}"; do
+    [[ -n "$line" ]] && descs+=("\${line%%$'\\t'*}:\${line#*$'\\t'}")
+  done
+  _describe -t playlists playlist descs
+}
+
+compdef _mcat_zsh mcat
+`;
 }
 
 export function fishScript(tree: CmdSpec[]): string {

@@ -7,8 +7,9 @@ import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
-import { onCleanup } from './lifecycle';
-import { say, stdoutStream } from '../output/streams';
+import { markInterrupted, onCleanup, onOutputEnd } from './lifecycle';
+import { noteUserScope } from './errors';
+import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
 
 export { say };
 
@@ -16,6 +17,8 @@ export interface GlobalOptions {
   output?: Format;
   fields?: string;
   color: boolean;
+  /** false when --no-pager was given */
+  pager: boolean;
   verbose: boolean;
   profile?: string;
   baseUrl?: string;
@@ -24,6 +27,10 @@ export interface GlobalOptions {
   timeout?: string;
   retries?: string;
   maxBody?: string;
+  /** --json: true alone (list the fields), else the fields */
+  json?: string | true;
+  jq?: string;
+  quiet: boolean;
 }
 
 export function globalsOf(cmd: Command): GlobalOptions {
@@ -32,6 +39,7 @@ export function globalsOf(cmd: Command): GlobalOptions {
     output: o.output as Format | undefined,
     fields: o.fields as string | undefined,
     color: o.color !== false,
+    pager: o.pager !== false,
     verbose: Boolean(o.verbose),
     profile: o.profile as string | undefined,
     baseUrl: o.baseUrl as string | undefined,
@@ -40,7 +48,32 @@ export function globalsOf(cmd: Command): GlobalOptions {
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
     maxBody: o.maxBody as string | undefined,
+    json: o.json as string | true | undefined,
+    jq: o.jq as string | undefined,
+    quiet: Boolean(o.quiet),
   };
+}
+
+let quietFlag = false;
+
+/** -q, --quiet (set before the command runs) or MCAT_QUIET=1: no notices on stderr. */
+export function setQuiet(on: boolean): void {
+  quietFlag = on;
+}
+
+export function quiet(): boolean {
+  const env = process.env.MCAT_QUIET?.trim().toLowerCase();
+  return quietFlag || (env !== undefined && env !== '' && env !== '0' && env !== 'false' && env !== 'no');
+}
+
+/** A line for people that is not an error or a warning (the sandbox label, a summary): silenced by --quiet. */
+export function notice(line: string): void {
+  if (!quiet()) say(line);
+}
+
+/** The progress line redrawn on stderr: on a terminal only, and not with --quiet. */
+export function progressLine(): StatusLine {
+  return statusLine({ off: quiet() });
 }
 
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
@@ -78,6 +111,12 @@ export interface Session {
   country: string;
   userId?: string;
   isSandbox: boolean;
+  /** where the data comes from, for the line above a table: 'sandbox' or 'profile live (api.example.com)' */
+  source: string;
+  /** where the user's token comes from, in words: "profile 'x'", "MCAT_TOKEN", "standard input", "the sandbox" */
+  tokenFrom: string;
+  /** names the (service, user token) pair in local records without holding the token: a hash */
+  account: string;
 }
 
 export interface SessionOverrides {
@@ -87,6 +126,8 @@ export interface SessionOverrides {
   userId?: string;
   /** keep-alive connections to the API (default 16): as many as the requests a command keeps in flight */
   connections?: number;
+  /** the country when flags, environment and profile give none (auth status checks a signature with it) */
+  countryFallback?: string;
 }
 
 let sessionPromise: Promise<Session> | undefined;
@@ -149,7 +190,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     }
     userId ??= info.users.find((x) => x.token === token)?.userId;
     country ??= consumer.countries[0];
-    say(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
+    notice(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
   }
 
   if (!baseUrl) throw new UsageError(`no base URL for profile '${settings.profileName}'`, "set one with 'mcat auth login' or MCAT_BASE_URL");
@@ -159,6 +200,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     e.hint = "log in with 'mcat auth login', or set MCAT_CONSUMER_KEY and MCAT_CONSUMER_SECRET";
     throw e;
   }
+  country ??= overrides.countryFallback;
   if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
   if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
 
@@ -180,19 +222,89 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
   onCleanup(() => client.close());
-  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox };
+  const tokenFrom =
+    overrides.token !== undefined
+      ? 'standard input'
+      : settings.token.value !== undefined
+        ? settings.token.source === 'env'
+          ? 'MCAT_TOKEN'
+          : `profile '${settings.profileName}'`
+        : needsSandbox
+          ? 'the sandbox'
+          : `profile '${settings.profileName}'`;
+  noteUserScope({ tokenUser: userId, tokenFrom, sandbox: needsSandbox });
+  const { createHash } = await import('node:crypto');
+  const account = createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16);
+  const source = needsSandbox ? 'sandbox' : sourceLabel(settings, baseUrl);
+  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox, source, tokenFrom, account };
 }
 
-const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'xml'];
+function sourceLabel(settings: Settings, baseUrl: string): string {
+  let host = baseUrl;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    // checked when settings resolved; shown as given otherwise
+  }
+  if (!settings.isSandbox) return `profile ${settings.profileName} (${host})`;
+  const from = settings.baseUrl.source === 'flag' ? '--base-url' : 'MCAT_BASE_URL';
+  return `${host} (${from})`;
+}
 
+/**
+ * Where a user's data comes from: the service (`sandbox`, `profile live (api.example.com)`), and
+ * the token when it is not that profile's own (`token from standard input`, `… MCAT_TOKEN`).
+ */
+function userSource(s: Session): string {
+  const own = s.tokenFrom === 'the sandbox' || s.tokenFrom === `profile '${s.settings.profileName}'`;
+  return own ? s.source : `${s.source} · token from ${s.tokenFrom}`;
+}
+
+/**
+ * The line above a table: whose data it is and from where (`Locker of user 10001 · sandbox`).
+ * A catalogue read names the country instead of the token (the consumer key alone signs it).
+ */
+export function about(s: Session, what: string, opts: { catalogue?: boolean } = {}): string {
+  return [what, opts.catalogue ? `${s.country} catalogue · ${s.source}` : userSource(s)].join(' · ');
+}
+
+export function ofUser(userId: string | undefined): string {
+  return userId ? `user ${userId}` : "the token's user";
+}
+
+const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
+
+/** The output format: -o, else json for --jq and --json, else table on a terminal and json otherwise. */
 export function outputFormat(cmd: Command): Format {
   const g = globalsOf(cmd);
-  if (g.output === undefined) return process.stdout.isTTY ? 'table' : 'json';
-  const f = String(g.output).toLowerCase() as Format;
-  if (!FORMATS.includes(f)) {
-    throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
+  let f: Format | undefined;
+  if (g.output !== undefined) {
+    f = String(g.output).toLowerCase() as Format;
+    if (!FORMATS.includes(f)) {
+      throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
+    }
   }
-  return f;
+  if (g.jq !== undefined || g.json !== undefined) {
+    const flag = g.jq !== undefined ? '--jq' : '--json';
+    // with --jq an NDJSON listing becomes one JSON document, as with -o json
+    if (f !== undefined && f !== 'json' && !(f === 'ndjson' && flag === '--jq')) {
+      throw new UsageError(`${flag} prints JSON, not ${f}`, flag === '--jq' ? 'leave out -o' : `for ${f}, pick fields with --fields`);
+    }
+    return 'json';
+  }
+  // -o xml prints the service's XML as received: there are no columns to pick
+  if (f === 'xml' && g.fields !== undefined) throw new UsageError('--fields does not apply to -o xml', 'use --fields with table, csv, tsv or ndjson');
+  return f ?? (process.stdout.isTTY ? 'table' : 'json');
+}
+
+/** --fields, or the fields of --json FIELDS. */
+export function fieldsSpec(cmd: Command): string | undefined {
+  const g = globalsOf(cmd);
+  if (typeof g.json === 'string') {
+    if (g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one of them');
+    return g.json;
+  }
+  return g.fields;
 }
 
 export async function output(cmd: Command, opts: { format?: Format } = {}): Promise<Output> {
@@ -200,11 +312,71 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
   const { createOutput } = await import('../output/sink');
   const { colorEnabled, terminalWidth } = await import('../output/tty');
   const { parseFields } = await import('../output/fields');
+  const format = opts.format ?? outputFormat(cmd);
+  const pager = format === 'table' && g.pager && process.stdout.isTTY ? await import('../output/pager') : undefined;
+  const fields = fieldsSpec(cmd);
+  const jqProgram = g.jq;
+  const jq = jqProgram === undefined
+    ? undefined
+    : async (doc: unknown) => (await import('../output/jq')).runJq(jqProgram, doc, { warn: say });
   return createOutput({
-    format: opts.format ?? outputFormat(cmd),
-    fields: g.fields !== undefined ? parseFields(g.fields) : undefined,
+    format,
+    fields: fields !== undefined ? parseFields(fields) : undefined,
+    fieldsFlag: typeof g.json === 'string' ? '--json' : '--fields',
+    jq,
     color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
     width: terminalWidth(process.stdout, process.env),
-    stdout: stdoutStream(),
+    stdout: pager ? () => pagedStdout(pager) : stdoutStream(),
+    notice,
   });
+}
+
+type Target = import('../output/streams').WritableLike;
+let pagedTarget: Target | undefined;
+
+/**
+ * Standard output through the pager, started at the first byte of the first table (one pager
+ * a run, whatever the number of outputs). Ctrl-C while it shows stops the output and lets the
+ * person read on; mcat ends (130) once they quit the pager, never under it.
+ */
+function pagedStdout(pagers: typeof import('../output/pager')): Target {
+  pagedTarget ??= openPager(pagers);
+  return pagedTarget;
+}
+
+function openPager({ pagerSpec, startPager }: typeof import('../output/pager')): Target {
+  const spec = pagerSpec(process.env);
+  if (spec === undefined) return stdoutStream();
+  if ('missing' in spec) {
+    say(`mcat: pager '${spec.missing}' not found; writing to the terminal (set MCAT_PAGER or PAGER, or use --no-pager)`);
+    return stdoutStream();
+  }
+  const pager = startPager(spec);
+  const onInterrupt = () => {
+    markInterrupted();
+    pager.stop();
+  };
+  process.on('SIGINT', onInterrupt);
+  onOutputEnd(async () => {
+    await pager.finish();
+    process.off('SIGINT', onInterrupt);
+  });
+  return pager.input;
+}
+
+/** "user 10002 · profile cust-10002 (api.example.com)": whose data a command shows, and from where (as about()). */
+export function whoseLabel(s: Session): string {
+  return `${ofUser(s.userId)} · ${userSource(s)}`;
+}
+
+/** A label/value sheet on stdout (table format), coloured and fitted as the output settings say. */
+export async function printSheet(cmd: Command, pairs: [string, string][]): Promise<void> {
+  const g = globalsOf(cmd);
+  const { renderSheet } = await import('../output/table');
+  const { colorEnabled, terminalWidth } = await import('../output/tty');
+  const text = renderSheet(pairs, {
+    color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
+    width: terminalWidth(process.stdout, process.env),
+  });
+  await (await output(cmd, { format: 'table' })).raw(text.endsWith('\n') ? text : text + '\n');
 }

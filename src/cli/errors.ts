@@ -25,8 +25,45 @@ export class PartialError extends McatError {
   override name = 'PartialError';
 }
 
+/** The sandbox's refusal of a data dir or database file (by name: the sandbox is a bundle of its own). */
+function isSandboxFileError(err: unknown): err is Error {
+  return err instanceof Error && err.name === 'SandboxFileError';
+}
+
+/** Whose data this run asked for, and whose token it holds: explains an "access denied". */
+interface UserScope {
+  requestedUser?: string;
+  tokenUser?: string;
+  tokenFrom?: string;
+  sandbox?: boolean;
+}
+const scope: UserScope = {};
+
+export function noteUserScope(s: UserScope): void {
+  for (const [k, v] of Object.entries(s)) if (v !== undefined) (scope as Record<string, unknown>)[k] = v;
+}
+
+/**
+ * The service accepted the credentials but refused the resource: it is another user's data.
+ * Says whose token is in use and how to look at the other user's data.
+ */
+function accessDenied(err: AuthError): { line: string; hint: string } | undefined {
+  if (!/^\s*access to resource denied\s*$/i.test(err.reason)) return undefined;
+  const status = err.httpStatus ? ` (HTTP ${err.httpStatus})` : '';
+  const holder = scope.tokenUser ? `user ${scope.tokenUser}'s` : "another user's";
+  const from = scope.tokenFrom ? ` (from ${scope.tokenFrom})` : '';
+  const wanted = scope.requestedUser && scope.requestedUser !== scope.tokenUser ? scope.requestedUser : undefined;
+  const line = wanted
+    ? `the token in use${from} is ${holder}, not user ${wanted}'s: the credentials are fine, the data is another user's${status}`
+    : `access denied: this is not the data of the token's user${scope.tokenUser ? ` (user ${scope.tokenUser}${from})` : from}; the credentials are fine${status}`;
+  const who = wanted ?? 'ID';
+  const tokens = scope.sandbox ? "; the sandbox's tokens: 'mcat sandbox info'" : '';
+  const hint = `for user ${who}'s data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or --user-token-from-stdin${tokens}`;
+  return { line, hint };
+}
+
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof UsageError) return 2;
+  if (err instanceof UsageError || isSandboxFileError(err)) return 2;
   if (err instanceof McatError && err.name === 'HttpStatusError') {
     const status = (err as McatError & { httpStatus: number }).httpStatus;
     return status === 401 || status === 403 ? 4 : 1;
@@ -51,22 +88,39 @@ const TIMEOUT_HINTS: Record<TimeoutPhase, string> = {
   download: 'raise --download-timeout (or MCAT_DOWNLOAD_TIMEOUT) for a large file or a slow network',
 };
 
+/**
+ * The service's message with the code's meaning, saying nothing twice: "Track not found" and
+ * "not found, or owned by a label not licensed…" make "Track not found, or owned by a label…".
+ */
+export function withMeaning(apiMessage: string, meaning: string | undefined): string {
+  if (!apiMessage) return meaning || 'API error';
+  if (!meaning) return apiMessage;
+  const low = apiMessage.toLowerCase();
+  if (low.includes(meaning.replace(/\s*\(.*\)$/, '').toLowerCase())) return apiMessage;
+  const [lead, ...rest] = meaning.split(/,\s+(?=or\b)/);
+  if (low.includes(lead.toLowerCase())) return rest.length ? `${apiMessage}, ${rest.join(', ')}` : apiMessage;
+  return `${apiMessage}: ${meaning}`;
+}
+
 function suffix(parts: (string | undefined)[]): string {
   const p = parts.filter(Boolean);
   return p.length ? ` (${p.join(', ')})` : '';
+}
+
+/** Node's refusal to load an addon compiled for another Node (e.g. the sandbox's SQLite under a newer Node). */
+function nativeModuleMismatch(err: unknown): err is Error {
+  return err instanceof Error && (err as { code?: string }).code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(err.message);
 }
 
 export function formatError(err: unknown): string {
   let line: string;
   let hint: string | undefined;
   if (err instanceof ApiError) {
-    const meaning = err.meaning;
-    const head = meaning?.replace(/\s*\(.*\)$/, '').toLowerCase();
-    const msg = err.apiMessage && meaning && head && !err.apiMessage.toLowerCase().includes(head)
-      ? `${err.apiMessage}: ${meaning}`
-      : err.apiMessage || meaning || 'API error';
+    const msg = withMeaning(err.apiMessage, err.meaning);
     line = `${err.message !== err.apiMessage && err.message ? err.message : msg}${suffix([err.code !== undefined ? String(err.code) : undefined, `HTTP ${err.httpStatus}`])}`;
     hint = err.hint;
+  } else if (err instanceof AuthError && accessDenied(err)) {
+    ({ line, hint } = accessDenied(err)!);
   } else if (err instanceof AuthError) {
     line = `authentication failed: ${err.reason}${suffix([err.code !== undefined ? String(err.code) : undefined, err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
     hint = err.hint ?? "check the profile's credentials with 'mcat auth status', or log in again with 'mcat auth login'";
@@ -84,7 +138,8 @@ export function formatError(err: unknown): string {
     hint = err.hint ?? TIMEOUT_HINTS[err.phase];
   } else if (err instanceof NetworkError) {
     line = err.message;
-    hint = err.hint ?? 'check the base URL and the network, or raise --timeout';
+    // a refused connection or an unknown host is not slow: more time cannot help
+    hint = err.hint ?? (err.causeCode === 'ECONNREFUSED' ? 'is the server running? check the base URL (mcat auth status)' : 'check the base URL (mcat auth status) and the network');
   } else if (err instanceof BodyTooLargeError) {
     line = err.message;
     hint = err.hint ?? 'if so large an answer is expected, raise the cap with --max-body SIZE or MCAT_MAX_BODY (e.g. 256M)';
@@ -103,6 +158,16 @@ export function formatError(err: unknown): string {
   } else if (err instanceof McatError) {
     line = err.message;
     hint = err.hint;
+  } else if (isSandboxFileError(err)) {
+    line = err.message;
+    hint = 'choose another sandbox data directory with --data or MCAT_SANDBOX_DIR';
+  } else if (nativeModuleMismatch(err)) {
+    const [, built, wanted] = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(err.message) ?? [];
+    const name = /better.sqlite3/.test(err.message) ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module';
+    line = `${name} was built for another Node.js version${built && wanted ? ` (ABI ${built}; Node ${process.version} needs ${wanted})` : ''}`;
+    hint = /better.sqlite3/.test(err.message)
+      ? "run 'npm rebuild better-sqlite3' in mcat's folder, or use a profile with a real API"
+      : "run 'npm rebuild' in mcat's folder";
   } else if (err instanceof Error) {
     line = `unexpected error: ${err.message}`;
   } else {

@@ -9,7 +9,25 @@ export function onCleanup(fn: Cleanup): void {
   cleanups.push(fn);
 }
 
+const outputEnds: Cleanup[] = [];
+
+/** Work that ends the output (a pager to close and wait for): before an error is printed, so it shows after. */
+export function onOutputEnd(fn: Cleanup): void {
+  outputEnds.push(fn);
+}
+
+export async function endOutput(): Promise<void> {
+  while (outputEnds.length) {
+    try {
+      await outputEnds.pop()!();
+    } catch {
+      // the output is over either way
+    }
+  }
+}
+
 export async function runCleanups(): Promise<void> {
+  await endOutput();
   while (cleanups.length) {
     const fn = cleanups.pop()!;
     try {

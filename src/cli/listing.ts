@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../client/errors';
 import type { View } from '../output/types';
-import { intOption, output, session } from './context';
+import type { ListInfo, Shown } from '../output/sink';
+import { intOption, output, outputFormat, session } from './context';
 
 export interface PagingFlags {
   page?: string;
@@ -21,9 +22,13 @@ export interface ListingSpec {
   defaultPageSize?: number;
   /** one page; `signal` fires when the page is no longer wanted (Ctrl-C, or the walk stopped) */
   fetchPage: (page: number, pageSize: number, signal?: AbortSignal) => Promise<unknown>;
+  /** the same page as the service's XML, as received (-o xml) */
+  fetchXml: (page: number, pageSize: number, signal?: AbortSignal) => Promise<string>;
   view: View;
   /** names the listing in errors, e.g. 'artist releases' */
   what: string;
+  /** the line above the table: whose data and from where */
+  heading?: string;
 }
 
 export function pagingOptions(cmd: Command, max: number): Command {
@@ -44,15 +49,49 @@ export function checkPaging(flags: PagingFlags, max: number): { page: number; pa
   return { page, pageSize, all: Boolean(flags.all), limit };
 }
 
+/** A table's last line when it shows part of a longer list; none when it shows it all. */
+export function showingLine(s: Shown, walked: boolean): string | undefined {
+  if (s.shown === 0 || s.shown >= s.total) return undefined;
+  const last = s.first + s.shown - 1;
+  const next = !walked && last < s.total ? `, --page ${s.page + 1} for the next` : '';
+  return `Showing ${s.first}–${last} of ${s.total} · --all for everything${next}`;
+}
+
+/** What the formats other than a table say on stderr when --limit stopped before the end of a list. */
+export function limitLine(limit: number | undefined, s: Shown): string | undefined {
+  return limit !== undefined && s.first - 1 + s.shown < s.total
+    ? `mcat: stopped at --limit ${limit}: ${s.shown} of ${s.total} shown (--all for everything)`
+    : undefined;
+}
+
+/**
+ * What to say of a list shown in part: the table's last line, and for the other formats a
+ * line on stderr when --limit stopped before the end (their envelope keeps the service's totalItems).
+ */
+export function listInfo(pagingPath: string, o: { walked: boolean; limit?: number }): ListInfo {
+  return {
+    pagingPath,
+    more: (s) => showingLine(s, o.walked),
+    cut: (s) => limitLine(o.limit, s),
+  };
+}
+
+/** The page size of a walk (--all, --limit): as asked, else the limit up to the largest page. */
+export function walkPageSize(spec: Pick<ListingSpec, 'maxPageSize'>, pageSize: number | undefined, limit: number | undefined): number {
+  return pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
+}
+
 export async function runListing(cmd: Command, flags: PagingFlags, spec: ListingSpec): Promise<void> {
   const { page, pageSize, all, limit } = checkPaging(flags, spec.maxPageSize);
   const out = await output(cmd);
+  if (outputFormat(cmd) === 'xml') return (await import('./xml-output')).runXmlListing(cmd, spec, { page, pageSize, all, limit });
+  if (spec.heading) out.heading(spec.heading);
   if (!all && limit === undefined) {
     const body = await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10);
-    await out.document(body, spec.view);
+    await out.document(body, spec.view, listInfo(spec.pagingPath, { walked: false }));
     return;
   }
-  const size = pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
+  const size = walkPageSize(spec, pageSize, limit);
   const { mergePages } = await import('../output/json');
   const { paginate } = await import('../client/paging');
   const { client } = await session(cmd);
@@ -69,5 +108,6 @@ export async function runListing(cmd: Command, flags: PagingFlags, spec: Listing
   });
   await out.streamPages(pages, spec.view, {
     merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),
+    list: listInfo(spec.pagingPath, { walked: true, limit }),
   });
 }

@@ -1,17 +1,17 @@
 // The mcat entry point: builds the commander program, runs it, and turns every error
 // into one stderr line and an exit code. This is the only place that decides exit codes.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
-import { runCleanups, interrupted } from './lifecycle';
+import { endOutput, runCleanups, interrupted } from './lifecycle';
 import { registerCommands } from './commands/index';
 import { commandWords } from './argv';
-import { guardStreams, printHelp, say, sayText } from '../output/streams';
+import { guardStreams, print, printHelp, say, sayText } from '../output/streams';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'xml'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'] as const;
 
 /** The program; given the command line, with only the command group it names. */
 export function buildProgram(args?: readonly string[]): Command {
@@ -20,8 +20,12 @@ export function buildProgram(args?: readonly string[]): Command {
     .description('Music Catalogue, Locker and Playlist API from the terminal (sandbox built in)')
     .version(VERSION, '-V, --version', 'print the version')
     .option('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, json otherwise)`)
-    .option('--fields <paths>', 'comma-separated dotted paths to show (table, csv, ndjson)')
+    .option('--fields <paths>', 'comma-separated fields to show: dotted paths (artist.name, tracks[].trackId) or a column name')
+    .option('--json [fields]', 'JSON of just these fields (-o json --fields); alone: the fields there are')
+    .option('--jq <program>', 'filter the JSON through this jq program (jq is built in); strings print raw')
+    .option('-q, --quiet', 'no notices on stderr (sandbox label, progress, summaries); errors still print (also MCAT_QUIET=1)')
     .option('--no-color', 'no colour, whatever the terminal')
+    .option('--no-pager', 'never page a long table (default on a terminal: MCAT_PAGER, PAGER, else less)')
     .option('-v, --verbose', 'trace requests and responses on stderr (secrets masked)')
     .option('-p, --profile <name>', 'profile to use (default: the current profile, else the sandbox)')
     .option('--base-url <url>', 'API base URL (overrides the profile)')
@@ -31,10 +35,32 @@ export function buildProgram(args?: readonly string[]): Command {
     .option('--retries <n>', 'retries of a request on 429, and of safe ones on 502/503/504 and resets (default 3)')
     .option('--max-body <size>', 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt')
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+    .configureHelp({
+      sortSubcommands: false,
+      // the global options are listed once, in `mcat --help`; elsewhere one line names them
+      formatHelp: (cmd, helper) => Help.prototype.formatHelp.call(helper, cmd, helper) + (cmd.parent ? globalsLine(program) : ''),
+    });
+  program.hook('preAction', async (_program, action) => (await import('./globals')).checkGlobals(action));
   applyConventions(program);
-  registerCommands(program, args ? commandWords(args, 1)[0] : undefined);
+  const words = args ? commandWords(args) : [];
+  registerCommands(program, words[0], args !== undefined && words.length === 0 && (args.includes('--help') || args.includes('-h')));
   return program;
+}
+
+/** The one line a subcommand's help gives the global options. */
+function globalsLine(program: Command): string {
+  const flags = program.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.short ?? o.long);
+  return `\nGlobal options: ${flags.join(', ')} (see 'mcat help globals')\n`;
+}
+
+/** `mcat help globals`: the global options block of `mcat --help`, alone. */
+function globalsHelp(program: Command): string {
+  const helper = program.createHelp();
+  helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
+  const opts = helper.visibleOptions(program).filter((o) => o.long !== '--help' && o.long !== '--version');
+  const width = Math.max(...opts.map((o) => helper.optionTerm(o).length));
+  const lines = opts.map((o) => helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper));
+  return `Global options (any command):\n${lines.join('\n')}\n`;
 }
 
 /** Usage errors: one line on stderr, a hint, exit 2 (commander's defaults adjusted to the conventions). */
@@ -42,10 +68,12 @@ function applyConventions(cmd: Command): void {
   cmd.exitOverride();
   cmd.configureOutput({
     writeOut: printHelp,
-    writeErr: sayText,
-    outputError: (message, write) => {
+    // commander writes help here when a command that needs a subcommand has none (`mcat`,
+    // `mcat playlist`): that help is what was asked for, so it goes to stdout (exit 0), as gh does
+    writeErr: printHelp,
+    outputError: (message) => {
       const line = message.trim().replace(/^error: /, '');
-      write(`mcat: ${line}\n`);
+      sayText(`mcat: ${line}\n`);
     },
   });
   for (const sub of cmd.commands) applyConventions(sub);
@@ -56,11 +84,16 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv.slice(2));
   // Sub-commands registered after applyConventions (none today) would miss it: apply again.
   applyConventions(program);
+  if (argv.length === 4 && argv[2] === 'help' && argv[3] === 'globals') {
+    await print(globalsHelp(program));
+    return 0;
+  }
   let code = 0;
   try {
     await program.parseAsync(argv);
     if (interrupted()) code = 130;
   } catch (err) {
+    await endOutput(); // a pager first: the error shows under what it showed, not behind it
     code = handleError(err, program);
   } finally {
     await runCleanups();

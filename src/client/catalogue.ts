@@ -1,7 +1,8 @@
 // Catalogue reads (endpoints 4 to 7): typed parameters in, parsed body out.
 import type { ApiClient } from './http';
 import { chunk, mapBounded } from './batch';
-import { artistReleasesBody, batchBody, type ArtistReleasesBody, type BatchError, type Release } from './schemas/release';
+import { callJson, callXml, type Call } from './call';
+import { artistReleasesBody, batchBody, type ArtistReleasesBody, type BatchBody, type BatchError, type Release } from './schemas/release';
 import { releaseTracksBody, trackMetadataBody, type ReleaseTracksBody, type TrackMetadataBody } from './schemas/track';
 
 /** The most release ids the batch call takes (spec, limits). */
@@ -46,27 +47,27 @@ function filterQuery(o: CatalogueFilters) {
   };
 }
 
+function batchCall(ids: readonly number[], o: BatchOptions): Call {
+  return {
+    method: 'GET',
+    path: '/1.2/release/details/batch',
+    opts: { query: { releaseIds: ids.join(','), ...filterQuery(o), showErrors: 'true' }, auth: 'consumer', schema: batchBody, what: 'release details', signal: o.signal },
+  };
+}
+
+/** The requested ids without repeats, cut into calls of at most 500 (or chunkSize). */
+function batchChunks(o: BatchOptions): number[][] {
+  const size = Math.min(MAX_BATCH_IDS, Math.max(1, o.chunkSize ?? MAX_BATCH_IDS));
+  return chunk([...new Set(o.ids)], size);
+}
+
 /**
  * Details of any number of releases: unique ids sent at most 500 a call, calls in flight
  * bounded, results put back in the order (and multiplicity) of the requested ids.
  */
 export async function releaseDetailsBatch(c: ApiClient, o: BatchOptions): Promise<BatchResult> {
-  const size = Math.min(MAX_BATCH_IDS, Math.max(1, o.chunkSize ?? MAX_BATCH_IDS));
-  const unique = [...new Set(o.ids)];
-  const chunks = chunk(unique, size);
-  const bodies = await mapBounded(
-    chunks,
-    o.concurrency ?? 4,
-    (ids) =>
-      c.request('GET', '/1.2/release/details/batch', {
-        query: { releaseIds: ids.join(','), ...filterQuery(o), showErrors: 'true' },
-        auth: 'consumer',
-        schema: batchBody,
-        what: 'release details',
-        signal: o.signal,
-      }),
-    o.signal,
-  );
+  const chunks = batchChunks(o);
+  const bodies = await mapBounded(chunks, o.concurrency ?? 4, (ids) => callJson<BatchBody>(c, batchCall(ids, o)), o.signal);
   const releaseById = new Map<number, Release>();
   const errorById = new Map<number, BatchError>();
   const stray: Release[] = [];
@@ -93,6 +94,11 @@ export async function releaseDetailsBatch(c: ApiClient, o: BatchOptions): Promis
   return { releases, errors };
 }
 
+/** The batch as the service's XML: one document per call of at most 500 unique ids, in call order. */
+export function releaseDetailsBatchXml(c: ApiClient, o: BatchOptions): Promise<string[]> {
+  return mapBounded(batchChunks(o), o.concurrency ?? 4, (ids) => callXml(c, batchCall(ids, o)), o.signal);
+}
+
 export interface ArtistReleasesOptions extends CatalogueFilters {
   artistId: number;
   page?: number;
@@ -100,14 +106,16 @@ export interface ArtistReleasesOptions extends CatalogueFilters {
   signal?: AbortSignal;
 }
 
+export function artistReleasesCall(o: ArtistReleasesOptions): Call {
+  return {
+    method: 'GET',
+    path: '/1.2/artist/releases',
+    opts: { query: { artistId: o.artistId, ...filterQuery(o), page: o.page, pageSize: o.pageSize }, auth: 'consumer', schema: artistReleasesBody, what: 'artist releases', signal: o.signal },
+  };
+}
+
 export function artistReleases(c: ApiClient, o: ArtistReleasesOptions): Promise<ArtistReleasesBody> {
-  return c.request('GET', '/1.2/artist/releases', {
-    query: { artistId: o.artistId, ...filterQuery(o), page: o.page, pageSize: o.pageSize },
-    auth: 'consumer',
-    schema: artistReleasesBody,
-    what: 'artist releases',
-    signal: o.signal,
-  });
+  return callJson(c, artistReleasesCall(o));
 }
 
 export interface ReleaseTracksOptions {
@@ -119,21 +127,32 @@ export interface ReleaseTracksOptions {
   signal?: AbortSignal;
 }
 
+export function releaseTracksCall(o: ReleaseTracksOptions): Call {
+  return {
+    method: 'GET',
+    path: '/1.2/release/tracks',
+    opts: {
+      query: { releaseId: o.releaseId, country: o.country, usageTypes: list(o.usageTypes) ?? 'download', page: o.page, pageSize: o.pageSize },
+      auth: 'consumer',
+      schema: releaseTracksBody,
+      what: 'release tracks',
+      signal: o.signal,
+    },
+  };
+}
+
 export function releaseTracks(c: ApiClient, o: ReleaseTracksOptions): Promise<ReleaseTracksBody> {
-  return c.request('GET', '/1.2/release/tracks', {
-    query: { releaseId: o.releaseId, country: o.country, usageTypes: list(o.usageTypes) ?? 'download', page: o.page, pageSize: o.pageSize },
-    auth: 'consumer',
-    schema: releaseTracksBody,
-    what: 'release tracks',
-    signal: o.signal,
-  });
+  return callJson(c, releaseTracksCall(o));
+}
+
+export function trackMetadataCall(o: { trackId: number; country: string }): Call {
+  return {
+    method: 'GET',
+    path: `/track/by-id/${encodeURIComponent(String(o.trackId))}/metadata/enhanced`,
+    opts: { query: { country: o.country }, auth: 'consumer', schema: trackMetadataBody, what: 'track metadata' },
+  };
 }
 
 export function trackMetadata(c: ApiClient, o: { trackId: number; country: string }): Promise<TrackMetadataBody> {
-  return c.request('GET', `/track/by-id/${encodeURIComponent(String(o.trackId))}/metadata/enhanced`, {
-    query: { country: o.country },
-    auth: 'consumer',
-    schema: trackMetadataBody,
-    what: 'track metadata',
-  });
+  return callJson(c, trackMetadataCall(o));
 }

@@ -14,7 +14,7 @@ import {
   type PlaylistQuery,
   type ReplaceBody,
 } from './playlists';
-import { addToGroup, replaceGroup, type GroupQuery } from './groups';
+import { addToGroup, readGroup, replaceGroup, type GroupQuery } from './groups';
 import type { Playlist, PlaylistBody, PlaylistGroupBody, PlaylistsBody } from './schemas/playlist';
 
 export interface PlaylistApi {
@@ -25,6 +25,8 @@ export interface PlaylistApi {
   replacePlaylist(id: string, body: ReplaceBody, o: PlaylistQuery): Promise<PlaylistBody>;
   replaceGroup(groupId: string, body: { name: string; playlistIds?: string[] }, o: GroupQuery): Promise<PlaylistGroupBody>;
   addToGroup(groupId: string, body: { playlistIds: string[] }, o: GroupQuery): Promise<PlaylistGroupBody>;
+  /** the group as it is (nothing changes) */
+  readGroup(groupId: string, o: GroupQuery): Promise<PlaylistGroupBody>;
 }
 
 export function playlistApi(c: ApiClient): PlaylistApi {
@@ -36,6 +38,7 @@ export function playlistApi(c: ApiClient): PlaylistApi {
     replacePlaylist: (id, body, o) => replacePlaylist(c, id, body, o),
     replaceGroup: (id, body, o) => replaceGroup(c, id, body, o),
     addToGroup: (id, body, o) => addToGroup(c, id, body, o),
+    readGroup: (id, o) => readGroup(c, id, o),
   };
 }
 

@@ -1,6 +1,7 @@
 // Playlists (endpoints 1, 2, 10, and the extensions get and create).
 import type { ApiClient } from './http';
 import { ResponseError } from './errors';
+import { callJson, type Call } from './call';
 import { playlistBody, playlistsBody, type Playlist, type PlaylistBody, type PlaylistsBody } from './schemas/playlist';
 
 export interface PlaylistQuery {
@@ -68,19 +69,20 @@ function envelope(body: unknown): unknown {
   return body;
 }
 
+export function listPlaylistsCall(o: ListPlaylistsOptions): Call {
+  return { method: 'GET', path: '/1.2/user/playlists', opts: { query: { ...q(o), page: o.page, pageSize: o.pageSize }, auth: 'user', schema: playlistsBody, what: 'playlists', signal: o.signal } };
+}
+
 export function listPlaylists(c: ApiClient, o: ListPlaylistsOptions): Promise<PlaylistsBody> {
-  return c.request('GET', '/1.2/user/playlists', {
-    query: { ...q(o), page: o.page, pageSize: o.pageSize },
-    auth: 'user',
-    schema: playlistsBody,
-    what: 'playlists',
-    signal: o.signal,
-  });
+  return callJson(c, listPlaylistsCall(o));
+}
+
+export function getPlaylistCall(id: string, o: PlaylistQuery): Call {
+  return { method: 'GET', path: path(id), opts: { query: q(o), auth: 'user', what: 'playlist' } };
 }
 
 export async function getPlaylist(c: ApiClient, id: string, o: PlaylistQuery): Promise<PlaylistBody> {
-  const body = await c.request('GET', path(id), { query: q(o), auth: 'user', what: 'playlist' });
-  return parse(envelope(body));
+  return parse(envelope(await callJson(c, getPlaylistCall(id, o))));
 }
 
 export interface CreateOptions {
@@ -91,16 +93,21 @@ export interface CreateOptions {
   confirmNotApplied?: () => Promise<boolean>;
 }
 
+/** Not repeated once it may have reached the service unless how.confirmNotApplied says it did not take effect. */
+export function createPlaylistCall(body: CreateBody, o: PlaylistQuery, how: CreateOptions = {}): Call {
+  return {
+    method: 'POST',
+    path: '/1.2/playlists',
+    opts: { query: q(o), json: body, auth: 'user', idempotent: false, confirmNotApplied: how.confirmNotApplied, what: 'new playlist' },
+  };
+}
+
 export async function createPlaylist(c: ApiClient, body: CreateBody, o: PlaylistQuery, how: CreateOptions = {}): Promise<PlaylistBody> {
-  const res = await c.request('POST', '/1.2/playlists', {
-    query: q(o),
-    json: body,
-    auth: 'user',
-    idempotent: false,
-    confirmNotApplied: how.confirmNotApplied,
-    what: 'new playlist',
-  });
-  return parse(envelope(res));
+  return parse(envelope(await callJson(c, createPlaylistCall(body, o, how))));
+}
+
+export function updatePlaylistDetailsCall(id: string, body: DetailsBody, o: PlaylistQuery): Call {
+  return { method: 'POST', path: `${path(id)}/details`, opts: { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist details' } };
 }
 
 /** Details update: the spec shows an empty body and a Location header; both are returned. */
@@ -110,7 +117,8 @@ export async function updatePlaylistDetails(
   body: DetailsBody,
   o: PlaylistQuery,
 ): Promise<{ playlist?: Playlist; location?: string }> {
-  const res = await c.exchange('POST', `${path(id)}/details`, { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist details' });
+  const call = updatePlaylistDetailsCall(id, body, o);
+  const res = await c.exchange(call.method, call.path, call.opts);
   const out: { playlist?: Playlist; location?: string } = {};
   const data = envelope(res.data);
   if (data && typeof data === 'object' && 'playlist' in data) out.playlist = parse(data).playlist;
@@ -118,9 +126,12 @@ export async function updatePlaylistDetails(
   return out;
 }
 
+export function replacePlaylistCall(id: string, body: ReplaceBody, o: PlaylistQuery): Call {
+  return { method: 'POST', path: path(id), opts: { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist' } };
+}
+
 export async function replacePlaylist(c: ApiClient, id: string, body: ReplaceBody, o: PlaylistQuery): Promise<PlaylistBody> {
-  const res = await c.request('POST', path(id), { query: q(o), json: body, auth: 'user', idempotent: true, what: 'playlist' });
-  return parse(envelope(res));
+  return parse(envelope(await callJson(c, replacePlaylistCall(id, body, o))));
 }
 
 function parse(data: unknown): PlaylistBody {

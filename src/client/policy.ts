@@ -358,7 +358,7 @@ export class RetryPolicy {
 
   private async confirmed(o: SendOptions, note: (line: string) => void): Promise<boolean> {
     if (!o.confirmNotApplied) return false;
-    let yes = false;
+    let yes: boolean;
     try {
       yes = await o.confirmNotApplied();
     } catch {

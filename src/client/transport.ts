@@ -223,7 +223,9 @@ export class Transport {
           : code && RESET_CODES.has(code)
             ? `connection to ${this.host} was reset`
             : `network error talking to ${this.host}`;
-    const detail = e?.message && !what.includes(e.message) ? `: ${this.scrub(e.message)}` : '';
+    // "connect ECONNREFUSED 127.0.0.1:9" or "getaddrinfo ENOTFOUND x" only repeats what is said
+    const sameThing = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || (code !== undefined && RESET_CODES.has(code));
+    const detail = e?.message && !sameThing && !what.includes(e.message) ? `: ${this.scrub(e.message)}` : '';
     return new NetworkError(`${what}${detail}`, code);
   }
 }

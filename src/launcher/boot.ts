@@ -1,22 +1,30 @@
-// What bin/mcat runs (it answers --version itself): loads the CLI's bundles through V8's code
-// cache, runs the command and exits. Built to dist/boot.cjs with the bundles' build id.
+// What bin/mcat runs (it answers --version itself): loads the CLI's bundles from a compile cache,
+// runs the command and exits. Built to dist/boot.cjs with the bundles' build id.
 //
-// Why a code cache: compiling the CLI's JavaScript was the largest part of a short run. Node 20
-// has no compile cache of its own (module.enableCompileCache came in Node 22), so the launcher
-// does what it does: after a successful run it asks V8 for the code it compiled and stores it;
-// later runs of the same command start from it. The cache lives in the user's cache directory,
-// one file per command, in a folder named by Node's version, its flags and the build id, so a
-// stale cache is never read; each blob's SHA-1 is checked before V8 is given it.
+// Why a compile cache: compiling the CLI's JavaScript was the largest part of a short run.
+// - Node 22.1 and later: Node's own (module.enableCompileCache), the bundles loaded by require().
+//   It keeps the code V8 compiled when a bundle loaded, not what the run compiled later (ours
+//   keeps that too): on Node 24 a read took ~15 ms more than with ours (issue 12 chose Node's).
+// - Node 20 has none, so the launcher keeps its own: each bundle is loaded as a vm.Script; after a
+//   successful run it asks V8 for the code it compiled and stores it; later runs of the same command
+//   start from it. One file per command, in a folder named by Node's version and V8's cache tag
+//   (its version, flags and CPU features), and one per build, so a stale cache is never read. V8
+//   checks each blob's checksum before it uses it (--verify-snapshot-checksum: without it, corrupt
+//   data makes V8 abort the process, and every later run too).
 //
 // A cache is code this process runs, and V8 checks little of it (a blob compiled from another
-// source of the same length is accepted; the SHA-1 only catches accidents). So it is used only
+// source of the same length is accepted; the checksum only catches accidents). So it is used only
 // when no one but this user can have written it: see trust() below. Otherwise the run compiles
-// from source and writes nothing, silently.
+// from source and writes nothing, silently. Node's cache gets the same checks: the folder handed to
+// it must be this user's alone.
+//
+// With --verbose the bundles are loaded by require() (no cache of ours on Node 20): bin/mcat has
+// turned Node's source maps on, so a stack trace names src/ files and lines, not positions in a
+// minified bundle.
 //
 //   MCAT_CACHE_DIR          where to keep it (default $XDG_CACHE_HOME/mcat or ~/.cache/mcat)
 //   MCAT_NO_COMPILE_CACHE   set: compile from source every run, write nothing
 //   MCAT_TRACE_LOADS        a file: every bundle and package loaded is appended to it (tests)
-import { hash as digest } from 'node:crypto';
 import {
   closeSync,
   constants as fsc,
@@ -33,10 +41,9 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
+import Module, { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
-import { constants, Script } from 'node:vm';
+import type { Script } from 'node:vm';
 import { asksForHelp, commandWords } from '../cli/argv';
 
 declare const __MCAT_BUILD_ID__: string;
@@ -49,11 +56,13 @@ interface Loaded {
 }
 
 const distDir = __dirname;
-const nodeRequire = createRequire(join(distDir, 'boot.cjs'));
+const bootFile = join(distDir, 'boot.cjs');
+const nodeRequire = createRequire(bootFile);
 const modules = new Map<string, { exports: unknown }>();
 const loaded: Loaded[] = [];
 const traceFile = process.env.MCAT_TRACE_LOADS;
-let cache: Map<string, CachedBlob> | undefined;
+let cache: Map<string, Buffer> | undefined;
+let vm: typeof import('node:vm') | undefined;
 
 // never through a symbolic link; created private
 const TRACE_FLAGS = fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW;
@@ -77,23 +86,26 @@ function trace(what: string): void {
 /** `require` inside the bundles: `./x.cjs` is another bundle of dist/, anything else is Node's. */
 function bundleRequire(id: string): unknown {
   if (id.startsWith('./')) return loadBundle(id.slice(2));
-  if (traceFile && !id.startsWith('node:')) trace(nodeRequire.resolve(id));
+  // built-ins, with or without 'node:' (jq-wasm asks for 'fs/promises'), are not packages
+  if (traceFile && !isBuiltin(id)) trace(nodeRequire.resolve(id));
   return nodeRequire(id);
 }
 
+/** A bundle through V8's code cache of this launcher (Node 20). */
 function loadBundle(name: string): unknown {
   const done = modules.get(name);
   if (done) return done.exports;
   const filename = join(distDir, name);
   trace(filename);
   const source = readFileSync(filename, 'utf8');
-  const cachedData = cachedBlob(name);
+  const cachedData = cache?.get(name);
+  vm ??= nodeRequire('node:vm') as typeof import('node:vm');
   // the same wrapper as Node's CommonJS loader, on one line so positions in stack traces hold
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
     filename,
     cachedData,
     // the build turns import() into require(); any left over goes to Node's own loader
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   loaded.push({ name, script, compiled: cachedData === undefined || script.cachedDataRejected === true });
   const mod = { exports: {} as unknown };
@@ -102,10 +114,20 @@ function loadBundle(name: string): unknown {
   return mod.exports;
 }
 
+/** The cache's root folder: MCAT_CACHE_DIR, else $XDG_CACHE_HOME/mcat, else ~/.cache/mcat. */
+function cacheRoot(): string | undefined {
+  if (process.env.MCAT_NO_COMPILE_CACHE) return undefined;
+  const root = process.env.MCAT_CACHE_DIR;
+  if (root) return root;
+  const xdg = process.env.XDG_CACHE_HOME;
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'mcat');
+  const home = process.env.HOME || (nodeRequire('node:os') as typeof import('node:os')).homedir();
+  return join(home, '.cache', 'mcat');
+}
+
 interface CacheFile {
-  /** the cache's root folder: MCAT_CACHE_DIR, else $XDG_CACHE_HOME/mcat, else ~/.cache/mcat */
   root: string;
-  /** root/compile-<node>-<arch>-<flags>: the builds of this Node */
+  /** root/compile-<node>-<arch>-<V8 cache tag>: the builds of this Node and these flags */
   dir: string;
   /** dir/<build id> */
   buildDir: string;
@@ -113,19 +135,12 @@ interface CacheFile {
   file: string;
 }
 
-/** The cache file of this command line, or undefined when there is none to use. */
-function cacheFileFor(args: string[]): CacheFile | undefined {
-  if (process.env.MCAT_NO_COMPILE_CACHE) return undefined;
-  let root = process.env.MCAT_CACHE_DIR;
-  if (!root) {
-    const xdg = process.env.XDG_CACHE_HOME;
-    root = join(xdg && xdg.startsWith('/') ? xdg : join(process.env.HOME || homedir(), '.cache'), 'mcat');
-  }
+/** This command line's file in the launcher's own cache (V8 flags already set). */
+function cacheFileFor(root: string, args: string[], tag: number): CacheFile {
   const words = asksForHelp(args) ? ['help'] : commandWords(args);
   const key = words.length ? words.join('-') : 'mcat';
-  // V8 refuses code cached under other flags: runs with other flags keep a cache of their own
-  const flags = digest('sha1', `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`, 'hex').slice(0, 8);
-  const dir = join(root, `compile-${process.version}-${process.arch}-${flags}`);
+  // V8 refuses code cached under another version, other flags or CPU features: its tag names them
+  const dir = join(root, `compile-${process.version}-${process.arch}-${(tag >>> 0).toString(16).padStart(8, '0')}`);
   const buildDir = join(dir, __MCAT_BUILD_ID__);
   return { root, dir, buildDir, file: join(buildDir, `${key}.bin`) };
 }
@@ -142,34 +157,34 @@ function ours(st: Stats | undefined, dir: boolean): boolean {
 }
 
 /**
- * Whether the cache's folders are this user's alone: 'yes', 'missing' (some are not there yet;
+ * Whether a cache's folders are this user's alone: 'yes', 'missing' (some are not there yet;
  * those that are, are ours) or 'no'. The parent of the root may be shared if only its owner (this
  * user or root) can move the root away: not writable by others, or sticky like /tmp (then the root
- * must be 0700). The root, the folder of this Node and the build's folder must each be ours.
+ * must be 0700). The root and each folder below it (in order) must be ours.
  */
-function trust(where: CacheFile): 'yes' | 'missing' | 'no' {
+function trust(root: string, folders: string[]): 'yes' | 'missing' | 'no' {
   if (uid === undefined) return 'yes';
   try {
-    return trustFolders(where, uid);
+    return trustFolders(root, folders, uid);
   } catch {
     // e.g. a file where a folder should be: no cache
     return 'no';
   }
 }
 
-function trustFolders(where: CacheFile, uid: number): 'yes' | 'missing' | 'no' {
+function trustFolders(rootPath: string, folders: string[], uid: number): 'yes' | 'missing' | 'no' {
   // the parent may be a link (~/.cache on another disk): what counts is the folder it leads to
-  const parent = statSync(dirname(where.root), { throwIfNoEntry: false });
+  const parent = statSync(dirname(rootPath), { throwIfNoEntry: false });
   if (!parent) return 'missing';
   if (parent.uid !== uid && parent.uid !== 0) return 'no';
-  const root = lstatSync(where.root, { throwIfNoEntry: false });
+  const root = lstatSync(rootPath, { throwIfNoEntry: false });
   if (parent.mode & 0o022) {
     if (!(parent.mode & STICKY)) return 'no';
     if (root && (root.mode & 0o077) !== 0) return 'no';
   }
   if (!root) return 'missing';
   if (!ours(root, true)) return 'no';
-  for (const d of [where.dir, where.buildDir]) {
+  for (const d of folders) {
     const st = lstatSync(d, { throwIfNoEntry: false });
     if (!st) return 'missing';
     if (!ours(st, true)) return 'no';
@@ -177,18 +192,21 @@ function trustFolders(where: CacheFile, uid: number): 'yes' | 'missing' | 'no' {
   return 'yes';
 }
 
-interface CachedBlob {
-  data: Buffer;
-  sha1: string;
+/** Creates the folders (0700) and checks them again now that they exist: true when all are ours. */
+function makeTrusted(root: string, folders: string[]): boolean {
+  try {
+    mkdirSync(folders[folders.length - 1] ?? root, { recursive: true, mode: 0o700 });
+  } catch {
+    return false;
+  }
+  return trust(root, folders) === 'yes';
 }
 
 /**
- * The file: a 4-byte header length, a JSON header [[bundle, bytes, sha1], …], then the data in
- * order. Each blob's digest is checked before V8 sees it (cachedBlob): V8 checks versions, flags
- * and lengths but, in a release build, not the content, and corrupt data makes it abort the
- * process (every later run too, as the file would never be rewritten).
+ * The file: a 4-byte header length, a JSON header [[bundle, bytes], …], then the data in order.
+ * V8 checks versions, flags, lengths and (with --verify-snapshot-checksum) a checksum of each blob.
  */
-function readCache(file: string): Map<string, CachedBlob> | undefined {
+function readCache(file: string): Map<string, Buffer> | undefined {
   try {
     // not through a link, and only a file of ours that no one else may write
     const fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
@@ -200,12 +218,12 @@ function readCache(file: string): Map<string, CachedBlob> | undefined {
       closeSync(fd);
     }
     const headerLength = buf.readUInt32LE(0);
-    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as [string, number, string][];
-    const map = new Map<string, CachedBlob>();
+    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
+    const map = new Map<string, Buffer>();
     let at = 4 + headerLength;
-    for (const [name, length, sha1] of header) {
-      if (typeof name !== 'string' || !Number.isInteger(length) || length < 0 || typeof sha1 !== 'string') return undefined;
-      map.set(name, { data: buf.subarray(at, at + length), sha1 });
+    for (const [name, length] of header) {
+      if (typeof name !== 'string' || !Number.isInteger(length) || length < 0) return undefined;
+      map.set(name, buf.subarray(at, at + length));
       at += length;
     }
     return at === buf.length ? map : undefined;
@@ -214,22 +232,14 @@ function readCache(file: string): Map<string, CachedBlob> | undefined {
   }
 }
 
-/** A bundle's cached code, if its digest matches what was written. */
-function cachedBlob(name: string): Buffer | undefined {
-  const blob = cache?.get(name);
-  if (!blob) return undefined;
-  return digest('sha1', blob.data, 'base64') === blob.sha1 ? blob.data : undefined;
-}
-
 function writeCache(where: CacheFile): void {
   try {
     const parts = loaded.map((l) => ({ name: l.name, data: l.script.createCachedData() }));
-    const header = Buffer.from(JSON.stringify(parts.map((p) => [p.name, p.data.length, digest('sha1', p.data, 'base64')])), 'utf8');
+    const header = Buffer.from(JSON.stringify(parts.map((p) => [p.name, p.data.length])), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length, 0);
-    mkdirSync(where.buildDir, { recursive: true, mode: 0o700 });
     // checked again now that the folders exist (the run started before they did)
-    if (trust(where) !== 'yes') return;
+    if (!makeTrusted(where.root, [where.dir, where.buildDir])) return;
     // written whole, then renamed into place: a concurrent run reads the old file or the new one.
     // 'wx': a new file, never one (or a link) someone left there; rename replaces a link, never follows it
     const tmp = `${where.file}.${process.pid}.tmp`;
@@ -242,6 +252,33 @@ function writeCache(where: CacheFile): void {
   } catch {
     // a cache is an optimisation: a read-only or full disk only means the next run compiles again
   }
+}
+
+/**
+ * Node's own compile cache (22.1 and later) in root/node, when that folder is this user's alone.
+ * Node makes a folder per Node version, flags and user inside it, and its files there; we do not
+ * check those one by one, so the folder must be 0700: then no one else can reach anything below
+ * it. (Node's folder is created under umask 077 here, its files are 0600.)
+ */
+function enableNodeCache(root: string, enable: (dir: string) => unknown): void {
+  const dir = join(root, 'node');
+  const trusted = trust(root, [dir]);
+  if (trusted === 'no' || (trusted === 'missing' && !makeTrusted(root, [dir]))) return;
+  if (uid !== undefined && (lstatSync(dir).mode & 0o077) !== 0) return;
+  const umask = process.umask(0o077);
+  try {
+    enable(dir);
+  } catch {
+    // no cache, as with an untrusted folder
+  } finally {
+    process.umask(umask);
+  }
+}
+
+/** Every bundle and package Node's require() loaded (the trace of a run without our loader). */
+function traceRequired(): void {
+  const launcher = new Set([bootFile, nodeRequire.main?.filename]);
+  for (const file of Object.keys(nodeRequire.cache)) if (!launcher.has(file)) trace(file);
 }
 
 /** The built-ins that a command calling the API loads (undici, signing, output to a terminal). */
@@ -260,35 +297,77 @@ const NETWORK_BUILTINS = [
   'node:os',
 ];
 
+/**
+ * stdout and stderr as this run created them. Node makes each on first use, and a pipe's stream
+ * costs ~3 ms of modules: the check for unflushed output before exiting must not make one.
+ */
+const streams: NodeJS.WriteStream[] = [];
+for (const name of ['stdout', 'stderr'] as const) {
+  const d = Object.getOwnPropertyDescriptor(process, name);
+  if (!d?.get || !d.configurable) continue;
+  const get = d.get;
+  Object.defineProperty(process, name, {
+    ...d,
+    get() {
+      const s = get.call(process) as NodeJS.WriteStream;
+      if (!streams.includes(s)) streams.push(s);
+      return s;
+    },
+  });
+}
+
 /** Command groups that never call the API. */
-const OFFLINE_GROUPS = new Set(['profile', 'completion']);
+const OFFLINE_GROUPS = new Set(['profile', 'completion', 'version']);
 
 export async function run(argv: string[]): Promise<void> {
   const args = argv.slice(2);
-  // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run
-  // and buys nothing for responses of this size: the baseline compiler alone is enough. But a
-  // flag set at run time also changes the hash that Node's own code cache of its built-in modules
-  // is checked against: every built-in loaded afterwards is compiled from source (http, net,
-  // stream and crypto: 3.7 ms become 8.3). So the built-ins a command that calls the API needs
-  // are loaded first. (Setting the flag only around undici's compile does not work: V8 does not
-  // restore the flag hash when the flag is unset, and our own code cache would never match.)
-  if (!asksForHelp(args) && !OFFLINE_GROUPS.has(commandWords(args, 1)[0] ?? '')) {
-    for (const m of NETWORK_BUILTINS) nodeRequire(m);
+  const help = asksForHelp(args);
+  const networked = !help && !OFFLINE_GROUPS.has(commandWords(args, 1)[0] ?? '');
+  const verbose = args.includes('--verbose') || args.includes('-v');
+  const enableCompileCache = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  const root = cacheRoot();
+  // Node 20: our own cache, unless the run wants source-mapped stack traces
+  const ownLoader = !enableCompileCache && !verbose;
+  // A V8 flag set at run time changes the hash that Node's code cache of its built-in modules is
+  // checked against: every built-in loaded afterwards is compiled from source (http, net, stream
+  // and crypto: 3.7 ms become 8.3). So what the run will load anyway is loaded first: the stream
+  // behind stdout (a terminal, a pipe or a file: every command but help prints through it), and for
+  // a command that calls the API, the network stack. (Not stderr's: most runs never write to it.
+  // Help goes through the one writer, src/output/streams.ts.)
+  if (!help) void process.stdout;
+  if (networked) for (const m of NETWORK_BUILTINS) nodeRequire(m);
+  const flags: string[] = [];
+  // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run and
+  // buys nothing for responses of this size: the baseline compiler alone is enough. (Setting the
+  // flag only around undici's compile does not work: V8 does not restore the flag hash when the
+  // flag is unset, and no code cache would ever match.)
+  if (networked) flags.push('--liftoff-only');
+  if (ownLoader && root !== undefined) flags.push('--verify-snapshot-checksum');
+  const v8 = flags.length ? (nodeRequire('node:v8') as typeof import('node:v8')) : undefined;
+  if (v8) v8.setFlagsFromString(flags.join(' '));
+
+  let mcat: { main: (argv: string[]) => Promise<number> };
+  let where: CacheFile | undefined;
+  if (ownLoader) {
+    where = root === undefined ? undefined : cacheFileFor(root, args, v8!.cachedDataVersionTag());
+    const trusted = where && trust(where.root, [where.dir, where.buildDir]);
+    // a folder someone else could write: neither read nor written
+    if (trusted === 'no') where = undefined;
+    else if (where && trusted === 'yes') cache = readCache(where.file);
+    mcat = loadBundle('mcat.cjs') as typeof mcat;
+  } else {
+    // (bin/mcat turned source maps on for a --verbose run)
+    if (enableCompileCache && root !== undefined) enableNodeCache(root, enableCompileCache);
+    if (traceFile) process.on('exit', traceRequired);
+    mcat = nodeRequire('./mcat.cjs') as typeof mcat;
   }
-  (nodeRequire('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
-  let where = cacheFileFor(args);
-  const trusted = where && trust(where);
-  // a folder someone else could write: neither read nor written
-  if (trusted === 'no') where = undefined;
-  else if (where && trusted === 'yes') cache = readCache(where.file);
-  const { main } = loadBundle('mcat.cjs') as { main: (argv: string[]) => Promise<number> };
-  const code = await main(argv);
+  const code = await mcat.main(argv);
   // A successful run knows the command's code: keep it when the cache lacked any of it.
   if (where && code === 0 && loaded.some((l) => l.compiled)) writeCache(where);
   // The command is over (its cleanups ran). With nothing left to flush, exit now rather than
   // wait for V8's background work; otherwise let Node flush and exit on its own.
   process.exitCode = code;
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+  if (streams.every((s) => s.writableLength === 0)) process.exit(code);
   // Safety net: a handle left open must not keep a finished command alive.
   setTimeout(() => process.exit(code), 3000).unref();
 }

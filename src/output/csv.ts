@@ -1,7 +1,8 @@
-// CSV output (RFC 4180): a header row of column keys (or --fields paths), CRLF line ends,
-// fields quoted only when they must be, quotes doubled. Values are never cut.
-import type { Column, View } from './types';
-import { getPath } from './fields';
+// CSV output (RFC 4180): a header row of column keys (or --fields names), CRLF line ends,
+// fields quoted only when they must be, quotes doubled. Values are never cut, and are the values
+// as received (a timestamp keeps its seconds and zone); computed columns give their computed value.
+import type { View } from './types';
+import { columnValue, fieldReaders } from './fields';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -28,15 +29,16 @@ export interface CsvColumns {
   values(item: any): unknown[];
 }
 
-/** Columns of the view, or one per --fields path read from the raw item. */
+/** Columns of the view (data values, not the table's text), or one per --fields name. */
 export function csvColumns(view: View, fields?: readonly string[]): CsvColumns {
   if (fields && fields.length) {
-    return { header: [...fields], values: (item) => fields.map((f) => getPath(item, f)) };
+    const readers = fieldReaders(view, fields);
+    return { header: readers.map((r) => r.name), values: (item) => readers.map((r) => r.value(item)) };
   }
-  const cols: Column[] = view.columns;
+  const cols = view.columns;
   return {
     header: cols.map((c) => c.key),
-    values: (item) => cols.map((c) => (c.get ? c.get(item) : getPath(item, c.key))),
+    values: (item) => cols.map((c) => columnValue(c, item)),
   };
 }
 

@@ -32,7 +32,8 @@ function withPath(obj: any, keys: string[], value: unknown): any {
 
 /**
  * One envelope from many pages: the first page's envelope, every page's items in order, and
- * paging describing the merged set (page 1, pageSize = totalItems = the merged count).
+ * paging describing the merged set (page 1, pageSize = the merged count) with the service's
+ * totalItems as it sent it (a --limit that cuts the list leaves it untouched).
  * The pages are not changed.
  */
 export function mergePages(pages: readonly unknown[], opts: MergeOptions): any {
@@ -49,7 +50,6 @@ export function mergePages(pages: readonly unknown[], opts: MergeOptions): any {
     ...(paging !== null && typeof paging === 'object' ? paging : {}),
     page: 1,
     pageSize: items.length,
-    totalItems: items.length,
   });
   return merged;
 }

@@ -1,102 +1,240 @@
 // The output sink a command writes to: one place that turns bodies into the chosen format
 // on stdout, through the cleaning writer of streams.ts. Format modules load only when used
-// (cli-table3 only for tables).
+// (the table renderer and chalk only for tables).
 import type { Format, View } from './types';
 import type { CleanMode } from './clean';
-import { writerFor, type WritableLike } from './streams';
+import { writerFor, type StreamWriter, type WritableLike } from './streams';
+import { FieldCheck, fieldReaders, getPath, pickReaders, type FieldReader } from './fields';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 export interface OutputOptions {
   format: Format;
-  /** --fields: dotted paths (table, csv, ndjson) */
+  /** --fields: paths or computed names (table, csv, tsv, ndjson; json prints the picked items as an array) */
   fields?: string[];
   color: boolean;
   width: number;
-  stdout: WritableLike;
+  /** where output goes; a function is called at the first write (e.g. to start a pager then) */
+  stdout: WritableLike | (() => WritableLike);
+  /** a line for people, on stderr (columns left out, a list cut by --limit) */
+  notice?: (line: string) => void;
+  /** the flag that gave the fields (--fields, --json), for messages */
+  fieldsFlag?: string;
+  /** --jq: the JSON document in, the text to print out (json only) */
+  jq?: (document: unknown) => string | Promise<string>;
+}
+
+/** Where a list stands: the first item shown (from 1), how many were shown, the service's total. */
+export interface Shown {
+  first: number;
+  shown: number;
+  total: number;
+  /** the page the output started at */
+  page: number;
+}
+
+/** How to read a paged list's position, and what to say when only part of it was shown. */
+export interface ListInfo {
+  /** dotted path of the object holding page, pageSize and totalItems, e.g. 'releases' */
+  pagingPath: string;
+  /** the table's last line (when it shows part of a longer list, say) */
+  more?(s: Shown): string | undefined;
+  /** a line the other formats say on stderr (when --limit cut the list short, say) */
+  cut?(s: Shown): string | undefined;
 }
 
 export interface StreamOptions {
-  /** bodies of every page → one envelope (json, xml, table); without it one page prints as is */
+  /** bodies of every page → one envelope (json, xml); without it one page prints as is */
   merge?: (bodies: unknown[]) => unknown;
+  list?: ListInfo;
 }
 
 export interface Output {
   readonly format: Format;
+  /** The line above a table or sheet saying whose data it is and from where (tables only). */
+  heading(line: string): void;
   /** One response body in the chosen format. */
-  document(body: unknown, view: View): Promise<void>;
-  /** Pages as they arrive: ndjson and csv stream item by item (no page is kept); json, xml and table merge. */
+  document(body: unknown, view: View, list?: ListInfo): Promise<void>;
+  /** Pages as they arrive: table, ndjson, csv and tsv print each page as it comes (none is kept); json and xml merge. */
   streamPages(pages: AsyncIterable<unknown>, view: View, opts?: StreamOptions): Promise<void>;
   /** Text written as it is (the API's own XML, a sheet). */
   raw(text: string): Promise<void>;
-  /** true once the reader has gone away (a closed pipe); later output is dropped. */
+  /** true once the reader has gone away (a closed pipe, a pager quit); later output is dropped. */
   readonly closed: boolean;
 }
 
+function positionOf(body: unknown, list: ListInfo | undefined): { page: number; first: number; total: number } | undefined {
+  if (!list) return undefined;
+  const p = getPath(body, list.pagingPath);
+  const total = Number(p?.totalItems);
+  if (!Number.isFinite(total)) return undefined;
+  const page = Number(p?.page) > 0 ? Number(p.page) : 1;
+  const size = Number(p?.pageSize) > 0 ? Number(p.pageSize) : 0;
+  return { page, first: (page - 1) * size + 1, total };
+}
+
 export function createOutput(opts: OutputOptions): Output {
-  const w = writerFor(opts.stdout);
+  const fields = opts.fields && opts.fields.length ? opts.fields : undefined;
+  let writerCache: StreamWriter | undefined;
+  const writer = (): StreamWriter => (writerCache ??= writerFor(typeof opts.stdout === 'function' ? opts.stdout() : opts.stdout));
   // tables carry mcat's colour codes (their cells were cleaned first); XML takes references
   const mode: CleanMode = opts.format === 'table' ? 'styled' : opts.format === 'xml' ? 'xml' : 'text';
-  const writer = { write: (text: string) => w.write(text, mode), get closed() { return w.closed; } };
-  const fields = opts.fields && opts.fields.length ? opts.fields : undefined;
+  let heading: string | undefined;
 
-  async function render(body: unknown, view: View): Promise<string> {
+  async function write(text: string): Promise<void> {
+    if (heading !== undefined && opts.format === 'table') {
+      const { dimLines } = await import('./table');
+      text = dimLines(heading, opts) + text;
+      heading = undefined;
+    }
+    await writer().write(text, mode);
+  }
+
+  const tableOptions = () => ({ color: opts.color, width: opts.width, fields, notice: opts.notice });
+
+  /** --fields checked against the items: a path no item has is an error, before anything is written. */
+  function readersFor(view: View, items: readonly unknown[]): FieldReader[] | undefined {
+    if (!fields) return undefined;
+    const readers = fieldReaders(view, fields);
+    const check = new FieldCheck(readers, view, opts.fieldsFlag);
+    for (const item of items) {
+      check.see(item);
+      if (check.settled) break;
+    }
+    check.check();
+    return readers;
+  }
+
+  /**
+   * A listing streamed with --fields: its output is held back until every path has matched some
+   * item, so a path that matches nothing in any row is an error with nothing printed.
+   */
+  function fieldGate(view: View) {
+    const readers = fields ? fieldReaders(view, fields) : undefined;
+    const check = readers ? new FieldCheck(readers, view, opts.fieldsFlag) : undefined;
+    let held: string[] | undefined = check && !check.settled ? [] : undefined;
+    return {
+      readers,
+      see(item: unknown): void {
+        if (held) check!.see(item);
+      },
+      async emit(text: string): Promise<void> {
+        if (held && check!.settled) {
+          text = held.join('') + text;
+          held = undefined;
+        }
+        if (held) held.push(text);
+        else await write(text);
+      },
+      async end(): Promise<void> {
+        if (!held) return;
+        check!.check();
+        const text = held.join('');
+        held = undefined;
+        await write(text);
+      },
+    };
+  }
+
+  async function json(doc: unknown): Promise<string> {
+    return opts.jq ? opts.jq(doc) : (await import('./json')).renderJson(doc);
+  }
+
+  async function render(body: unknown, view: View, list?: ListInfo): Promise<string> {
+    const readers = opts.format === 'xml' ? undefined : readersFor(view, view.items(body));
     switch (opts.format) {
       case 'json':
-        return (await import('./json')).renderJson(body);
+        return json(readers ? view.items(body).map((item) => pickReaders(item, readers)) : body);
       case 'ndjson': {
         const { ndjsonLine } = await import('./ndjson');
-        return view.items(body).map((item) => ndjsonLine(item, fields)).join('');
+        return view.items(body).map((item) => ndjsonLine(readers ? pickReaders(item, readers) : item)).join('');
       }
       case 'csv':
         return (await import('./csv')).renderCsv(view, view.items(body), fields);
+      case 'tsv':
+        return (await import('./tsv')).renderTsv(view, view.items(body), fields);
       case 'xml':
         return (await import('./xml')).renderXml(body);
-      case 'table':
-        return (await import('./table')).renderTable(view, body, { color: opts.color, width: opts.width, fields });
+      case 'table': {
+        const pos = positionOf(body, list);
+        const shown = view.items(body).length;
+        const more = pos ? list?.more?.({ ...pos, shown }) : undefined;
+        return (await import('./table')).renderTable(view, body, tableOptions(), [more]);
+      }
     }
   }
 
   const out: Output = {
     format: opts.format,
     get closed() {
-      return writer.closed;
+      return writerCache?.closed ?? false;
+    },
+    heading(line) {
+      heading = line;
     },
     async raw(text) {
-      await writer.write(text);
+      await write(text);
     },
-    async document(body, view) {
-      await writer.write(await render(body, view));
+    async document(body, view, list) {
+      await write(await render(body, view, list));
     },
     async streamPages(pages, view, so = {}) {
-      if (opts.format === 'ndjson') {
-        const { ndjsonLine } = await import('./ndjson');
-        for await (const page of pages) {
-          for (const item of view.items(page)) {
-            await writer.write(ndjsonLine(item, fields));
-            if (writer.closed) return; // leaving the loop stops the page fetching too
-          }
-          if (writer.closed) return;
+      let pos: ReturnType<typeof positionOf>;
+      let shown = 0;
+      const where = (page: unknown) => {
+        pos ??= positionOf(page, so.list);
+        shown += view.items(page).length;
+      };
+      const cutShort = () => {
+        const line = pos ? so.list?.cut?.({ ...pos, shown }) : undefined;
+        if (line) opts.notice?.(line);
+      };
+      if (opts.format === 'ndjson' || opts.format === 'csv' || opts.format === 'tsv' || opts.format === 'table') {
+        const gate = fieldGate(view);
+        let line: ((item: unknown) => string) | undefined;
+        let table: import('./table').TableStream | undefined;
+        if (opts.format === 'ndjson') {
+          const { ndjsonLine } = await import('./ndjson');
+          const readers = gate.readers;
+          line = (item) => ndjsonLine(readers ? pickReaders(item, readers) : item);
+        } else if (opts.format === 'table') {
+          const { TableStream } = await import('./table');
+          table = new TableStream(view, tableOptions());
+        } else {
+          const { csvColumns, csvLine } = await import('./csv');
+          const { tsvLine } = await import('./tsv');
+          const toLine = opts.format === 'csv' ? csvLine : tsvLine;
+          const cols = csvColumns(view, fields);
+          await gate.emit(toLine(cols.header));
+          line = (item) => toLine(cols.values(item));
         }
-        return;
-      }
-      if (opts.format === 'csv') {
-        const { csvColumns, csvLine } = await import('./csv');
-        const cols = csvColumns(view, fields);
-        await writer.write(csvLine(cols.header));
         for await (const page of pages) {
-          if (writer.closed) return;
+          if (out.closed) return; // leaving the loop stops the page fetching too
+          where(page);
+          if (table) {
+            for (const item of view.items(page)) gate.see(item);
+            await gate.emit(table.page(page));
+            continue;
+          }
           for (const item of view.items(page)) {
-            await writer.write(csvLine(cols.values(item)));
-            if (writer.closed) return;
+            gate.see(item);
+            await gate.emit(line!(item));
+            if (out.closed) return;
           }
         }
+        if (table) await gate.emit(table.end([pos ? so.list?.more?.({ ...pos, shown }) : undefined]));
+        await gate.end();
+        if (!table) cutShort();
         return;
       }
       const bodies: unknown[] = [];
-      for await (const page of pages) bodies.push(page);
+      for await (const page of pages) {
+        where(page);
+        bodies.push(page);
+      }
       const merged = so.merge ? so.merge(bodies) : bodies.length === 1 ? bodies[0] : bodies;
-      await writer.write(await render(merged, view));
+      await write(await render(merged, view));
+      cutShort();
     },
   };
   return out;

@@ -156,10 +156,13 @@ export interface StatusLine {
   show(text: string): void;
   /** ends the line (a newline) if anything was shown */
   end(): void;
+  /** erases the line if anything was shown (a count that means nothing once done) */
+  clear(): void;
 }
 
-export function statusLine(): StatusLine {
-  const active = Boolean(process.stderr.isTTY);
+/** `off`: never shown (--quiet). */
+export function statusLine(opts: { off?: boolean } = {}): StatusLine {
+  const active = Boolean(process.stderr.isTTY) && !opts.off;
   let shown = false;
   return {
     active,
@@ -174,6 +177,10 @@ export function statusLine(): StatusLine {
     },
     end() {
       if (shown) toStderr('\n', 'text');
+      shown = false;
+    },
+    clear() {
+      if (shown) toStderr('', 'text', CLEAR_LINE);
       shown = false;
     },
   };

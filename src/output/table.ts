@@ -1,64 +1,31 @@
-// Tables for people: curated columns (or --fields), fitted to the terminal width by cutting
-// the widest shrinkable columns with '…', colour by an explicit chalk level, markers in a
-// leading gutter so they survive --no-color, and an optional footer line.
-import Table from 'cli-table3';
+// Tables for people, written as pages arrive: curated columns (or --fields) fitted to the
+// terminal width from the first page, in time linear in the rows. Each view ranks its columns;
+// when even their minimum widths do not fit, the last-ranked are left out (said once); titles
+// and names get the width left over. Headers are one line; long values are cut with '…'.
+// Colour by an explicit chalk level; markers in a leading gutter so they survive --no-color.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Column, Row, Style, View } from './types';
-import { getPath } from './fields';
+import type { Column, Row, Style, Tally, View } from './types';
+import { columnText, fieldReaders, type FieldReader } from './fields';
 import { clean } from './clean';
+import { cut, textWidth } from './width';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
+
+export { cut, textWidth };
 
 export interface TableOptions {
   color: boolean;
   width: number;
   fields?: readonly string[];
+  /** a line for people (stderr): which columns were left out to fit the width */
+  notice?: (line: string) => void;
 }
 
 const SEP = '  ';
-/** shrinkable columns are not cut below this many cells (unless narrower already) */
+/** shrinkable columns are not cut below this many cells (unless their view says otherwise) */
 const MIN_CUT = 8;
 
-// ---- text width (terminal cells) ----
-
-function cpWidth(cp: number): number {
-  if (cp === 0x200d || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xe0100 && cp <= 0xe01ef)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f680 && cp <= 0x1f6ff) ||
-    (cp >= 0x1f900 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) return 2;
-  return 1;
-}
-
-export function textWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) w += cpWidth(ch.codePointAt(0)!);
-  return w;
-}
-
-/** s cut to at most `max` cells, ending in '…' when cut. */
-export function cut(s: string, max: number): string {
-  if (textWidth(s) <= max) return s;
-  if (max <= 0) return '';
-  let out = '';
-  let w = 0;
-  for (const ch of s) {
-    const cw = cpWidth(ch.codePointAt(0)!);
-    if (w + cw > max - 1) break;
-    out += ch;
-    w += cw;
-  }
-  return out + '…';
-}
+// ---- cells ----
 
 /** A cell's text: one line, control characters (escape codes from data included) made visible escapes. */
 export function cellText(v: unknown): string {
@@ -88,7 +55,7 @@ export function painter(color: boolean): (style: Style | undefined, s: string) =
   return (style, s) => (color && style && s ? map[style](s) : s);
 }
 
-// ---- fitting ----
+// ---- wrapping (sheets) ----
 
 function wrapWords(s: string, max: number): string[] {
   const words = s.split(/\s+/).filter(Boolean);
@@ -107,125 +74,259 @@ function wrapWords(s: string, max: number): string[] {
   return lines;
 }
 
-function shrink(widths: number[], floors: number[], avail: number): void {
-  let total = widths.reduce((a, b) => a + b, 0);
-  while (total > avail) {
-    let best = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (widths[i] > floors[i] && (best === -1 || widths[i] > widths[best])) best = i;
-    }
-    if (best === -1) return;
-    widths[best]--;
-    total--;
-  }
+// ---- the columns of a table, fitted ----
+
+interface Spec {
+  col: Column;
+  /** index of the column in the view (a row's cells are in view order) */
+  index: number;
+  header: string;
+  align: 'left' | 'right';
+  shrink: boolean;
+  flex: boolean;
+  rank: number;
+  maxWidth: number;
+}
+
+interface Plan {
+  specs: Spec[];
+  widths: number[];
+  mins: number[];
+  /** cells of the whole line a row may take */
+  budget: number;
+}
+
+function specsOf(view: View, fields: readonly string[] | undefined): Spec[] {
+  const cols: Column[] = fields && fields.length ? fields.map((f) => ({ key: f, header: f, flex: true, minWidth: 6 })) : view.columns;
+  return cols.map((col, index) => ({
+    col,
+    index,
+    header: cellText(col.header),
+    align: col.align ?? 'left',
+    shrink: col.shrink !== false,
+    flex: Boolean(col.flex),
+    rank: col.rank ?? index + 1,
+    maxWidth: col.maxWidth ?? Infinity,
+  }));
 }
 
 /**
- * Column widths that fit `width`: first headers wrap at spaces, then the widest shrinkable
- * columns are cut, never below MIN_CUT. Non-shrinkable columns keep their content whole.
+ * Which columns to show and how wide, from the first page's cells: every column gets its
+ * minimum (a fixed column its content, a shrinkable one its minWidth); while that is wider
+ * than the terminal the last-ranked column is left out. What is left goes first to the flex
+ * columns (titles, names), narrowest first, then to the other shrinkable ones, never past
+ * what their content needs.
  */
-export function fitWidths(
-  cols: { header: string; cells: string[]; shrink: boolean; maxWidth?: number }[],
+export function planColumns(
+  all: readonly Spec[],
+  cells: readonly (readonly string[])[],
   width: number,
-  sep = SEP.length,
-): number[] {
-  const avail = Math.max(cols.length, width - sep * Math.max(0, cols.length - 1));
-  const cellMax = cols.map((c) => Math.max(0, ...c.cells.map(textWidth)));
-  const headWord = cols.map((c) => Math.max(0, ...c.header.split(/\s+/).map(textWidth)));
-  const widths = cols.map((c, i) => {
-    const w = Math.max(cellMax[i], textWidth(c.header), 1);
-    return c.maxWidth !== undefined ? Math.max(1, Math.min(w, c.maxWidth)) : w;
+  gutter: number,
+): { plan: Plan; dropped: Spec[] } {
+  const natural = all.map((s, i) => {
+    let w = textWidth(s.header);
+    for (const row of cells) {
+      const t = textWidth(row[i]);
+      if (t > w) w = t;
+    }
+    return Math.max(1, Math.min(w, s.maxWidth));
   });
-  shrink(widths, cols.map((_, i) => Math.min(widths[i], Math.max(cellMax[i], headWord[i], 1))), avail);
-  shrink(widths, cols.map((c, i) => (c.shrink ? Math.min(widths[i], MIN_CUT) : widths[i])), avail);
-  return widths;
+  const minOf = (i: number) => (all[i].shrink ? Math.min(natural[i], all[i].col.minWidth ?? MIN_CUT) : natural[i]);
+  let kept = all.map((_, i) => i);
+  const dropped: Spec[] = [];
+  const lineOf = (idx: number[]) => gutter + idx.reduce((a, i) => a + minOf(i), 0) + SEP.length * Math.max(0, idx.length - 1);
+  while (kept.length > 1 && lineOf(kept) > width) {
+    let worst = kept[0];
+    for (const i of kept) if (all[i].rank >= all[worst].rank) worst = i;
+    dropped.push(all[worst]);
+    kept = kept.filter((i) => i !== worst);
+  }
+  const budget = width;
+  const mins = kept.map(minOf);
+  const widths = [...mins];
+  let spare = budget - lineOf(kept);
+  if (spare < 0) widths[0] = Math.max(1, widths[0] + spare); // one column, wider than the terminal: cut it
+  const fill = (which: (s: Spec) => boolean) => {
+    while (spare > 0) {
+      let pick = -1;
+      for (let k = 0; k < kept.length; k++) {
+        const s = all[kept[k]];
+        if (!s.shrink || !which(s) || widths[k] >= natural[kept[k]]) continue;
+        if (pick === -1 || widths[k] < widths[pick]) pick = k;
+      }
+      if (pick === -1) return;
+      widths[pick]++;
+      spare--;
+    }
+  };
+  fill((s) => s.flex);
+  fill((s) => !s.flex);
+  return { plan: { specs: kept.map((i) => all[i]), widths, mins, budget: budget - gutter }, dropped };
+}
+
+/** A fixed column met a value wider than its width: it takes cells from the slack, then from shrinkable columns. */
+function widen(plan: Plan, k: number, need: number): void {
+  const { widths, mins, specs } = plan;
+  let extra = need - widths[k];
+  const used = widths.reduce((a, b) => a + b, 0) + SEP.length * (widths.length - 1);
+  const slack = Math.max(0, plan.budget - used);
+  const take = Math.min(slack, extra);
+  widths[k] += take;
+  extra -= take;
+  while (extra > 0) {
+    let from = -1;
+    for (let j = 0; j < widths.length; j++) {
+      if (j === k || !specs[j].shrink || widths[j] <= mins[j]) continue;
+      if (from === -1 || widths[j] - mins[j] > widths[from] - mins[from]) from = j;
+    }
+    if (from === -1) return;
+    const give = Math.min(extra, widths[from] - mins[from]);
+    widths[from] -= give;
+    widths[k] += give;
+    extra -= give;
+  }
 }
 
 // ---- rendering ----
 
-const CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: SEP,
-};
-
-interface Grid {
-  columns: Column[];
-  rows: { cells: string[]; style?: Style; marker?: string; cellStyles?: (Style | undefined)[] }[];
+interface Line {
+  cells: string[];
+  style?: Style;
+  marker?: string;
+  cellStyles?: (Style | undefined)[];
 }
 
-function valueOf(col: Column, item: any): unknown {
-  return col.get ? col.get(item) : getPath(item, col.key);
-}
-
-function gridOf(view: View, body: any, opts: TableOptions): Grid {
-  if (opts.fields && opts.fields.length) {
-    const columns: Column[] = opts.fields.map((f) => ({ key: f, header: f }));
-    return { columns, rows: view.items(body).map((item) => ({ cells: columns.map((c) => cellText(getPath(item, c.key))) })) };
-  }
-  const columns = view.columns;
+function linesOf(view: View, body: any, readers: readonly FieldReader[] | undefined): Line[] {
+  // --fields: the table shows what each field reads (a computed name: the table's text)
+  if (readers) return view.items(body).map((item) => ({ cells: readers.map((r) => cellText(r.text(item))) }));
   if (view.rows) {
-    const firstLeft = Math.max(0, columns.findIndex((c) => c.align !== 'right'));
-    const rows = view.rows(body, { color: opts.color }).map((r: Row) => ({
-      cells: columns.map((_, i) => {
-        const t = cellText(r.cells[i]);
-        return i === firstLeft && r.indent ? '  '.repeat(r.indent) + t : t;
-      }),
-      style: r.style,
-      marker: r.marker,
-    }));
-    return { columns, rows };
+    return view.rows(body).map((r: Row) => ({ cells: view.columns.map((_, i) => cellText(r.cells[i])), style: r.style, marker: r.marker }));
   }
-  const rows = view.items(body).map((item) => ({
-    cells: columns.map((c) => cellText(valueOf(c, item))),
-    cellStyles: columns.map((c) => (typeof c.style === 'function' ? c.style(item) : c.style)),
+  return view.items(body).map((item) => ({
+    cells: view.columns.map((c) => cellText(columnText(c, item))),
+    cellStyles: view.columns.map((c) => (typeof c.style === 'function' ? c.style(item) : c.style)),
   }));
-  return { columns, rows };
 }
 
-/** The view's table of a body, fitted to opts.width, ending in a newline. */
-export function renderTable(view: View, body: any, opts: TableOptions): string {
-  const paint = painter(opts.color);
-  const grid = gridOf(view, body, opts);
-  const gutter = grid.rows.some((r) => r.marker);
-  const specs = grid.columns.map((c, i) => ({
-    header: cellText(c.header),
-    cells: grid.rows.map((r) => r.cells[i]),
-    shrink: c.shrink !== false,
-    maxWidth: c.maxWidth,
-    align: c.align ?? 'left',
-  }));
-  if (gutter) specs.unshift({ header: '', cells: grid.rows.map((r) => cellText(r.marker ?? '')), shrink: false, maxWidth: undefined, align: 'left' });
-  const widths = fitWidths(specs, opts.width);
+const SPACES: string[] = [];
+function pad(n: number): string {
+  if (n <= 0) return '';
+  return (SPACES[n] ??= ' '.repeat(n));
+}
 
-  const table = new Table({
-    chars: CHARS,
-    style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [], compact: true },
-    colWidths: widths,
-    wordWrap: false,
-  });
-  table.push(
-    specs.map((s, i) => {
-      const lines = textWidth(s.header) <= widths[i] ? [s.header] : wrapWords(s.header, widths[i]);
-      return { content: lines.map((l) => paint('bold', l)).join('\n'), hAlign: s.align };
-    }) as any,
-  );
-  for (const r of grid.rows) {
-    const cells = gutter ? [cellText(r.marker ?? ''), ...r.cells] : r.cells;
-    table.push(
-      cells.map((t, i) => {
-        const own = gutter ? (i === 0 ? undefined : r.cellStyles?.[i - 1]) : r.cellStyles?.[i];
-        return { content: paint(r.style ?? own, cut(t, widths[i])), hAlign: specs[i].align };
-      }) as any,
-    );
+/**
+ * A table written page by page: the first page decides the columns and their widths and
+ * brings the header; each page's rows are returned as text at once, nothing is kept but a
+ * running tally, so time is linear in the rows and memory flat.
+ */
+export class TableStream {
+  private plan: Plan | undefined;
+  private readonly all: Spec[];
+  private readonly paint: (style: Style | undefined, s: string) => string;
+  private readonly tally: Tally | undefined;
+  /** --fields: what each column reads */
+  private readonly readers: FieldReader[] | undefined;
+  private readonly gutter: boolean;
+  /** the text widths of the row being laid out (one array for all rows) */
+  private readonly tws: number[] = [];
+
+  constructor(
+    private readonly view: View,
+    private readonly opts: TableOptions,
+  ) {
+    this.readers = opts.fields && opts.fields.length ? fieldReaders(view, opts.fields) : undefined;
+    this.all = specsOf(view, opts.fields);
+    this.paint = painter(opts.color);
+    this.tally = view.tally?.();
+    this.gutter = Boolean(view.gutter) && !this.readers;
   }
-  const text = table
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n');
-  const footer = view.footer?.(body);
-  return text + '\n' + (footer ? paint('dim', cellText(footer)) + '\n' : '');
+
+  get started(): boolean {
+    return this.plan !== undefined;
+  }
+
+  /** The rows of one page (the first page: the header too). */
+  page(body: any): string {
+    const lines = linesOf(this.view, body, this.readers);
+    this.tally?.add(body);
+    let out = '';
+    if (!this.plan) {
+      const gutter = this.gutter ? 1 + SEP.length : 0;
+      const { plan, dropped } = planColumns(this.all, lines.map((l) => l.cells), this.opts.width, gutter);
+      this.plan = plan;
+      if (dropped.length) this.opts.notice?.(droppedNotice(dropped, this.opts.width));
+      out += this.header();
+    }
+    for (const l of lines) out += this.row(l);
+    return out;
+  }
+
+  /** The tally line, then any other lines (e.g. that this is one page of a longer list). */
+  end(more: (string | undefined)[] = []): string {
+    let out = this.plan ? '' : this.page({});
+    for (const l of [this.tally?.line(), ...more]) if (l) out += dimLines(l, this.opts);
+    return out;
+  }
+
+  private header(): string {
+    const plan = this.plan!;
+    const last = plan.specs.length - 1;
+    const cells = plan.specs.map((s, k) => {
+      const t = cut(s.header, plan.widths[k]);
+      const gap = plan.widths[k] - textWidth(t);
+      const b = this.paint('bold', t);
+      return s.align === 'right' ? pad(gap) + b : k === last ? b : b + pad(gap);
+    });
+    return ((this.gutter ? ' ' + SEP : '') + cells.join(SEP)).trimEnd() + '\n';
+  }
+
+  private row(l: Line): string {
+    const plan = this.plan!;
+    const { specs, widths } = plan;
+    let line = '';
+    if (this.gutter) {
+      const m = l.marker ? cut(cellText(l.marker), 1) : '';
+      line = (m && l.style ? this.paint(l.style, m) : m) + pad(1 - textWidth(m)) + SEP;
+    }
+    const last = specs.length - 1;
+    const tws = this.tws;
+    for (let k = 0; k <= last; k++) {
+      tws[k] = textWidth(l.cells[specs[k].index]);
+      if (!specs[k].shrink && tws[k] > widths[k]) widen(plan, k, tws[k]); // before any cell of the row is laid out
+    }
+    for (let k = 0; k <= last; k++) {
+      const s = specs[k];
+      let t = l.cells[s.index];
+      let tw = tws[k];
+      if (tw > widths[k]) {
+        t = cut(t, widths[k]);
+        tw = textWidth(t);
+      }
+      const style = l.style ?? l.cellStyles?.[s.index];
+      const painted = style && t ? this.paint(style, t) : t;
+      if (k > 0) line += SEP;
+      const gap = widths[k] - tw;
+      line += s.align === 'right' ? pad(gap) + painted : k === last ? painted : painted + pad(gap);
+    }
+    return line.trimEnd() + '\n';
+  }
+}
+
+/** Lines for people above or under a table (whose data, a summary, more to see): wrapped, dim. */
+export function dimLines(text: string, opts: { color: boolean; width: number }): string {
+  const paint = painter(opts.color);
+  return wrapWords(cellText(text), opts.width).map((l) => paint('dim', l) + '\n').join('');
+}
+
+function droppedNotice(dropped: readonly Spec[], width: number): string {
+  const names = dropped.map((s) => `${s.header} (${s.col.key})`).join(', ');
+  return `mcat: left out to fit ${width} columns: ${names}; choose columns with --fields`;
+}
+
+/** The view's table of one body, fitted to opts.width, ending in a newline. */
+export function renderTable(view: View, body: any, opts: TableOptions, more: (string | undefined)[] = []): string {
+  const t = new TableStream(view, opts);
+  return t.page(body) + t.end(more);
 }
 
 /**
@@ -234,16 +335,18 @@ export function renderTable(view: View, body: any, opts: TableOptions): string {
  */
 export function renderSheet(pairs: readonly (readonly [string, string])[], opts: { color: boolean; width: number }): string {
   const paint = painter(opts.color);
-  const labelWidth = Math.max(0, ...pairs.filter(([l, v]) => !(l.startsWith('# ') && v === '')).map(([l]) => textWidth(cellText(l))));
-  const valueWidth = Math.max(20, opts.width - labelWidth - 2);
+  const widest = Math.max(0, ...pairs.filter(([l, v]) => !(l.startsWith('# ') && v === '')).map(([l]) => textWidth(cellText(l))));
+  // a label takes at most 40% of the line; the value the rest
+  const labelWidth = Math.min(widest, Math.floor(opts.width * 0.4));
+  const valueWidth = Math.max(1, opts.width - labelWidth - 2);
   const out: string[] = [];
   for (const [rawLabel, rawValue] of pairs) {
     if (rawLabel.startsWith('# ') && rawValue === '') {
       if (out.length) out.push('');
-      out.push(paint('bold', cellText(rawLabel.slice(2))));
+      out.push(paint('bold', cut(cellText(rawLabel.slice(2)), opts.width)));
       continue;
     }
-    const label = cellText(rawLabel);
+    const label = cut(cellText(rawLabel), labelWidth);
     const padded = label + ' '.repeat(Math.max(0, labelWidth - textWidth(label)));
     const paragraphs = String(rawValue).split(/\r?\n/).map(cellText);
     const lines = paragraphs.flatMap((p) => (textWidth(p) <= valueWidth ? [p] : wrapWords(p, valueWidth)));

@@ -25,12 +25,13 @@ export function colorEnabled({ isTTY, env, flag }: ColorInputs): boolean {
   return isTTY;
 }
 
-export const DEFAULT_WIDTH = 100;
+export const DEFAULT_WIDTH = 80;
 
+/** The width tables fit: COLUMNS, else the terminal's, else 80 (never under 20). */
 export function terminalWidth(stream: { columns?: number } | undefined, env: NodeJS.ProcessEnv | Record<string, string | undefined>): number {
-  const cols = stream?.columns;
-  if (typeof cols === 'number' && Number.isFinite(cols) && cols > 0) return Math.max(20, Math.floor(cols));
   const fromEnv = env.COLUMNS !== undefined && /^\d+$/.test(env.COLUMNS.trim()) ? Number(env.COLUMNS.trim()) : 0;
   if (fromEnv > 0) return Math.max(20, fromEnv);
+  const cols = stream?.columns;
+  if (typeof cols === 'number' && Number.isFinite(cols) && cols > 0) return Math.max(20, Math.floor(cols));
   return DEFAULT_WIDTH;
 }

@@ -2,23 +2,36 @@
 // a body holds and which columns a person sees of it.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'xml';
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'xml';
 
 /** Named looks; 'bad', 'warn' and 'good' are the semantic ones views should prefer. */
 export type Style = 'bold' | 'dim' | 'red' | 'yellow' | 'green' | 'cyan' | 'bad' | 'warn' | 'good';
 
 export interface Column {
-  /** dotted path into an item (also the csv header and the name --fields matches) */
+  /**
+   * the column's name (the csv/tsv header, what --fields matches): a dotted path into an item,
+   * whose value csv, tsv and --fields give as received, unless `value` computes the column
+   */
   key: string;
-  /** the table header */
+  /** the table header (one line) */
   header: string;
-  /** the value shown; default: the value at `key` */
+  /** the text a table shows (a date without its time, a title with its version); default: the value */
   get?: (item: any) => unknown;
+  /** the value of a computed column (csv, tsv, --fields), when `key` names it rather than a path */
+  value?: (item: any) => unknown;
+  /** the name --fields reads the table's text by, when `get` computes more than a format of the value */
+  shown?: string;
   align?: 'left' | 'right';
   /** a cap on the column's width in a table (cut with …) */
   maxWidth?: number;
   /** whether the column may be cut to fit the terminal (default true) */
   shrink?: boolean;
+  /** how much the column matters, 1 first (default: its position): at narrow widths the last go first */
+  rank?: number;
+  /** the narrowest a shrinkable column is cut to (default 8 cells, or less when its content is) */
+  minWidth?: number;
+  /** titles and names: they get the width left over once every column has its minimum */
+  flex?: boolean;
   style?: Style | ((item: any) => Style | undefined);
 }
 
@@ -27,18 +40,26 @@ export interface Row {
   /** one cell per column, in column order */
   cells: unknown[];
   style?: Style;
-  /** nesting level: the first left-aligned cell is indented two spaces per level */
-  indent?: number;
-  /** a short sign (✗, !) shown in a leading gutter, so it survives without colour */
+  /** a short sign (✗, !, *) shown in a leading gutter (views with `gutter`), so it survives without colour */
   marker?: string;
+}
+
+/** A running summary of a table's pages: a line under the table (tables only). */
+export interface Tally {
+  add(body: any): void;
+  line(): string | undefined;
 }
 
 export interface View {
   columns: Column[];
+  /** documented paths of an item, listed by `--json` with no fields (with the computed names) */
+  fields?: readonly string[];
   /** the list items of a body (one ndjson line / csv row each) */
   items(body: any): any[];
   /** table rows, when the table is more than one row per item */
-  rows?(body: any, opts: { color: boolean }): Row[];
-  /** a line printed under the table (tables only) */
-  footer?(body: any): string | undefined;
+  rows?(body: any): Row[];
+  /** a one-cell column before the others for the rows' markers */
+  gutter?: boolean;
+  /** a summary line under the table, added up page by page */
+  tally?(): Tally;
 }

@@ -14,7 +14,7 @@
 //   `\u001b` that tables and errors show; U+FFFE, U+FFFF and lone surrogates become U+FFFD.
 import { visible } from './clean';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const C0 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
 const NOT_CHARS = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -131,9 +131,10 @@ export function renderXml(body: unknown): string {
   return w.out.join('\n') + '\n';
 }
 
-type Token = { kind: 'open' | 'close' | 'empty' | 'other' | 'text'; text: string };
+export type Token = { kind: 'open' | 'close' | 'empty' | 'other' | 'text'; text: string };
 
-function tokenize(xml: string): Token[] {
+/** The document cut into tags, text and other markup; the tokens' texts joined give it back. */
+export function tokenize(xml: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   const n = xml.length;
@@ -187,9 +188,17 @@ function tokenize(xml: string): Token[] {
  * holding only text stays on one line.
  */
 export function prettyXml(xml: string): string {
+  const { text, lines } = prettyXmlFragment(xml, 0);
+  return lines ? text : xml.endsWith('\n') ? '\n' : '';
+}
+
+/**
+ * prettyXml for a piece of a document written in parts (a head, items, a tail), starting at
+ * `depth`: returns the text (each line ending in a newline) and the depth after it.
+ */
+export function prettyXmlFragment(xml: string, depth: number): { text: string; depth: number; lines: number } {
   const tokens = tokenize(xml);
   const lines: string[] = [];
-  let depth = 0;
   const pad = () => '  '.repeat(Math.max(0, depth));
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
@@ -214,5 +223,5 @@ export function prettyXml(xml: string): string {
       lines.push(pad() + t.text);
     }
   }
-  return lines.join('\n') + (xml.endsWith('\n') || lines.length ? '\n' : '');
+  return { text: lines.length ? lines.join('\n') + '\n' : '', depth, lines: lines.length };
 }

@@ -86,6 +86,11 @@ export function parseAuthorizationHeader(header: string | undefined): [string, s
   return out;
 }
 
+/** The real service's words when a call that needs a user's token has none. */
+export const NO_USER_CREDENTIALS = 'Not authorised - no user credentials provided';
+/** The real service's words when the token's user may not see or change what was asked for. */
+export const ACCESS_DENIED = 'Access to resource denied';
+
 export class OAuthFailure extends Error {
   constructor(readonly reason: string) {
     super(`OAuth authentication error: ${reason}`);
@@ -105,31 +110,48 @@ export interface SignedRequestParts {
 }
 
 export interface OAuthParams {
-  /** the oauth_* parameters the request carried (header, else query) */
+  /** the oauth_* parameters the request carried (header, query or form body) */
   oauth: Map<string, string>;
   /** the pairs that go into the base string (all but realm and oauth_signature) */
   basePairs: [string, string][];
   signature?: string;
+  /** a protocol parameter given in two places with different values */
+  conflict?: string;
 }
 
-/** Collects the protocol parameters and the base-string pairs of a request (RFC 5849 3.4.1.3.1). */
+/**
+ * Collects the protocol parameters and the base-string pairs of a request (RFC 5849 3.4.1.3.1).
+ * A protocol parameter (oauth_*) found in more than one place (Authorization header, query,
+ * form body) with the same value counts once, as the real service does: its official client
+ * sends oauth_consumer_key in the query (or form) and in the header, and signs over one copy.
+ * Different values in two places are a conflict (refused as an invalid signature).
+ */
 export function collectParams(req: SignedRequestParts): OAuthParams {
   const header = parseAuthorizationHeader(req.authorization);
+  const places: [string, [string, string][]][] = [
+    ['query', req.query],
+    ['form', req.form],
+    ['header', (header ?? []).filter(([k]) => k !== 'realm')],
+  ];
   const oauth = new Map<string, string>();
+  const from = new Map<string, string>();
   const basePairs: [string, string][] = [];
-  for (const [k, v] of req.query) {
-    if (k.startsWith('oauth_')) oauth.set(k, v);
-    if (k !== 'oauth_signature') basePairs.push([k, v]);
-  }
-  for (const p of req.form) basePairs.push(p);
-  if (header) {
-    for (const [k, v] of header) {
-      if (k === 'realm') continue;
-      if (k.startsWith('oauth_')) oauth.set(k, v);
+  let conflict: string | undefined;
+  for (const [place, pairs] of places) {
+    for (const [k, v] of pairs) {
+      if (k.startsWith('oauth_')) {
+        const seenIn = from.get(k);
+        if (seenIn !== undefined && seenIn !== place) {
+          if (oauth.get(k) !== v) conflict ??= k;
+          continue;
+        }
+        from.set(k, place);
+        oauth.set(k, v);
+      }
       if (k !== 'oauth_signature') basePairs.push([k, v]);
     }
   }
-  return { oauth, basePairs, signature: oauth.get('oauth_signature') };
+  return { oauth, basePairs, signature: oauth.get('oauth_signature'), conflict };
 }
 
 export interface VerifyOptions {
@@ -154,7 +176,7 @@ export const TIMESTAMP_WINDOW_S = 300;
 
 /** Verifies a request; throws OAuthFailure with the reason the real service gives. */
 export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Verified {
-  const { oauth, basePairs, signature } = collectParams(req);
+  const { oauth, basePairs, signature, conflict } = collectParams(req);
   const key = oauth.get('oauth_consumer_key');
   if (!key) throw new OAuthFailure('missing consumer key');
   const consumerSecret = opts.consumerSecret(key);
@@ -166,8 +188,9 @@ export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Ver
     if (ts === undefined) throw new OAuthFailure('unknown token');
     tokenSecret = ts;
   } else if (opts.requireToken) {
-    throw new OAuthFailure('missing token');
+    throw new OAuthFailure(NO_USER_CREDENTIALS);
   }
+  if (conflict) throw new OAuthFailure('invalid signature');
   if (signature === undefined) {
     if (opts.requireSignature) throw new OAuthFailure('missing signature');
     return { consumerKey: key, token, signed: false };

@@ -1,7 +1,8 @@
 // Request context, parameter reading and the error forms shared by the routes.
 import type { IncomingMessage } from 'node:http';
-import { OAuthFailure, parseForm, verifyRequest } from './auth';
+import { ACCESS_DENIED, NO_USER_CREDENTIALS, OAuthFailure, parseForm, verifyRequest } from './auth';
 import type { ConsumerData, DemoData, UserData } from './demo-data';
+import type { Limits } from './limits';
 import type { Store } from './store';
 
 export const SCHEMA_URL = 'https://api.sandbox.invalid/1.2/static/api.xsd';
@@ -22,6 +23,18 @@ export function statusOf(code: number): number {
   if (code === 2002) return 403;
   if (code >= 9000) return 500;
   return 400;
+}
+
+/** A request that would send or store more than a bound allows: HTTP 413, API error 1003 (out of range). */
+export function tooLarge(message: string): ApiFail {
+  return new ApiFail(1003, message, 413);
+}
+
+/** A key past its rate limit (after it authenticated): HTTP 429 with Retry-After. */
+export class RateLimited extends Error {
+  constructor(readonly retryAfterS: number) {
+    super('Rate limit exceeded');
+  }
 }
 
 /** An HTML error page of the media delivery endpoints. */
@@ -55,10 +68,20 @@ export interface Ctx {
   wantsXml: boolean;
   demo: DemoData;
   store: Store;
+  limits: Limits;
+  /** called once a request has authenticated: counts it against its key's rate limit (throws RateLimited past it) */
+  onAuthenticated(consumerKey: string): void;
   now(): number;
 }
 
-export function makeCtx(req: IncomingMessage, rawBody: Buffer, demo: DemoData, store: Store, fallbackHost: string): Ctx {
+export interface CtxEnv {
+  demo: DemoData;
+  store: Store;
+  limits: Limits;
+  onAuthenticated(consumerKey: string): void;
+}
+
+export function makeCtx(req: IncomingMessage, rawBody: Buffer, env: CtxEnv, fallbackHost: string): Ctx {
   const url = req.url ?? '/';
   const qi = url.indexOf('?');
   const path = qi < 0 ? url : url.slice(0, qi);
@@ -77,8 +100,10 @@ export function makeCtx(req: IncomingMessage, rawBody: Buffer, demo: DemoData, s
     host,
     base: `http://${host}`,
     wantsXml: prefersXml(String(req.headers.accept ?? '')),
-    demo,
-    store,
+    demo: env.demo,
+    store: env.store,
+    limits: env.limits,
+    onAuthenticated: env.onAuthenticated,
     now: () => Date.now(),
   };
 }
@@ -98,11 +123,18 @@ export function prefersXml(accept: string): boolean {
   return xml > 0 && xml > json;
 }
 
-/** A query parameter by case-insensitive name (the first occurrence). */
+/**
+ * A parameter by case-insensitive name, from the query string or else from a form body (the
+ * real service's own client sends every parameter of a POST or PUT in a form): the query wins.
+ */
 export function param(ctx: Ctx, name: string): string | undefined {
+  return one(ctx.query, name) ?? one(ctx.form, name);
+}
+
+function one(pairs: [string, string][], name: string): string | undefined {
   const n = name.toLowerCase();
   let found: string | undefined;
-  for (const [k, v] of ctx.query) {
+  for (const [k, v] of pairs) {
     if (k.toLowerCase() !== n) continue;
     // Names match case-insensitively, so `userId=a&USERID=b` is one parameter with two values:
     // refuse it rather than pick one (picking is how one user ends up reading another's data).
@@ -138,8 +170,14 @@ export function paging(ctx: Ctx, maxPageSize: number): { page: number; pageSize:
   return { page, pageSize };
 }
 
+/** A catalogue or locker body: the envelope with the schema address. */
 export function ok(body: Record<string, unknown>): Record<string, unknown> {
   return { status: 'ok', version: '1.2', schema: SCHEMA_URL, ...body };
+}
+
+/** A playlist or group body: the envelope every real response carries. */
+export function enveloped<T extends Record<string, unknown>>(body: T): { status: 'ok'; version: '1.2' } & T {
+  return { status: 'ok', version: '1.2', ...body };
 }
 
 export interface AuthOk {
@@ -172,6 +210,9 @@ export function authenticate(ctx: Ctx, opts: { user: boolean }): AuthOk {
       useNonce: (k, n) => ctx.store.useNonce(k, n, Math.floor(ctx.now() / 1000)),
     },
   );
+  // only a request that authenticated counts against its key's limit: unsigned or forged
+  // requests naming a key must not lock its owner out
+  ctx.onAuthenticated(v.consumerKey);
   const consumer = ctx.demo.consumer(v.consumerKey)!;
   const user = v.token ? ctx.demo.userByToken(v.token) : undefined;
   return { consumer, user };
@@ -189,20 +230,41 @@ export function country(ctx: Ctx, auth: AuthOk): string {
 /** The user the token names; a userId parameter naming someone else is refused. */
 export function userOf(ctx: Ctx, auth: AuthOk, opts: { userIdRequired?: boolean } = {}): UserData {
   const user = auth.user;
-  if (!user) throw new OAuthFailure('missing token');
+  if (!user) throw new OAuthFailure(NO_USER_CREDENTIALS);
   const given = param(ctx, 'userId');
   if (given === undefined || given.trim() === '') {
     if (opts.userIdRequired) throw new ApiFail(1001, 'Missing required parameter userId');
     return user;
   }
-  if (given.trim() !== user.userId) throw new OAuthFailure('access to resource denied');
+  if (given.trim() !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
   return user;
 }
 
-export function jsonBody(ctx: Ctx): Record<string, unknown> {
+export function isForm(ctx: Ctx): boolean {
+  return ctx.contentType.startsWith('application/x-www-form-urlencoded');
+}
+
+/**
+ * The fields of a request body, JSON or form. A form's fields are the named ones (first value of
+ * each, names matched case-insensitively); the rest of a form (country, userId, oauth_*) are
+ * parameters, not fields.
+ */
+export function bodyFields(ctx: Ctx, formFields: string[]): Record<string, unknown> {
+  if (isForm(ctx)) {
+    const out: Record<string, unknown> = {};
+    for (const f of formFields) {
+      const v = formValues(ctx, f);
+      if (v.length) out[f] = v[0];
+    }
+    return out;
+  }
+  return jsonBody(ctx);
+}
+
+function jsonBody(ctx: Ctx): Record<string, unknown> {
   const text = ctx.rawBody.toString('utf8').trim();
   if (text === '') return {};
-  if (ctx.contentType && !ctx.contentType.includes('json')) throw new ApiFail(1002, 'Invalid request body: application/json is required');
+  if (ctx.contentType && !ctx.contentType.includes('json')) throw new ApiFail(1002, 'Invalid request body: application/json or application/x-www-form-urlencoded is required');
   let v: unknown;
   try {
     v = JSON.parse(text);

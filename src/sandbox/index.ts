@@ -1,8 +1,10 @@
 // The sandbox's public face: start a server on a data dir, describe it, find a running one, reset it.
-import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+// the shapes partners see through mcat/sandbox (public.ts declares them on its own, for its .d.ts)
+import type { SandboxConsumer, SandboxExamples, SandboxUser } from './public';
 
 export interface SandboxOptions {
   dataDir: string;
@@ -11,6 +13,10 @@ export interface SandboxOptions {
   seed?: number;
   faults?: string;
   rateLimit?: string;
+  /** storage and body bounds: a `--limits` spec or the values themselves (others keep their defaults) */
+  limits?: string | Partial<import('./limits').Limits>;
+  /** append one NDJSON line per request to this file (0600; never through a symlink) */
+  log?: string;
   quiet?: boolean;
   /**
    * Write dataDir/server.json so other mcat processes find this server (default true). A sandbox
@@ -24,21 +30,9 @@ export interface SandboxInfo {
   dataDir: string;
   seed: number;
   baseUrl?: string;
-  consumers: { key: string; secret: string; countries: string[] }[];
-  users: { userId: string; token: string; tokenSecret: string }[];
-  examples: {
-    lockerUser: string;
-    bigLockerUser: string;
-    emptyUser: string;
-    artistWithManyReleases: number;
-    artistWithNoReleases: number;
-    releaseIds: number[];
-    unknownReleaseId: number;
-    unlicensedReleaseId: number;
-    trackIds: number[];
-    playlistIds: string[];
-    groupId: string;
-  };
+  consumers: SandboxConsumer[];
+  users: SandboxUser[];
+  examples: SandboxExamples;
   /** a running server's requests answered since it started, by HTTP status */
   requests?: { total: number; byStatus: Record<string, number> };
 }
@@ -73,13 +67,19 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const { parseFaults, parseRateLimit } = await import('./faults');
   const faults = parseFaults(opts.faults);
   const rateLimit = parseRateLimit(opts.rateLimit);
+  const { parseLimits } = await import('./limits');
+  const limits = typeof opts.limits === 'string' || opts.limits === undefined ? parseLimits(opts.limits) : parseLimits(undefined, opts.limits);
+  const { writePrivateFile } = await import('./files');
+  const { RequestLog } = await import('./request-log');
   const { Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
   const { startServer } = await import('./server');
   const store = Store.open(opts.dataDir, opts.seed);
   const demo = new DemoData(store.seed);
   let running;
+  let log: import('./request-log').RequestLog | undefined;
   try {
+    if (opts.log !== undefined) log = RequestLog.open(opts.log);
     running = await startServer({
       host: opts.host ?? '127.0.0.1',
       port: opts.port ?? 0,
@@ -87,20 +87,19 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
       store,
       faults,
       rateLimit,
+      limits,
+      log,
       dataDir: opts.dataDir,
       info: (baseUrl) => describe(opts.dataDir, store.seed, demo, baseUrl),
     });
   } catch (e) {
+    log?.close();
     store.close();
     throw e;
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  if (opts.advertise !== false) {
-    const tmp = `${serverFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ baseUrl, pid: process.pid }) + '\n');
-    renameSync(tmp, serverFile);
-  }
+  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid, seed: store.seed }) + '\n');
   let closed: Promise<void> | undefined;
   return {
     baseUrl,
@@ -108,6 +107,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     close: () => {
       closed ??= (async () => {
         await running.close();
+        log?.close();
         store.close();
         // another server may have taken the file over since: remove only our own
         try {
@@ -123,23 +123,25 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 }
 
 export async function getSandboxInfo(dataDir: string): Promise<SandboxInfo> {
-  const { Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
-  const baseUrl = await findRunningSandbox(dataDir);
-  const store = Store.open(dataDir);
-  const seed = store.seed;
-  store.close();
+  const running = await runningServer(dataDir);
+  const baseUrl = running?.baseUrl;
+  // A running server says its seed in server.json: no need to open its store (nor to load the
+  // SQLite module, which a CLI under another Node than the server's may not be able to load)
+  let seed = running?.seed;
+  if (seed === undefined) {
+    const { Store } = await import('./store');
+    const store = Store.open(dataDir);
+    seed = store.seed;
+    store.close();
+  }
   const info = describe(dataDir, seed, new DemoData(seed), baseUrl);
   if (baseUrl) {
-    const live = await control(`${baseUrl}/__sandbox/info`, 1000);
-    const requests = (live?.status === 200 ? (live.body as { requests?: SandboxInfo['requests'] }) : undefined)?.requests;
+    const live = await getJson(`${baseUrl}/__sandbox/info`, 1000);
+    const requests = (live as { requests?: SandboxInfo['requests'] } | undefined)?.requests;
     if (requests) info.requests = requests;
   }
   return info;
-}
-
-async function health(baseUrl: string, timeoutMs: number): Promise<boolean> {
-  return (await control(`${baseUrl}/__sandbox/health`, timeoutMs))?.status === 200;
 }
 
 /** GET a control route: its status and JSON body, or undefined when it does not answer in time. */
@@ -184,22 +186,37 @@ function control(url: string, timeoutMs: number): Promise<{ status: number; body
   });
 }
 
+async function health(baseUrl: string, timeoutMs: number): Promise<boolean> {
+  return (await control(`${baseUrl}/__sandbox/health`, timeoutMs))?.status === 200;
+}
+
+async function getJson(url: string, timeoutMs: number): Promise<unknown> {
+  const r = await control(url, timeoutMs);
+  return r?.status === 200 ? r.body : undefined;
+}
+
 export async function findRunningSandbox(dataDir: string): Promise<string | undefined> {
+  return (await runningServer(dataDir))?.baseUrl;
+}
+
+/** The server advertised in dataDir/server.json, if it answers: its URL and (newer servers) its seed. */
+async function runningServer(dataDir: string): Promise<{ baseUrl: string; seed?: number } | undefined> {
   const file = join(dataDir, SERVER_FILE);
   if (!existsSync(file)) return undefined;
   let baseUrl: string | undefined;
+  let seed: number | undefined;
   try {
     const j = JSON.parse(readFileSync(file, 'utf8'));
     baseUrl = typeof j.baseUrl === 'string' ? j.baseUrl : undefined;
+    seed = Number.isSafeInteger(j.seed) ? j.seed : undefined;
   } catch {
     return undefined;
   }
   if (!baseUrl) return undefined;
-  return (await health(baseUrl, 300)) ? baseUrl : undefined;
+  return (await health(baseUrl, 300)) ? { baseUrl, seed } : undefined;
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true });
   const { Store } = await import('./store');
   const store = Store.open(dataDir);
   try {
@@ -211,3 +228,5 @@ export async function resetSandbox(dataDir: string): Promise<void> {
 
 // The CLI checks --faults and --rate-limit before starting a server: one entry point for all of it.
 export { parseFaults, parseRateLimit } from './faults';
+export { parseLimits, DEFAULT_LIMITS, type Limits } from './limits';
+export { SandboxFileError } from './files';

@@ -1,8 +1,15 @@
-// The XML form of API bodies (the locker and errors), by the service's convention: root
-// <response status=".." version="1.2">, entity ids as attributes, arrays as repeated elements
-// named after their key, `disc` shown as `discNumber`, timestamps with an offset.
+// The XML form of every API body, by the real service's convention (XML was its default): root
+// <response status=".." version="1.2"> with the schema address in xsi:noNamespaceSchemaLocation,
+// entity ids (and link rel/href) as attributes, lists as repeated singular elements (inside a
+// wrapper named after the list, or directly inside a paged container of the same name: <releases>
+// <page/>…<release/>), null as xsi:nil, `disc` shown as `discNumber`, timestamps with an offset.
+import { SCHEMA_URL } from './http';
 
 const RENAME: Record<string, string> = { disc: 'discNumber' };
+/** List names whose item is not the name less its final s. */
+const SINGULAR: Record<string, string> = {};
+/** Scalar fields shown as attributes, wherever they are. */
+const ATTRIBUTES = new Set(['id', 'rel', 'href']);
 
 export function escapeXml(s: string): string {
   return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -15,21 +22,41 @@ function text(v: unknown): string {
   return escapeXml(String(v));
 }
 
-function element(name: string, value: unknown, out: string[]): void {
-  if (value === undefined || value === null) return;
+function singular(name: string): string {
+  return SINGULAR[name] ?? (name.length > 1 && name.endsWith('s') ? name.slice(0, -1) : name);
+}
+
+function isScalar(v: unknown): boolean {
+  return v !== null && v !== undefined && typeof v !== 'object';
+}
+
+function element(name: string, value: unknown, out: string[], parent: string): void {
+  if (value === undefined) return;
   const tag = RENAME[name] ?? name;
+  if (value === null) {
+    out.push(`<${tag} xsi:nil="true"/>`);
+    return;
+  }
   if (Array.isArray(value)) {
-    for (const item of value) element(name, item, out);
+    const item = singular(name);
+    // a singular key (lockerRelease, playlist) or a list inside its paged container of the same
+    // name (releases.releases) is a run of items; any other list gets its wrapper
+    if (item === name || parent === name) {
+      for (const v of value) element(item, v, out, parent);
+      return;
+    }
+    const items: string[] = [];
+    for (const v of value) element(item, v, items, name);
+    out.push(items.length ? `<${tag}>${items.join('')}</${tag}>` : `<${tag}/>`);
     return;
   }
   if (typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     let attrs = '';
-    if (obj.id !== undefined && obj.id !== null && typeof obj.id !== 'object') attrs = ` id="${text(obj.id)}"`;
     const children: string[] = [];
     for (const [k, v] of Object.entries(obj)) {
-      if (k === 'id' && attrs) continue;
-      element(k, v, children);
+      if ((ATTRIBUTES.has(k) || (k === 'code' && tag === 'error')) && isScalar(v)) attrs += ` ${k}="${text(v)}"`;
+      else element(k, v, children, tag);
     }
     out.push(children.length ? `<${tag}${attrs}>${children.join('')}</${tag}>` : `<${tag}${attrs}/>`);
     return;
@@ -38,18 +65,23 @@ function element(name: string, value: unknown, out: string[]): void {
   out.push(t === '' ? `<${tag}/>` : `<${tag}>${t}</${tag}>`);
 }
 
+function root(status: string, version: string, schema: string, inner: string): string {
+  return (
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    `<response xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" status="${escapeXml(status)}" version="${escapeXml(version)}" xsi:noNamespaceSchemaLocation="${escapeXml(schema)}">${inner}</response>\n`
+  );
+}
+
 /** A success body: every key but status/version/schema becomes a child of <response>. */
 export function renderXml(body: Record<string, unknown>): string {
-  const status = String(body.status ?? 'ok');
-  const version = String(body.version ?? '1.2');
   const out: string[] = [];
   for (const [k, v] of Object.entries(body)) {
     if (k === 'status' || k === 'version' || k === 'schema') continue;
-    element(k, v, out);
+    element(k, v, out, 'response');
   }
-  return `<?xml version="1.0" encoding="utf-8"?>\n<response status="${escapeXml(status)}" version="${escapeXml(version)}">${out.join('')}</response>\n`;
+  return root(String(body.status ?? 'ok'), String(body.version ?? '1.2'), String(body.schema ?? SCHEMA_URL), out.join(''));
 }
 
 export function renderXmlError(code: number, message: string): string {
-  return `<?xml version="1.0" encoding="utf-8"?>\n<response status="error" version="1.2"><error code="${code}"><errorMessage>${escapeXml(message)}</errorMessage></error></response>\n`;
+  return root('error', '1.2', SCHEMA_URL, `<error code="${code}"><errorMessage>${escapeXml(message)}</errorMessage></error>`);
 }

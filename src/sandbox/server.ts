@@ -2,10 +2,13 @@
 // error forms, rate limiting and fault injection (never on /__sandbox/*).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OAuthFailure, parseAuthorizationHeader, parseForm } from './auth';
+import { networkInterfaces } from 'node:os';
+import { OAuthFailure } from './auth';
 import type { DemoData } from './demo-data';
 import { NO_FAULTS, RateLimiter, DEFAULT_RATE_LIMIT, type Faults, type RateLimit } from './faults';
-import { ApiFail, HtmlFail, makeCtx, prefersXml, type Ctx, type Reply } from './http';
+import { ApiFail, HtmlFail, makeCtx, prefersXml, RateLimited, tooLarge, type Ctx, type CtxEnv, type Reply } from './http';
+import { DEFAULT_LIMITS, type Limits } from './limits';
+import { maskKey, namedKey, RequestStats, type RequestLog } from './request-log';
 import { hash, stream } from './prng';
 import { renderXml, renderXmlError } from './render-xml';
 import { artistReleases, enhancedMetadata, releaseBatch, releaseTracks } from './routes/catalogue';
@@ -22,6 +25,9 @@ export interface ServerConfig {
   store: Store;
   faults?: Faults;
   rateLimit?: RateLimit;
+  limits?: Limits;
+  /** one NDJSON line per request */
+  log?: RequestLog;
   /** answers GET /__sandbox/info (with the counts of requests answered added) */
   info(baseUrl: string): object;
   dataDir: string;
@@ -33,8 +39,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 10 * 1024 * 1024;
-
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(body)) };
 }
@@ -44,8 +48,12 @@ function apiError(ctx: { wantsXml: boolean }, e: ApiFail): Reply {
   return json(e.status, { status: 'error', version: '1.2', error: { code: e.code, errorMessage: e.message } });
 }
 
+function text(status: number, message: string, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers }, body: Buffer.from(message) };
+}
+
 function oauthError(e: OAuthFailure): Reply {
-  return { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(e.message) };
+  return text(401, e.message);
 }
 
 type Handler = (ctx: Ctx, m: RegExpExecArray) => Reply;
@@ -59,9 +67,9 @@ function dec(segment: string): string {
   }
 }
 
-/** A success body: JSON, or XML when asked for and the resource has an XML form (the locker). */
-function body(ctx: Ctx, b: Record<string, unknown>, xmlForm = false, status = 200, headers: Record<string, string> = {}): Reply {
-  if (xmlForm && ctx.wantsXml) return { status, headers: { 'content-type': 'application/xml; charset=utf-8', ...headers }, body: Buffer.from(renderXml(b)) };
+/** A success body: JSON, or XML when the Accept header prefers it (every resource has an XML form). */
+function body(ctx: Ctx, b: Record<string, unknown>, status = 200, headers: Record<string, string> = {}): Reply {
+  if (ctx.wantsXml) return { status, headers: { 'content-type': 'application/xml; charset=utf-8', ...headers }, body: Buffer.from(renderXml(b)) };
   return json(status, b, headers);
 }
 
@@ -70,7 +78,7 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
   ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],
-  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c), true)],
+  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c))],
   ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
   ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, dec(m[1])))],
   ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, dec(m[1])))],
@@ -80,7 +88,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/1\.2\/playlists\/([^/]+)\/details\/?$/i,
     (c, m) => {
       const r = updateDetails(c, dec(m[1]));
-      return body(c, r.body, false, 200, r.headers);
+      return body(c, r.body, 200, r.headers);
     },
   ],
   [
@@ -88,7 +96,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/1\.2\/playlists\/?$/i,
     (c) => {
       const r = createPlaylist(c);
-      return body(c, r.body, false, 201, r.headers);
+      return body(c, r.body, 201, r.headers);
     },
   ],
   ['POST', /^\/1\.2\/playlists\/([^/]+)\/?$/i, (c, m) => body(c, replacePlaylist(c, dec(m[1])))],
@@ -115,38 +123,57 @@ function safely(ctx: Ctx, fn: () => Reply): Reply {
     return fn();
   } catch (e) {
     if (e instanceof OAuthFailure) return oauthError(e);
+    if (e instanceof RateLimited) return text(429, 'Rate limit exceeded\n', { 'retry-after': String(e.retryAfterS) });
     if (e instanceof ApiFail) return apiError(ctx, e);
     if (e instanceof HtmlFail) return htmlPage(e.status, e.title);
     return apiError(ctx, new ApiFail(9001, `Unexpected server error: ${(e as Error)?.message ?? e}`));
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/**
+ * The request body, or undefined once it passes `max` bytes: a body declared larger is not read
+ * at all, and a chunked one is no longer kept past the bound (what still arrives is discarded).
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
+      if (size > max) {
+        req.off('data', onData);
+        chunks.length = 0;
         resolve(undefined);
-        req.destroy();
         return;
       }
       chunks.push(c);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
-/** The consumer key a request names (for rate limiting), without verifying anything. */
-function keyOf(req: IncomingMessage): string {
-  const url = req.url ?? '';
-  const qi = url.indexOf('?');
-  if (qi >= 0) for (const [k, v] of parseForm(url.slice(qi + 1))) if (k === 'oauth_consumer_key') return v;
-  const h = parseAuthorizationHeader(req.headers.authorization);
-  const k = h?.find(([n]) => n === 'oauth_consumer_key');
-  return k ? k[1] : `ip:${req.socket.remoteAddress ?? ''}`;
+/** The Host values this server answers to: its address or localhost, with its port (port 80 also without). */
+function allowedHosts(host: string, port: number): Set<string> {
+  const out = new Set<string>();
+  const add = (h: string) => {
+    const name = (h.includes(':') ? `[${h}]` : h).toLowerCase();
+    out.add(`${name}:${port}`);
+    if (port === 80) out.add(name);
+  };
+  add('localhost');
+  if (host === '0.0.0.0' || host === '::') {
+    add('127.0.0.1');
+    add('::1');
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) add(a.address);
+  } else if (host.toLowerCase() === 'localhost') {
+    add('127.0.0.1');
+    add('::1');
+  } else add(host);
+  return out;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -158,13 +185,16 @@ function write(res: ServerResponse, reply: Reply, extra: Record<string, string>)
 
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const faults = cfg.faults ?? NO_FAULTS;
+  const limits = cfg.limits ?? DEFAULT_LIMITS;
   const limiter = new RateLimiter(cfg.rateLimit ?? DEFAULT_RATE_LIMIT);
+  let hosts = new Set<string>();
+  const stats = new RequestStats();
   const roll = stream(hash(cfg.store.seed, 0xfa17));
   let baseUrl = '';
 
   const sandboxRoute = (ctx: Ctx): Reply => {
     if (ctx.path === '/__sandbox/health') return json(200, { status: 'ok', pid: process.pid, seed: cfg.store.seed, dataDir: cfg.dataDir });
-    if (ctx.path === '/__sandbox/info') return json(200, { ...cfg.info(baseUrl), requests: answered() });
+    if (ctx.path === '/__sandbox/info') return json(200, { ...cfg.info(baseUrl), requests: stats.snapshot() });
     if (ctx.path === '/__sandbox/reset' && ctx.method === 'POST') {
       cfg.store.reset();
       return json(200, { status: 'ok' });
@@ -172,40 +202,62 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     return apiError(ctx, new ApiFail(2001, `No such resource: ${ctx.path}`));
   };
 
-  // requests answered since the start, by status: how many 429s a client under test drew
-  const byStatus = new Map<number, number>();
-  const answered = () => {
-    const counts: Record<string, number> = {};
-    let total = 0;
-    for (const [status, n] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-      counts[String(status)] = n;
-      total += n;
-    }
-    return { total, byStatus: counts };
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    // a connection cut before the answer (a reset fault) answered nothing
+    const t0 = performance.now();
+    let authenticatedKey: string | undefined;
     res.once('close', () => {
-      if (res.headersSent) byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1);
+      const status = res.headersSent ? res.statusCode : null;
+      if (status !== null) stats.count(status);
+      const url = req.url ?? '/';
+      const qi = url.indexOf('?');
+      cfg.log?.write({
+        time: new Date().toISOString(),
+        method: req.method ?? 'GET',
+        path: qi < 0 ? url : url.slice(0, qi),
+        status,
+        durationMs: Math.round((performance.now() - t0) * 10) / 10,
+        consumerKey: maskKey(authenticatedKey ?? namedKey(req)),
+      });
     });
-    const raw = await readBody(req);
-    if (raw === undefined) {
-      write(res, json(413, { status: 'error', version: '1.2', error: { code: 1002, errorMessage: 'Request body too large' } }), { connection: 'close' });
+    // A web page the user visits can reach this port: refuse any Host but our own address (DNS
+    // rebinding names the attacker's host), before reading anything.
+    const host = String(req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host)) {
+      write(res, text(421, `Misdirected request: this sandbox answers only to its own address (Host ${new URL(baseUrl).host})\n`), { connection: 'close' });
       return;
     }
-    const ctx = makeCtx(req, raw, cfg.demo, cfg.store, `${cfg.host}:${(res.socket?.localPort ?? cfg.port) || cfg.port}`);
+    // The control routes change or reveal everything: never for a browser's request (a page's
+    // text/plain POST needs no CORS preflight, but the browser always says where it comes from).
+    if (req.url?.startsWith('/__sandbox/') && req.headers.origin !== undefined) {
+      write(res, text(403, 'Forbidden: sandbox control requests are not accepted from web pages (Origin header present)\n'), { connection: 'close' });
+      return;
+    }
+    const raw = await readBody(req, limits.bodyBytes);
+    if (raw === undefined) {
+      const r = apiError({ wantsXml: prefersXml(String(req.headers.accept ?? '')) }, tooLarge(`Request body too large: at most ${limits.bodyBytes} bytes`));
+      write(res, r, { connection: 'close' });
+      // what the client still sends is discarded until it stops, or for 2 s at most
+      res.once('finish', () => setTimeout(() => req.socket.destroy(), 2000).unref());
+      return;
+    }
+    let rlHeaders: Record<string, string> = {};
+    const env: CtxEnv = {
+      demo: cfg.demo,
+      store: cfg.store,
+      limits,
+      onAuthenticated: (key) => {
+        authenticatedKey = key;
+        const rl = limiter.hit(key);
+        rlHeaders = { 'x-ratelimit-limit': String(rl.limit), 'x-ratelimit-current': String(rl.current), 'x-ratelimit-reset': String(rl.resetS) };
+        if (!rl.allowed) throw new RateLimited(rl.resetS);
+      },
+    };
+    const ctx = makeCtx(req, raw, env, `${cfg.host}:${(res.socket?.localPort ?? cfg.port) || cfg.port}`);
     if (ctx.path.startsWith('/__sandbox/')) {
       write(res, safely(ctx, () => sandboxRoute(ctx)), {});
       return;
     }
 
-    const rl = limiter.hit(keyOf(req));
-    const rlHeaders = { 'x-ratelimit-limit': String(rl.limit), 'x-ratelimit-current': String(rl.current), 'x-ratelimit-reset': String(rl.resetS) };
-    if (!rl.allowed) {
-      write(res, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(rl.resetS) }, body: Buffer.from('Rate limit exceeded\n') }, rlHeaders);
-      return;
-    }
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
 
     // one roll per request, deterministic for a seed and a request order
@@ -284,6 +336,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const addr = server.address() as AddressInfo;
   const host = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host;
   baseUrl = `http://${host}:${addr.port}`;
+  hosts = allowedHosts(cfg.host, addr.port);
 
   let closing: Promise<void> | undefined;
   const close = () => {

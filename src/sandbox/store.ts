@@ -2,11 +2,11 @@
 // WAL and BEGIN IMMEDIATE transactions let two server processes share one data dir and lose
 // no update: every read-modify-write holds the write lock from its read to its write.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DemoData, USER_IDS } from './demo-data';
 import { hex } from './prng';
+import { secureDataDir, secureDbFiles } from './files';
 
 export const DEFAULT_SEED = 1;
 export const DB_FILE = 'sandbox.db';
@@ -56,6 +56,7 @@ interface RawPlaylist {
   tracks: string;
   partner_id: string;
   last_updated: string;
+  size: number;
 }
 
 const SCHEMA = `
@@ -73,7 +74,8 @@ CREATE TABLE IF NOT EXISTS playlists (
   annotations TEXT NOT NULL,
   tracks TEXT NOT NULL,
   partner_id TEXT NOT NULL,
-  last_updated TEXT NOT NULL
+  last_updated TEXT NOT NULL,
+  size INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS playlists_owner ON playlists (owner, seq);
 CREATE TABLE IF NOT EXISTS groups (
@@ -81,7 +83,8 @@ CREATE TABLE IF NOT EXISTS groups (
   owner TEXT NOT NULL,
   name TEXT NOT NULL,
   playlist_ids TEXT NOT NULL,
-  last_updated TEXT NOT NULL
+  last_updated TEXT NOT NULL,
+  size INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS downloads (
   user_id TEXT NOT NULL,
@@ -120,14 +123,16 @@ export class Store {
       countPlaylists: db.prepare('SELECT COUNT(*) AS n FROM playlists WHERE owner = ?'),
       listPlaylists: db.prepare('SELECT * FROM playlists WHERE owner = ? ORDER BY seq LIMIT ? OFFSET ?'),
       insertPlaylist: db.prepare(
-        'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated)',
-      ),
+        INSERT_PLAYLIST),
       updatePlaylist: db.prepare(
-        'UPDATE playlists SET name = @name, status = @status, visibility = @visibility, description = @description, image = @image, tags = @tags, annotations = @annotations, tracks = @tracks, last_updated = @last_updated WHERE id = @id',
+        'UPDATE playlists SET name = @name, status = @status, visibility = @visibility, description = @description, image = @image, tags = @tags, annotations = @annotations, tracks = @tracks, last_updated = @last_updated, size = @size WHERE id = @id',
       ),
       getGroup: db.prepare('SELECT * FROM groups WHERE id = ?'),
       upsertGroup: db.prepare(
-        'INSERT INTO groups (id, owner, name, playlist_ids, last_updated) VALUES (@id, @owner, @name, @playlist_ids, @last_updated) ON CONFLICT(id) DO UPDATE SET name = excluded.name, playlist_ids = excluded.playlist_ids, last_updated = excluded.last_updated',
+        'INSERT INTO groups (id, owner, name, playlist_ids, last_updated, size) VALUES (@id, @owner, @name, @playlist_ids, @last_updated, @size) ON CONFLICT(id) DO UPDATE SET name = excluded.name, playlist_ids = excluded.playlist_ids, last_updated = excluded.last_updated, size = excluded.size',
+      ),
+      usage: db.prepare(
+        'SELECT (SELECT COUNT(*) FROM playlists WHERE owner = @owner) AS playlists, (SELECT COUNT(*) FROM groups WHERE owner = @owner) AS groups, (SELECT COALESCE(SUM(size), 0) FROM playlists WHERE owner = @owner) + (SELECT COALESCE(SUM(size), 0) FROM groups WHERE owner = @owner) AS bytes',
       ),
       used: db.prepare('SELECT used FROM downloads WHERE user_id = ? AND track_id = ?'),
       consume: db.prepare(
@@ -141,13 +146,17 @@ export class Store {
   }
 
   static open(dataDir: string, seed?: number): Store {
-    mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, DB_FILE), { timeout: 10_000 });
+    // users' data: 0600 files in a 0700 folder, never opened through a planted symlink
+    secureDataDir(dataDir);
+    const file = join(dataDir, DB_FILE);
+    secureDbFiles(file);
+    const db = new Database(file, { timeout: 10_000 });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 10000');
     const init = db.transaction(() => {
       db.exec(SCHEMA);
+      migrate(db);
       const row = db.prepare("SELECT value FROM meta WHERE key = 'seed'").get() as { value: string } | undefined;
       const stored = row ? Number(row.value) : undefined;
       const use = seed ?? stored ?? DEFAULT_SEED;
@@ -239,7 +248,7 @@ export class Store {
 
   /** Must run inside write(). */
   saveGroup(g: GroupRow): void {
-    this.stmts.upsertGroup.run({ id: g.id, owner: g.owner, name: g.name, playlist_ids: JSON.stringify(g.playlistIds), last_updated: g.lastUpdated });
+    this.stmts.upsertGroup.run(groupRaw(g));
   }
 
   playlistsByIds(ids: string[]): Map<string, PlaylistRow> {
@@ -249,6 +258,11 @@ export class Store {
       if (p) out.set(id, p);
     }
     return out;
+  }
+
+  /** What a user stores: playlists and groups owned, and their bytes as stored. */
+  usage(owner: string): { playlists: number; groups: number; bytes: number } {
+    return this.stmts.usage.get({ owner }) as { playlists: number; groups: number; bytes: number };
   }
 
   // ---- downloads ----
@@ -273,9 +287,7 @@ function wipe(db: Database.Database): void {
 function seedState(db: Database.Database, seed: number): void {
   const demo = new DemoData(seed);
   const ex = demo.examples();
-  const ins = db.prepare(
-    'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated)',
-  );
+  const ins = db.prepare(INSERT_PLAYLIST);
   const t0 = Date.UTC(2024, 4, 1, 9, 0, 0);
   const mk = (id: string, owner: string, name: string, status: string, visibility: string, trackIds: number[], i: number): PlaylistRow => ({
     id,
@@ -290,7 +302,7 @@ function seedState(db: Database.Database, seed: number): void {
     tracks: trackIds.map((t, k) => ({
       id: hex(24, seed, 77, i, k),
       trackId: String(t),
-      source: 'catalogue',
+      source: '7digital',
       dateAdded: new Date(t0 + i * 86400000 + k * 60000).toISOString(),
     })),
     partnerId: 'sandbox',
@@ -304,17 +316,56 @@ function seedState(db: Database.Database, seed: number): void {
     mk(hex(24, seed, 10, 50), USER_IDS.other, 'Someone Else’s Mix', 'published', 'private', ex.trackIds.slice(0, 2), 3),
   ];
   for (const r of rows) ins.run(toRaw(r));
-  db.prepare('INSERT INTO groups (id, owner, name, playlist_ids, last_updated) VALUES (?, ?, ?, ?, ?)').run(
-    ex.groupId,
-    USER_IDS.locker,
-    'Everyday Listening',
-    JSON.stringify([p1, p2]),
-    new Date(t0 + 5 * 86400000).toISOString(),
+  db.prepare('INSERT INTO groups (id, owner, name, playlist_ids, last_updated, size) VALUES (@id, @owner, @name, @playlist_ids, @last_updated, @size)').run(
+    groupRaw({ id: ex.groupId, owner: USER_IDS.locker, name: 'Everyday Listening', playlistIds: [p1, p2], lastUpdated: new Date(t0 + 5 * 86400000).toISOString() }),
   );
 }
 
+const INSERT_PLAYLIST =
+  'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated, size) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated, @size)';
+
+/** Data dirs made before the size columns: add them and count what is there. */
+function migrate(db: Database.Database): void {
+  const bytes = (cols: string[]) => cols.map((c) => `length(CAST(${c} AS BLOB))`).join(' + ');
+  const counted: Record<string, string[]> = {
+    playlists: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags', 'annotations', 'tracks', 'partner_id', 'last_updated'],
+    groups: ['id', 'name', 'playlist_ids', 'last_updated'],
+  };
+  for (const [table, cols] of Object.entries(counted)) {
+    const have = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+    if (!have.some((c) => c.name === 'size')) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN size INTEGER NOT NULL DEFAULT 0`);
+      db.exec(`UPDATE ${table} SET size = ${bytes(cols)}`);
+    }
+    // covering indexes: a user's usage is summed without reading the large columns
+    db.exec(`CREATE INDEX IF NOT EXISTS ${table}_usage ON ${table} (owner, size)`);
+  }
+}
+
+/** Bytes of the text values of a row (what a user's storage bound counts). */
+function bytesOf(values: string[]): number {
+  let n = 0;
+  for (const v of values) n += Buffer.byteLength(v, 'utf8');
+  return n;
+}
+
+/** The bytes a playlist takes as stored. */
+export function playlistBytes(p: PlaylistRow): number {
+  return toRaw(p).size;
+}
+
+/** The bytes a group takes as stored. */
+export function groupBytes(g: GroupRow): number {
+  return groupRaw(g).size;
+}
+
+function groupRaw(g: GroupRow) {
+  const raw = { id: g.id, owner: g.owner, name: g.name, playlist_ids: JSON.stringify(g.playlistIds), last_updated: g.lastUpdated };
+  return { ...raw, size: bytesOf([raw.id, raw.name, raw.playlist_ids, raw.last_updated]) };
+}
+
 function toRaw(p: PlaylistRow): RawPlaylist {
-  return {
+  const raw = {
     id: p.id,
     owner: p.owner,
     name: p.name,
@@ -328,6 +379,8 @@ function toRaw(p: PlaylistRow): RawPlaylist {
     partner_id: p.partnerId,
     last_updated: p.lastUpdated,
   };
+  const { owner: _o, ...text } = raw;
+  return { ...raw, size: bytesOf(Object.values(text)) };
 }
 
 function fromRaw(r: RawPlaylist): PlaylistRow {

@@ -34,12 +34,12 @@ describe('OAuth 1.0a verification', () => {
     expect401(r, 'invalid signature');
   });
 
-  it('unknown key, missing key, unknown token, missing token', async () => {
+  it('unknown key, missing key, unknown token, missing token (in the real service\'s words)', async () => {
     expect401(await w.get(lockerPath, { country: 'GB' }, { creds: { ...w.locker, consumerKey: 'who' } }), 'unknown consumer key');
     expect401(await w.get(lockerPath, { country: 'GB' }), 'missing consumer key');
     expect401(await w.get(lockerPath, { country: 'GB' }, { creds: { ...w.locker, token: 'tok-nobody' } }), 'unknown token');
-    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.app }), 'missing token');
-    expect401(await w.get(lockerPath, { country: 'GB' }, { keyOnly: w.multi.key }), 'missing token');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.app }), 'Not authorised - no user credentials provided');
+    expect401(await w.get(lockerPath, { country: 'GB' }, { keyOnly: w.multi.key }), 'Not authorised - no user credentials provided');
   });
 
   it('a timestamp more than 300 s away is stale; within 300 s is fine', async () => {
@@ -95,10 +95,10 @@ describe('OAuth 1.0a verification', () => {
 
   it('a userId that is not the token’s user is refused: locker, playlists, groups', async () => {
     const other = otherUserId(w);
-    expect401(await w.get(lockerPath, { country: 'GB', userId: other }, { creds: w.locker }), 'access to resource denied');
-    expect401(await w.get('/1.2/user/playlists', { country: 'GB', userId: other }, { creds: w.locker }), 'access to resource denied');
+    expect401(await w.get(lockerPath, { country: 'GB', userId: other }, { creds: w.locker }), 'Access to resource denied');
+    expect401(await w.get('/1.2/user/playlists', { country: 'GB', userId: other }, { creds: w.locker }), 'Access to resource denied');
     const gid = w.sb.info.examples.groupId;
-    expect401(await w.req('POST', `/1.2/user/playlists/groups/${gid}`, { country: 'GB', userId: other }, { creds: w.locker, form: [['playlistIds', 'x']] }), 'access to resource denied');
+    expect401(await w.req('POST', `/1.2/user/playlists/groups/${gid}`, { country: 'GB', userId: other }, { creds: w.locker, form: [['playlistIds', 'x']] }), 'Access to resource denied');
     expect((await w.get(lockerPath, { country: 'GB', userId: w.sb.info.examples.lockerUser }, { creds: w.locker })).status).toBe(200);
   });
 
@@ -107,11 +107,11 @@ describe('OAuth 1.0a verification', () => {
     const gid = w.sb.info.examples.groupId;
     const other = otherUserId(w);
     const q = { country: 'GB' };
-    expect401(await w.get(`/1.2/playlists/${pid}`, q, { creds: w.other }), 'access to resource denied');
-    expect401(await w.req('POST', `/1.2/playlists/${pid}/details`, q, { creds: w.other, json: { name: 'mine now' } }), 'access to resource denied');
-    expect401(await w.req('POST', `/1.2/playlists/${pid}`, q, { creds: w.other, json: { name: 'mine now', tracks: [] } }), 'access to resource denied');
-    expect401(await w.req('PUT', `/1.2/user/playlists/groups/${gid}`, { ...q, userId: other }, { creds: w.other, form: [['name', 'taken']] }), 'access to resource denied');
-    expect401(await w.req('POST', `/1.2/user/playlists/groups/${gid}`, { ...q, userId: other }, { creds: w.other, form: [['playlistIds', pid]] }), 'access to resource denied');
+    expect401(await w.get(`/1.2/playlists/${pid}`, q, { creds: w.other }), 'Access to resource denied');
+    expect401(await w.req('POST', `/1.2/playlists/${pid}/details`, q, { creds: w.other, json: { name: 'mine now' } }), 'Access to resource denied');
+    expect401(await w.req('POST', `/1.2/playlists/${pid}`, q, { creds: w.other, json: { name: 'mine now', tracks: [] } }), 'Access to resource denied');
+    expect401(await w.req('PUT', `/1.2/user/playlists/groups/${gid}`, { ...q, userId: other }, { creds: w.other, form: [['name', 'taken']] }), 'Access to resource denied');
+    expect401(await w.req('POST', `/1.2/user/playlists/groups/${gid}`, { ...q, userId: other }, { creds: w.other, form: [['playlistIds', pid]] }), 'Access to resource denied');
     // untouched
     const mine = await w.get(`/1.2/playlists/${pid}`, q, { creds: w.locker });
     expect(mine.body.playlist.name).not.toBe('mine now');

@@ -124,7 +124,7 @@ describe('release details in batch (5)', () => {
     const r = await batch({}, { keyOnly: w.multi.key, accept: 'application/xml' } as never);
     expect(r.status).toBe(400);
     expect(r.headers.get('content-type')).toMatch(/xml/);
-    expect(r.text).toContain('<response status="error" version="1.2"><error code="1001"><errorMessage>');
+    expect(r.text).toMatch(/<response xmlns:xsi="http:\/\/www.w3.org\/2001\/XMLSchema-instance" status="error" version="1.2" xsi:noNamespaceSchemaLocation="[^"]+"><error code="1001"><errorMessage>/);
   });
 });
 

@@ -4,7 +4,7 @@ import { useSandbox } from './setup';
 
 const w = useSandbox();
 const q = { country: 'GB' };
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 async function create(body: Record<string, unknown>, creds = w.locker): Promise<any> {
   const r = await w.req('POST', '/1.2/playlists', q, { creds, json: body });
   expect(r.status).toBe(201);
@@ -15,7 +15,8 @@ describe('playlists', () => {
   it('list (10): the user’s playlists with rel/href links, capitalised status and visibility', async () => {
     const r = await w.get('/1.2/user/playlists', { ...q, userId: w.sb.info.examples.lockerUser }, { creds: w.locker });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['playlists']);
+    expect(Object.keys(r.body)).toEqual(['status', 'version', 'playlists']);
+    expect(r.body).toMatchObject({ status: 'ok', version: '1.2' });
     const p = r.body.playlists;
     expect(p).toMatchObject({ page: 1, pageSize: 10 });
     const ids = p.playlist.map((x: any) => x.id);
@@ -55,7 +56,7 @@ describe('playlists', () => {
     }
     const g = await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker });
     expect(g.status).toBe(200);
-    expect(Object.keys(g.body)).toEqual(['playlist']);
+    expect(Object.keys(g.body)).toEqual(['status', 'version', 'playlist']);
     expect(g.body.playlist.tracks).toHaveLength(2);
     const noName = await w.req('POST', '/1.2/playlists', q, { creds: w.locker, json: { tracks: [] } });
     expect([noName.status, noName.body.error.code]).toEqual([400, 1001]);
@@ -71,7 +72,7 @@ describe('playlists', () => {
     });
     expect(r.status).toBe(200);
     expect(r.headers.get('location')).toBe(`${w.sb.baseUrl}/1.2/playlists/${p.id}`);
-    expect(Object.keys(r.body)).toEqual(['playlist']);
+    expect(Object.keys(r.body)).toEqual(['status', 'version', 'playlist']);
     expect(r.body.playlist).toMatchObject({ name: 'Renamed', visibility: 'Public', status: 'Published', image: 'https://img.example/x_$size$.jpg', annotations: { a: '1' } });
     expect(r.body.playlist.tracks).toHaveLength(1);
     const again = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: { visibility: 'PRIVATE' } });
@@ -114,7 +115,7 @@ describe('playlists', () => {
       json: { name: 'Replaced', status: 'published', visibility: 'public', description: 'd', tracks: [{ trackId: '3', releaseId: 5 }], annotations: { k: 'v' }, tags: [{ name: 't1', playlistPosition: 1 }, 't2'] },
     });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['playlist']);
+    expect(Object.keys(r.body)).toEqual(['status', 'version', 'playlist']);
     const pl = r.body.playlist;
     expect(pl).toMatchObject({ id: p.id, name: 'Replaced', status: 'Published', visibility: 'Public', description: 'd', annotations: { k: 'v' } });
     expect(pl.tags).toEqual([{ name: 't1', playlistPosition: 1 }, { name: 't2' }]);
@@ -151,7 +152,7 @@ describe('playlist groups', () => {
     const r = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [] });
     expect(r.status).toBe(200);
     const g = r.body.playlistGroup;
-    expect(Object.keys(r.body)).toEqual(['playlistGroup']);
+    expect(Object.keys(r.body)).toEqual(['status', 'version', 'playlistGroup']);
     expect(g).toMatchObject({ id: gid, playlistCount: 2 });
     expect(g._links.self.href).toBe(`${w.sb.baseUrl}${path(gid)}`);
     const s = g.playlists[0];

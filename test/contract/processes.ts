@@ -19,6 +19,8 @@ export function sandboxCli(): Promise<string> {
           import { Command } from 'commander';
           import { registerSandbox } from './src/cli/commands/sandbox';
           const program = new Command('mcat');
+          // the CLI's global --json and -o (main.ts), which 'sandbox info' reads for its JSON
+          program.option('--json [fields]').option('-o, --output <format>');
           registerSandbox(program);
           try {
             await program.parseAsync(process.argv);
@@ -35,8 +37,7 @@ export function sandboxCli(): Promise<string> {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      // context.ts loads output modules lazily; the sandbox command never reaches them
-      external: ['better-sqlite3', '../output/*'],
+      external: ['better-sqlite3'],
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
       logLevel: 'error',
     });

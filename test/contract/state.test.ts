@@ -1,7 +1,7 @@
 // State in SQLite: two processes on one data dir lose no update; restarts keep state; reset;
 // info and discovery of a running server; the sandbox command's own behaviour.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findRunningSandbox, getSandboxInfo, resetSandbox, startSandbox, defaultSandboxDir } from '../../src/sandbox/index';
@@ -151,6 +151,26 @@ describe('restart, reset, info', () => {
     const t0 = Date.now();
     expect(await findRunningSandbox(dir)).toBeUndefined();
     expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it("info of a running server comes from its server.json (its seed), without opening the store: a CLI under another Node can use it", async () => {
+    const dir = freshDir();
+    const sb = await startSandbox({ dataDir: dir, port: 0, seed: 7 });
+    try {
+      const file = join(dir, 'server.json');
+      const advertised = JSON.parse(readFileSync(file, 'utf8'));
+      expect(advertised).toMatchObject({ baseUrl: sb.baseUrl, seed: 7 });
+      // the store is not read: a seed in server.json that differs from the store's is the one used
+      writeFileSync(file, JSON.stringify({ ...advertised, seed: 8 }));
+      const viaFile = await getSandboxInfo(dir);
+      expect(viaFile.baseUrl).toBe(sb.baseUrl);
+      expect(viaFile.seed).toBe(8);
+      // an older server.json without a seed: the store says it
+      writeFileSync(file, JSON.stringify({ baseUrl: sb.baseUrl, pid: advertised.pid }));
+      expect((await getSandboxInfo(dir)).seed).toBe(7);
+    } finally {
+      await sb.close();
+    }
   });
 
   it('examples are what the spec asks for, deterministic per seed', async () => {

@@ -1,9 +1,10 @@
 // auth login|status|logout and profile list|use through the built CLI (bin/mcat), with a fresh
 // HOME and MCAT_CONFIG_DIR per test: 0600 file, masked output, stdin secrets, clear errors.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { mcat, tempHome } from '../helpers/mcat';
+import { startTestSandbox } from '../helpers/sandbox';
 
 const KEY = 'live-consumer-key-QRST';
 const SECRET = 'TOPSECRET-consumer-9f8e7d';
@@ -23,8 +24,9 @@ function noSecrets(text: string): void {
   expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
 }
 
+// these profiles name services that do not exist: saved without the check (tested below against the sandbox)
 async function login(home: string, args: string[], input = `${KEY}\n${SECRET}\n${TOKEN}\n${TOKEN_SECRET}\n`) {
-  return mcat(['auth', 'login', ...args, '--with-secrets-from-stdin'], { home, input });
+  return mcat(['auth', 'login', ...args, '--no-verify', '--with-secrets-from-stdin'], { home, input });
 }
 
 describe('auth login', () => {
@@ -134,9 +136,9 @@ describe('auth status', () => {
     const saved = await login(home, ['--profile', 'live', '--base-url', `https://bob:${PW}@api.example.com/v1`, '--country', 'GB']);
     expect(saved.exitCode, saved.stderr).toBe(0);
     const runs = [
-      await mcat(['auth', 'status', '-o', 'table'], { home }),
-      await mcat(['auth', 'status', '-o', 'json'], { home }),
-      await mcat(['auth', 'status', '-o', 'json', '--verbose'], { home, env: { MCAT_BASE_URL: `http://alice:${PW}@127.0.0.1:9/api` } }),
+      await mcat(['auth', 'status', '-o', 'table', '--no-verify'], { home }),
+      await mcat(['auth', 'status', '-o', 'json', '--no-verify'], { home }),
+      await mcat(['auth', 'status', '-o', 'json', '--verbose', '--no-verify'], { home, env: { MCAT_BASE_URL: `http://alice:${PW}@127.0.0.1:9/api` } }),
       await mcat(['profile', 'list', '-o', 'table'], { home }),
       await mcat(['profile', 'list', '-o', 'json'], { home }),
       await mcat(['profile', 'list', '-o', 'csv'], { home }),
@@ -148,6 +150,20 @@ describe('auth status', () => {
     }
     expect(JSON.parse(runs[1].stdout).baseUrl).toBe('https://bob:****@api.example.com/v1');
     expect(JSON.parse(runs[2].stdout).baseUrl).toBe('http://alice:****@127.0.0.1:9/api');
+    // checking the credentials against a service that cannot be reached: the errors name the URL masked
+    const checked = [
+      await mcat(['auth', 'status', '-o', 'table', '--verbose'], { home, env: { MCAT_BASE_URL: `http://alice:${PW}@127.0.0.1:9/api` } }),
+      await mcat(['auth', 'login', '--profile', 'down', '--base-url', `http://carol:${PW}@127.0.0.1:9/api`, '--with-secrets-from-stdin'], {
+        home,
+        input: `${KEY}\n${SECRET}\n`,
+      }),
+    ];
+    for (const r of checked) {
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stdout + r.stderr).not.toContain(PW);
+    }
+    expect(checked[0].stdout).toContain('http://alice:****@127.0.0.1:9/api');
+    expect(checked[1].stderr).toMatch(/^hint: check --base-url http:\/\/carol:\*\*\*\*@127\.0\.0\.1:9\/api, or save it anyway with --no-verify$/m);
     // a URL refused as bad input is named masked too
     const bad = await login(home, ['--profile', 'other', '--base-url', `ftp://bob:${PW}@x`]);
     expect(bad.exitCode).toBe(2);
@@ -162,7 +178,7 @@ describe('auth status', () => {
   it('shows the profile, why, masked key and token, countries and sources; never a secret', async () => {
     const home = tempHome();
     await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com', '--country', 'GB']);
-    const r = await mcat(['auth', 'status', '-o', 'json'], { home });
+    const r = await mcat(['auth', 'status', '--no-verify', '-o', 'json'], { home });
     expect(r.exitCode, r.stderr).toBe(0);
     noSecrets(r.stdout + r.stderr);
     expect(r.stdout).not.toContain(KEY);
@@ -182,7 +198,7 @@ describe('auth status', () => {
     });
 
     // env and flags override, and say so
-    const r2 = await mcat(['auth', 'status', '--country', 'us', '--profile', 'live'], {
+    const r2 = await mcat(['auth', 'status', '--no-verify', '--country', 'us', '--profile', 'live'], {
       home,
       env: { MCAT_TOKEN: 'env-token-4321', MCAT_TOKEN_SECRET: 'TOPSECRET-env' },
     });
@@ -267,5 +283,90 @@ describe('profile list|use and auth logout', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ name: 'sandbox', current: true, builtIn: true, baseUrl: null, consumerKey: null, country: null, token: null }]);
     expect(existsSync(join(home, '.config/mcat'))).toBe(false);
+  });
+});
+
+describe('credentials checked with the service (the sandbox)', () => {
+  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+  const multi = () => sb.info.consumers.find((c) => c.countries.length > 1)!;
+  const user = (id: string) => sb.info.users.find((u) => u.userId === id)!;
+  const lines = (...v: string[]) => v.join('\n') + '\n';
+  const verifiedLogin = (home: string, args: string[], input: string) =>
+    mcat(['auth', 'login', '--base-url', sb.baseUrl, ...args, '--with-secrets-from-stdin'], { home, input });
+
+  it('login: a rejected secret, token, user id or country is not saved (exit 4); an unreachable service neither (exit 1); --no-verify saves', async () => {
+    const home = tempHome();
+    const c = multi();
+    const u2 = user('10002');
+    const cases: [string[], string, number, RegExp][] = [
+      [['--profile', 'a'], lines(c.key, 'WRONG-secret'), 4, /consumer key and secret were rejected .*invalid signature; profile 'a' was not saved/],
+      [['--profile', 'b'], lines(c.key, c.secret, 'tok-nobody', 'x'), 4, /the token was rejected .*unknown token; profile 'b' was not saved/],
+      [['--profile', 'c', '--user-id', '10001'], lines(c.key, c.secret, u2.token, u2.tokenSecret), 4, /the token is not user 10001's/],
+      [['--profile', 'd', '--country', 'FR'], lines(sb.info.consumers.find((x) => x.countries.length === 1)!.key, sb.info.consumers.find((x) => x.countries.length === 1)!.secret), 4, /country FR: .*not entitled.*\(2002\); profile 'd' was not saved/],
+    ];
+    for (const [args, input, code, message] of cases) {
+      const r = await verifiedLogin(home, args, input);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toMatch(/\nhint: .*--no-verify/);
+      expect(r.stdout).toBe('');
+      expect(existsSync(cfgFile(home))).toBe(false);
+    }
+    const down = await mcat(['auth', 'login', '--profile', 'e', '--base-url', 'http://127.0.0.1:9', '--with-secrets-from-stdin'], { home, input: lines(c.key, c.secret) });
+    expect(down.exitCode).toBe(1);
+    expect(down.stderr).toMatch(/could not check the credentials: connection refused by 127\.0\.0\.1:9; profile 'e' was not saved\nhint: .*--no-verify/);
+    expect(existsSync(cfgFile(home))).toBe(false);
+
+    const anyway = await verifiedLogin(home, ['--profile', 'a', '--no-verify'], lines(c.key, 'WRONG-secret'));
+    expect(anyway.exitCode, anyway.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).profiles.a.consumerSecret).toBe('WRONG-secret');
+  });
+
+  it('login: good credentials are checked, said so, and saved; a profile per customer', async () => {
+    const home = tempHome();
+    const c = multi();
+    const u2 = user('10002');
+    const r = await verifiedLogin(home, ['--profile', 'cust-10002', '--user-id', '10002', '--country', 'GB'], lines(c.key, c.secret, u2.token, u2.tokenSecret));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`mcat: checked with ${sb.baseUrl}: consumer key and secret valid, token valid`);
+    expect(r.stderr).not.toContain(u2.tokenSecret);
+    const list = await mcat(['--profile', 'cust-10002', 'playlist', 'list', '-o', 'json'], { home });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).playlists.totalItems).toBe(0); // user 10002 has none: not user 10001's three
+  });
+
+  it('status: each credential valid, rejected (with the reason) or unreachable; exit 0, 4, 1', async () => {
+    const home = tempHome();
+    const c = multi();
+    const u1 = user('10001');
+    await verifiedLogin(home, ['--profile', 'p', '--user-id', '10001', '--country', 'GB'], lines(c.key, c.secret, u1.token, u1.tokenSecret));
+
+    const ok = await mcat(['auth', 'status', '-o', 'json'], { home });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).checks).toEqual({ consumer: { state: 'valid' }, token: { state: 'valid' } });
+
+    const badToken = await mcat(['auth', 'status', '-o', 'json'], { home, env: { MCAT_TOKEN: 'tok-gone', MCAT_TOKEN_SECRET: 'TOPSECRET-x' } });
+    expect(badToken.exitCode).toBe(4);
+    expect(JSON.parse(badToken.stdout).checks.token).toEqual({ state: 'rejected', reason: 'unknown token' });
+    expect(badToken.stderr).toMatch(/the service rejected the token \(unknown token\)\nhint: check MCAT_CONSUMER_KEY/);
+    expect(badToken.stdout + badToken.stderr).not.toContain('TOPSECRET-x');
+
+    const badSecret = await mcat(['auth', 'status', '-o', 'table'], { home, env: { MCAT_CONSUMER_SECRET: 'TOPSECRET-nope' } });
+    expect(badSecret.exitCode).toBe(4);
+    expect(badSecret.stdout).toMatch(/key and secret: +rejected: invalid signature\ntoken check: +not checked/);
+
+    const down = await mcat(['auth', 'status', '-o', 'table', '--base-url', 'http://127.0.0.1:9'], { home });
+    expect(down.exitCode).toBe(1);
+    expect(down.stdout).toMatch(/key and secret: +unreachable: connection refused by 127\.0\.0\.1:9/);
+
+    const offline = await mcat(['auth', 'status', '--no-verify', '-o', 'json', '--base-url', 'http://127.0.0.1:9'], { home });
+    expect(offline.exitCode).toBe(0);
+    expect(JSON.parse(offline.stdout).checks).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { mcat } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const sandbox = sandboxPerTest();
 

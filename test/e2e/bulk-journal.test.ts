@@ -3,17 +3,17 @@
 // cannot be used, and a real run's journal cut at every record boundary (what a crash of the
 // machine can leave) and resumed.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
-import { binPath, mcat, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
+import { binPath, mcat, mcatEnv, tempHome } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const sandbox = sandboxPerTest();
 const tempDir = () => mkdtempSync(join(tmpdir(), 'mcat-bulk-journal-'));

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
-import { binPath, mcat, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
+import { binPath, cliNode, mcat, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 const sandbox = sandboxPerTest();
 
@@ -228,7 +228,7 @@ describe('playlist apply', () => {
     const file = join(d, 'kill.ndjson');
     writeFileSync(file, ndjson(edits));
     const journal = join(d, 'kill.journal');
-    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--concurrency', '8', '--journal', journal], {
+    const child = execa(cliNode, [binPath, 'playlist', 'apply', file, '--concurrency', '8', '--journal', journal], {
       env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
       extendEnv: true,
       cwd: repoRoot,
@@ -276,7 +276,7 @@ describe('playlist apply', () => {
     const file = join(d, 'int.ndjson');
     writeFileSync(file, ndjson(edits));
     const journal = join(d, 'int.journal');
-    const child = execa(process.execPath, [binPath, 'playlist', 'apply', file, '--report', join(d, 'report.ndjson'), '--journal', journal], {
+    const child = execa(cliNode, [binPath, 'playlist', 'apply', file, '--report', join(d, 'report.ndjson'), '--journal', journal], {
       env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
       extendEnv: true,
       cwd: repoRoot,

@@ -70,7 +70,7 @@ describe('release batch', () => {
     expect(lines).toHaveLength(3);
   });
 
-  it('xml renders the body with ids as attributes', async () => {
+  it("xml is the service's own, ids as attributes", async () => {
     const id = sb.info.examples.releaseIds[0];
     const r = await run(['release', 'batch', String(id), '-o', 'xml']);
     expect(r.exitCode).toBe(0);

@@ -1,5 +1,8 @@
-// The launcher's code cache (src/launcher/boot.ts): written after a successful run, read by the
-// next run of the same command, never in the way when it is missing, broken or unwritable.
+// The launcher's compile cache (src/launcher/boot.ts): on Node 20 its own (V8's code cache, one file
+// per command), written after a successful run, read by the next run of the same command, never in
+// the way when it is missing, broken or unwritable; on Node 22.1 and later Node's own
+// (module.enableCompileCache) in a folder of the same root. Either is used only when its folders are
+// the user's alone. Under MCAT_TEST_NODE the tests of the other kind are skipped.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   chmodSync,
@@ -19,7 +22,7 @@ import {
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
-import { mcat, mcatEnv, repoRoot } from '../helpers/mcat';
+import { cliNode, mcat, mcatEnv, nodeCompileCache, repoRoot } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 
 /** Every cache file below dir, as paths relative to dir. */
@@ -44,8 +47,10 @@ describe('compile cache', () => {
     await sb?.close();
   });
   const fresh = () => mkdtempSync(join(tmpdir(), 'mcat-cc-'));
+  // the launcher's own cache: Node 20 (Node 22.1 and later have their own)
+  const ownCache = it.skipIf(nodeCompileCache);
 
-  it('a successful run writes one private file for its command; the next run reads it without rewriting', async () => {
+  ownCache('a successful run writes one private file for its command; the next run reads it without rewriting', async () => {
     const dir = fresh();
     const first = await mcat(['-o', 'json', 'release', 'batch', id], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(first.exitCode).toBe(0);
@@ -66,7 +71,7 @@ describe('compile cache', () => {
     expect(after.mtimeMs).toBe(before.mtimeMs);
   });
 
-  it('a failed run and a help run write no cache for the command', async () => {
+  ownCache('a failed run and a help run write no cache for the command', async () => {
     const dir = fresh();
     expect((await mcat(['release', 'batch', '12x'], { env: { ...env, MCAT_CACHE_DIR: dir } })).exitCode).toBe(2);
     expect(cacheFiles(dir)).toEqual([]);
@@ -76,7 +81,7 @@ describe('compile cache', () => {
     expect(cacheFiles(dir).map((f) => f.split('/').pop())).toEqual(['help.bin']);
   });
 
-  it('a broken cache file is ignored and replaced', async () => {
+  ownCache('a broken cache file is ignored and replaced', async () => {
     const dir = fresh();
     const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     const file = join(dir, cacheFiles(dir)[0]);
@@ -90,7 +95,7 @@ describe('compile cache', () => {
     }
   });
 
-  it('a cache corrupted inside its data is refused before V8 sees it (V8 would abort), and rewritten', async () => {
+  ownCache('a cache corrupted inside its data is refused by V8 (its checksum; unchecked, V8 would abort), and rewritten', async () => {
     const dir = fresh();
     const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     const file = join(dir, cacheFiles(dir)[0]);
@@ -122,7 +127,7 @@ describe('compile cache', () => {
     expect(cacheFiles(dir)).toEqual([]);
   });
 
-  it('writing drops the caches of other builds', async () => {
+  ownCache('writing drops the caches of other builds', async () => {
     const dir = fresh();
     await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     const [versionDir, buildId] = cacheFiles(dir)[0].split('/');
@@ -136,21 +141,40 @@ describe('compile cache', () => {
   it('defaults to $XDG_CACHE_HOME/mcat, else ~/.cache/mcat', async () => {
     const home = fresh();
     await mcat(['release', 'batch', id, '-o', 'json'], { home, env: { ...env, MCAT_CACHE_DIR: undefined as unknown as string, XDG_CACHE_HOME: undefined as unknown as string } });
-    expect(cacheFiles(join(home, '.cache/mcat'))).toHaveLength(1);
+    expect(cacheFiles(join(home, '.cache/mcat')).length).toBeGreaterThan(0);
     const xdg = fresh();
     await mcat(['release', 'batch', id, '-o', 'json'], { home, env: { ...env, MCAT_CACHE_DIR: undefined as unknown as string, XDG_CACHE_HOME: xdg } });
-    expect(cacheFiles(join(xdg, 'mcat'))).toHaveLength(1);
+    expect(cacheFiles(join(xdg, 'mcat')).length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!nodeCompileCache)("Node 22.1+: Node's own compile cache in <root>/node, private; the next run reads it without rewriting", async () => {
+    const dir = fresh();
+    const first = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const files = cacheFiles(dir);
+    // one entry per bundle the run loaded (mcat, undici, oauth, zod), in Node's folder for this Node
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const f of files) expect(f).toMatch(/^node\/v\d+\.\d+\.\d+-[^/]+\/[0-9a-f]+$/);
+    for (const d of [join(dir, 'node'), join(dir, dirname(files[0]))]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    const before = files.map((f) => statSync(join(dir, f)).mtimeMs);
+    const second = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(cacheFiles(dir)).toEqual(files);
+    expect(files.map((f) => statSync(join(dir, f)).mtimeMs)).toEqual(before);
   });
 });
 
-// A compiled blob is code: V8 accepts one compiled from another source of the same length (the
-// SHA-1 in the file only catches accidents). The planter below compiles a same-length stand-in for
+// A compiled blob is code: V8 accepts one compiled from another source of the same length (its
+// checksum only catches accidents). The planter below compiles a same-length stand-in for
 // dist/mcat.cjs that writes a marker file and prints nothing, exactly as the launcher would have
-// cached it. Loaded from a cache someone else could write, it would run as the user.
+// cached it (Node 20: the launcher's own format). Loaded from a cache someone else could write, it
+// would run as the user. Node 22.1+'s own cache is as open to this; there the same folder checks
+// are tested by what a run writes.
 const PLANTER = String.raw`
-const fs = require('node:fs'), vm = require('node:vm'), v8 = require('node:v8'), crypto = require('node:crypto');
+const fs = require('node:fs'), vm = require('node:vm'), v8 = require('node:v8');
 const [dist, out, mark] = process.argv.slice(2);
-v8.setFlagsFromString('--liftoff-only'); // as the launcher does before it compiles
+v8.setFlagsFromString('--verify-snapshot-checksum'); // as the launcher does for an offline command
 const filename = dist + '/mcat.cjs';
 const genuine = fs.readFileSync(filename, 'utf8');
 let evil = 'require("node:fs").writeFileSync(' + JSON.stringify(mark) + ', "planted"); module.exports = { main: async () => 0 };';
@@ -164,7 +188,7 @@ script.runInThisContext().call(mod.exports, mod.exports, require, mod, filename,
 mod.exports.main(); // compiled now, so it is in the cached data (else V8 would compile it from the real source)
 fs.rmSync(mark);
 const data = script.createCachedData();
-const header = Buffer.from(JSON.stringify([['mcat.cjs', data.length, crypto.hash('sha1', data, 'base64')]]));
+const header = Buffer.from(JSON.stringify([['mcat.cjs', data.length]]));
 const length = Buffer.alloc(4);
 length.writeUInt32LE(header.length);
 fs.writeFileSync(out, Buffer.concat([length, header, data]));
@@ -191,26 +215,38 @@ describe('a compile cache someone else could have written is neither read nor wr
   let rel: string;
   let mark: string;
   let work: string;
-  /** the parts of the cache in this work folder */
+  /** the parts of the cache in this work folder (Node 22.1+: root and root/node only) */
   let parts: { root: string; dir: string; buildDir: string; file: string };
+  const FOLDERS: (keyof typeof parts)[] = nodeCompileCache ? ['root', 'dir'] : ['root', 'dir', 'buildDir'];
+  // the launcher's own cache (Node 20): a planted blob
+  const ownCache = it.skipIf(nodeCompileCache);
 
   beforeAll(async () => {
     const off = await mcat(args, { env: { MCAT_NO_COMPILE_CACHE: '1' } });
     expect(off.exitCode).toBe(0);
     reference = off.stdout;
+    if (nodeCompileCache) return;
     const template = mkdtempSync(join(tmpdir(), 'mcat-cc-planted-'));
     expect((await mcat(args, { env: { MCAT_CACHE_DIR: join(template, 'cache') } })).exitCode).toBe(0);
     rel = join('cache', cacheFiles(join(template, 'cache'))[0]);
     mark = join(mkdtempSync(join(tmpdir(), 'mcat-cc-mark-')), 'planted');
     const planter = join(template, 'planter.cjs');
     writeFileSync(planter, PLANTER);
-    await execa(process.execPath, [planter, join(repoRoot, 'dist'), join(template, rel), mark], { env: mcatEnv() as Record<string, string> });
+    await execa(cliNode, [planter, join(repoRoot, 'dist'), join(template, rel), mark], { env: mcatEnv() as Record<string, string> });
     planted = readFileSync(join(template, rel));
   });
 
   beforeEach(() => {
-    rmSync(mark, { force: true });
     work = mkdtempSync(join(tmpdir(), 'mcat-cc-work-'));
+    if (nodeCompileCache) {
+      // Node's folder, as a run leaves it: <root>/node (0700) with Node's own folder inside
+      const root = join(work, 'cache');
+      const dir = join(root, 'node');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      parts = { root, dir, buildDir: dir, file: '' };
+      return;
+    }
+    rmSync(mark, { force: true });
     const file = join(work, rel);
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, planted, { mode: 0o600 });
@@ -220,22 +256,29 @@ describe('a compile cache someone else could have written is neither read nor wr
   });
 
   const run = () => mcat(args, { env: { MCAT_CACHE_DIR: parts.root } });
+  /** Whether the run used the cache: the planted blob ran (Node 20), or Node wrote its cache. */
+  const used = () => (nodeCompileCache ? cacheFiles(parts.dir).length > 0 : existsSync(mark));
 
-  it('(why) a planted blob in a cache of the user\'s own is run: V8 accepts it', async () => {
+  ownCache("(why) a planted blob in a cache of the user's own is run: V8 accepts it", async () => {
     const r = await run();
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(readFileSync(mark, 'utf8')).toBe('planted');
   });
 
+  it.skipIf(!nodeCompileCache)("Node 22.1+: a folder of the user's own is used", async () => {
+    const r = await run();
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(reference);
+    expect(used()).toBe(true);
+  });
+
   it('a cache root in a sticky shared folder (like /tmp) is used when the root is ours and 0700', async () => {
     chmodSync(work, 0o1777);
     await run();
-    expect(existsSync(mark)).toBe(true);
+    expect(used()).toBe(true);
   });
 
-  type Part = keyof typeof parts;
-  const FOLDERS: Part[] = ['root', 'dir', 'buildDir'];
   const cases: [string, () => void][] = [
     ['the parent of the root is writable by others (not sticky)', () => chmodSync(work, 0o777)],
     ['the parent of the root belongs to another user', () => chownSync(work, NOBODY, NOBODY)],
@@ -252,6 +295,8 @@ describe('a compile cache someone else could have written is neither read nor wr
         },
       ],
     ]),
+    // Node's own files below it are not checked one by one: no one else may even enter it
+    ...(nodeCompileCache ? ([["Node's folder (<root>/node) is open to others for reading", () => chmodSync(parts.dir, 0o755)]] as [string, () => void][]) : []),
   ];
 
   it.each(cases)('%s: the run compiles from source and writes nothing there', async (_, spoil) => {
@@ -261,7 +306,7 @@ describe('a compile cache someone else could have written is neither read nor wr
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(reference);
-    expect(existsSync(mark)).toBe(false);
+    if (!nodeCompileCache) expect(existsSync(mark)).toBe(false);
     expect(tree(work)).toEqual(before);
   });
 
@@ -278,7 +323,7 @@ describe('a compile cache someone else could have written is neither read nor wr
     ],
   ];
 
-  it.each(blobCases)('a blob that %s is not loaded; a private file of ours replaces it (never written through)', async (_, spoil) => {
+  it.skipIf(nodeCompileCache).each(blobCases)('a blob that %s is not loaded; a private file of ours replaces it (never written through)', async (_, spoil) => {
     spoil();
     const r = await run();
     expect(r.exitCode, r.stderr).toBe(0);
@@ -294,15 +339,17 @@ describe('a compile cache someone else could have written is neither read nor wr
 
   it('folders it creates are 0700 and its files 0600, whatever the umask', async () => {
     const root = join(work, 'new', 'cache');
-    const r = await execa('sh', ['-c', `umask 000; exec "${process.execPath}" "$0" "$@"`, join(repoRoot, 'bin/mcat'), ...args], {
+    const r = await execa('sh', ['-c', `umask 000; exec "${cliNode}" "$0" "$@"`, join(repoRoot, 'bin/mcat'), ...args], {
       env: mcatEnv({ env: { MCAT_CACHE_DIR: root } }) as Record<string, string>,
       reject: false,
     });
     expect(r.exitCode).toBe(0);
-    const [file] = cacheFiles(root);
-    const [versionDir, buildId] = file.split('/');
-    for (const d of [join(work, 'new'), root, join(root, versionDir), join(root, versionDir, buildId)]) expect(statSync(d).mode & 0o777).toBe(0o700);
-    expect(statSync(join(root, file)).mode & 0o777).toBe(0o600);
+    const entries = readdirSync(join(work, 'new'), { recursive: true }).map(String);
+    expect(cacheFiles(root).length).toBeGreaterThan(0);
+    for (const e of ['', ...entries]) {
+      const st = lstatSync(join(work, 'new', e));
+      expect(st.mode & 0o777, e).toBe(st.isDirectory() ? 0o700 : 0o600);
+    }
   });
 
   it('MCAT_TRACE_LOADS does not write through a symbolic link', async () => {

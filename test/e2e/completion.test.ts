@@ -2,7 +2,7 @@
 // each real shell that is installed here to ask for completions of partial command lines.
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,10 @@ const CASES: { words: string[]; expect: string[]; not?: string[] }[] = [
   { words: ['group', ''], expect: ['replace', 'add', 'show'] },
   { words: ['locker', '--so'], expect: ['--sort'] },
   { words: ['locker', '--sort', ''], expect: ['purchaseDate:desc', 'artistName:asc', 'releaseTitle:desc'] },
-  { words: ['release', 'batch', '-o', ''], expect: ['table', 'json', 'ndjson', 'csv', 'xml'] },
+  { words: ['release', 'batch', '-o', ''], expect: ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'] },
+  { words: ['playlist', 'list', '--j'], expect: ['--jq', '--json'] },
+  { words: ['locker', '-'], expect: ['-q', '--quiet', '--fields'] },
+  { words: ['ver'], expect: ['version'] },
   { words: ['release', 'batch', '--usage-types', ''], expect: ['download', 'subscriptionstreaming', 'adsupportedstreaming'] },
   { words: ['release', 'batch', '--type', ''], expect: ['album', 'single'] },
   { words: ['artist', 'releases', '--type', ''], expect: ['album', 'single', 'video'] },
@@ -102,7 +105,43 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env, reject: false, timeout: 15_000 });
     expect(r.exitCode).toBe(0);
-    for (const id of sb.info.examples.playlistIds) expect(r.stdout.split('\n')).toContain(id);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual([...sb.info.examples.playlistIds].sort());
+  });
+
+  it('offers the ids whose playlist names contain what was typed (any case), or that start with it', async () => {
+    const body = JSON.parse((await mcat(['playlist', 'list', '-o', 'json'], { env })).stdout);
+    const target = body.playlists.playlist[1];
+    const word = target.name.split(' ')[1].toLowerCase();
+    const others = body.playlists.playlist.filter((p: { name: string }) => !p.name.toLowerCase().includes(word));
+    expect(others.length).toBeGreaterThan(0);
+    for (const typed of [word, word.toUpperCase(), target.id.slice(0, 5)]) {
+      const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show '${typed}'); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env, reject: false, timeout: 15_000 });
+      expect(r.stdout.split('\n').filter(Boolean), typed).toEqual([target.id]);
+    }
+  });
+
+  it.skipIf(!has('zsh'))('zsh shows each id with its playlist name', async () => {
+    // _describe stubbed to print what it was given: "id:description" entries
+    const cmd = `source completions/_mcat >/dev/null 2>&1; _describe() { print -rl -- "\${(@P)4}"; }; words=('${binPath}' playlist show ''); CURRENT=4; _mcat_zsh`;
+    const r = await execa('zsh', ['-f', '-c', cmd], { cwd: root, env: { ...env, HOME: shellHome }, reject: false, timeout: 15_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const body = JSON.parse((await mcat(['playlist', 'list', '-o', 'json'], { env })).stdout);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual(body.playlists.playlist.map((p: { id: string; name: string }) => `${p.id}:${p.name}`));
+  });
+
+  it.skipIf(!has('fish'))('fish shows each id with its playlist name', async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), 'mcat-path-'));
+    symlinkSync(binPath, path.join(bin, 'mcat'));
+    const r = await execa('fish', ['--no-config', '-c', 'source completions/mcat.fish; complete -C "mcat playlist show "'], {
+      cwd: root,
+      env: { ...env, HOME: shellHome, PATH: `${bin}:${process.env.PATH}` },
+      reject: false,
+      timeout: 15_000,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const body = JSON.parse((await mcat(['playlist', 'list', '-o', 'json'], { env })).stdout);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(body.playlists.playlist.map((p: { id: string; name: string }) => `${p.id}\t${p.name}`).sort());
   });
 
   it('is silent and quick when the API cannot be reached', async () => {

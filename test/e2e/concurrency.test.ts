@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mcat } from '../helpers/mcat';
+import { mcat, NEEDS_SQLITE_IN_CLI, sqliteInCli } from '../helpers/mcat';
 
 const N = 20;
 const dataDir = mkdtempSync(join(tmpdir(), 'mcat-embedded-'));
@@ -12,7 +12,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const run = (args: string[]) => mcat(args, { sandboxDir: dataDir, timeout: 60_000 });
 
-describe('20 processes on one embedded sandbox', () => {
+// (under a Node the sandbox's SQLite module was not built for, skipped: see NEEDS_SQLITE_IN_CLI)
+describe.skipIf(!sqliteInCli)(`20 processes on one embedded sandbox${sqliteInCli ? '' : ` (skipped: ${NEEDS_SQLITE_IN_CLI})`}`, () => {
   it('every playlist added by 20 concurrent `group add` processes is in the group, once', async () => {
     const info = JSON.parse((await run(['sandbox', 'info', '--json', '--data', dataDir])).stdout);
     const groupId: string = info.examples.groupId;

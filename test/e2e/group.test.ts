@@ -7,7 +7,7 @@ type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
 const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 
 async function group(id: string): Promise<any> {
   const r = await run(['group', 'show', id, '-o', 'json']);

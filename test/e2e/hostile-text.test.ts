@@ -148,12 +148,34 @@ describe('titles in listings', () => {
     expect(n.stdout.trim().split('\n').map((l) => JSON.parse(l).title)).toEqual(titles);
   });
 
-  it("xml rendered from JSON, and the locker's own XML as received: character references, same values", async () => {
+  it('--jq raw strings and JSON values, and tsv: visible escapes; the JSON values parse back exact', async () => {
+    const raw = await run(['release', 'batch', ...releaseIds(), '--jq', '.items.releases[].title']);
+    expect(raw.exitCode, raw.stderr).toBe(0);
+    clean(raw);
+    expect(raw.stdout.split('\n')[0].startsWith(HOSTILE_VISIBLE)).toBe(true);
+    const values = await run(['release', 'batch', ...releaseIds(), '--jq', '.items.releases[] | {title}']);
+    clean(values);
+    for (const l of values.stdout.trim().split('\n')) expect(JSON.parse(l).title.startsWith(HOSTILE)).toBe(true);
+    const tsv = await run(['release', 'batch', ...releaseIds(), '--fields', 'id,title', '-o', 'tsv']);
+    expect(tsv.exitCode, tsv.stderr).toBe(0);
+    clean(tsv);
+    expect(tsv.stdout).toContain('\\u001b]0;owned\\u0007');
+  });
+
+  it('a jq error quoting a title: one clean line, exit 1, nothing on stdout', async () => {
+    const r = await run(['release', 'batch', ...releaseIds(), '--jq', 'error(.items.releases[0].title)']);
+    expect(r.exitCode).toBe(1);
+    clean(r);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0].startsWith(`mcat: --jq: ${HOSTILE_VISIBLE}`)).toBe(true);
+  });
+
+  it("xml as received, the batch's and the locker's: character references, same values", async () => {
     const parse = (x: string) => new XMLParser({ htmlEntities: true, parseTagValue: false, ignoreAttributes: false }).parse(x);
     const x = await run(['release', 'batch', ...releaseIds(), '-o', 'xml']);
     expect(x.exitCode, x.stderr).toBe(0);
     clean(x);
-    expect(x.stdout).toContain('&#155;31m&#133;&#127;');
+    expect(x.stdout).toContain('&#x9B;31m&#x85;&#x7F;');
     const l = await run(['locker', '-o', 'xml']);
     expect(l.exitCode, l.stderr).toBe(0);
     clean(l);

@@ -222,10 +222,18 @@ describe('paging that does not advance is stopped', () => {
     await stops(s, ['locker', '--all', '-o', 'xml'], LOCKER, 'mcat: paging stopped: asked for page 2 of the locker, the server answered page 1');
   });
 
-  it('locker download: the search of the locker stops too', async () => {
+  it('locker download: the search of the locker stops too (read ahead: at most the pages in flight more)', async () => {
+    const line = 'mcat: paging stopped: asked for page 2 of the locker, the server answered page 1';
     const s = await hostile();
     s.on(LOCKER, json(lockerWithTrack(TRACK, { totalItems: 100_000 })));
-    await stops(s, ['locker', 'download', '123', '-O', join(dlDir(), 'a.mp3')], LOCKER, 'mcat: paging stopped: asked for page 2 of the locker, the server answered page 1');
+    // the whole-locker walks read 4 pages ahead (MCAT_LOCKER_CONCURRENCY): page 1, then 2–5
+    await stops(s, ['locker', 'download', '123', '-O', join(dlDir(), 'a.mp3')], LOCKER, line, 5);
+    const one = await hostile();
+    one.on(LOCKER, json(lockerWithTrack(TRACK, { totalItems: 100_000 })));
+    const r = await run(one, ['locker', 'download', '123', '-O', join(dlDir(), 'a.mp3')], { MCAT_LOCKER_CONCURRENCY: '1' });
+    expect(r.exitCode).toBe(1);
+    expect(oneLineError(r.stderr)[0]).toBe(line);
+    expect(one.count(LOCKER)).toBe(2);
   });
 
   it('playlist export: the listing stops too', async () => {
@@ -278,6 +286,16 @@ describe('locker download never overwrites or follows a symlink unless told', ()
     const r = await run(s, ['locker', 'download', String(TRACK)], {}, dir);
     expect(r.exitCode).toBe(2);
     expect(oneLineError(r.stderr)[0]).toBe("mcat: The Testers - Slow Song.mp3 already exists; not overwritten");
+    expect(s.count(DOWNLOAD)).toBe(0);
+    expect(readFileSync(join(dir, 'The Testers - Slow Song.mp3'), 'utf8')).toBe('precious');
+
+    // a dry run says what the real run would: refused without --clobber, and with it a plan
+    const dry = await run(s, ['locker', 'download', String(TRACK), '--dry-run'], {}, dir);
+    expect(dry.exitCode).toBe(2);
+    expect(oneLineError(dry.stderr)[0]).toBe("mcat: The Testers - Slow Song.mp3 already exists; not overwritten");
+    const plan = await run(s, ['locker', 'download', String(TRACK), '--dry-run', '--clobber'], {}, dir);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('mcat: dry run: would download track');
     expect(s.count(DOWNLOAD)).toBe(0);
     expect(readFileSync(join(dir, 'The Testers - Slow Song.mp3'), 'utf8')).toBe('precious');
   });

@@ -3,13 +3,13 @@
 // build's metafile (dist/meta.json) tells which packages each bundle holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { binPath, mcatEnv, repoRoot } from '../helpers/mcat';
+import { binPath, cliNode, mcat, mcatEnv, repoRoot, sqliteInCli } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 
-const HEAVY = ['undici', 'zod', 'conf', 'cli-table3', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a'];
+const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a', 'jq-wasm'];
 
 type Meta = { outputs: Record<string, { inputs: Record<string, unknown> }> };
 
@@ -30,7 +30,7 @@ async function loadedPackages(
 ): Promise<{ pkgs: string[]; bundles: string[]; stdout: string; stderr: string; exitCode: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcat-loads-'));
   const log = join(dir, 'loads.txt');
-  const r = await execa(process.execPath, [binPath, ...args], {
+  const r = await execa(cliNode, [binPath, ...args], {
     reject: false,
     env: { ...mcatEnv(), ...env, MCAT_TRACE_LOADS: log },
   });
@@ -72,7 +72,7 @@ describe('the bundles', () => {
   it('have no import() left (it would load a bundle past the launcher, a second copy without the cache)', () => {
     const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
     const bundles = Object.keys(meta.outputs);
-    expect(bundles.length).toBeGreaterThanOrEqual(10);
+    expect(bundles.length).toBeGreaterThanOrEqual(9);
     for (const b of bundles) {
       const text = readFileSync(join(repoRoot, b), 'utf8');
       expect(/\bimport\(/.test(text), `${b} has an import() call`).toBe(false);
@@ -121,14 +121,82 @@ describe('start-up', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).items.releases[0].id).toBe(Number(id));
     for (const p of ['commander', 'undici', 'zod', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
-    for (const p of ['conf', 'cli-table3', 'chalk', 'fast-xml-parser', 'better-sqlite3']) expect(r.pkgs).not.toContain(p);
+    for (const p of ['conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
     expect(r.bundles).not.toContain('dist/sandbox.cjs');
+    expect(r.bundles).not.toContain('dist/jq.cjs');
   });
 
-  it('the same read as a table loads the table modules too', async () => {
+  it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
+    const id = String(sb.info.examples.releaseIds[0]);
+    const r = await loadedPackages(['release', 'batch', id, '--jq', '.items.releases[0].id'], sandboxProfileEnv(sb));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(id);
+    expect(r.bundles).toContain('dist/jq.cjs');
+    expect(r.pkgs).toContain('jq-wasm');
+    for (const p of ['chalk', 'conf', 'fast-xml-parser', 'better-sqlite3']) expect(r.pkgs).not.toContain(p);
+    const bad = await loadedPackages(['release', 'batch', id, '--jq', '.items['], sandboxProfileEnv(sb));
+    expect(bad.exitCode).toBe(2);
+    expect(bad.bundles).toContain('dist/jq.cjs');
+    for (const p of ['undici', 'oauth-1.0a']) expect(bad.pkgs).not.toContain(p);
+  });
+
+  it('the same read as a table loads chalk too', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'table'], sandboxProfileEnv(sb));
     expect(r.exitCode).toBe(0);
-    for (const p of ['cli-table3', 'chalk']) expect(r.pkgs).toContain(p);
+    expect(r.pkgs).toContain('chalk');
+  });
+});
+
+describe('help output', () => {
+  const sh = (script: string) => execa('bash', ['-c', script], { env: mcatEnv() as Record<string, string>, reject: false });
+  const cli = `"${cliNode}" "${binPath}"`;
+
+  it('a pipe whose reader has gone ends --help quietly, exit 0 (it was an EPIPE stack trace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
+    // `true` exits before mcat writes: every write meets a closed pipe
+    const r = await sh(`${cli} --help 2>"${dir}/err" | true; echo "\${PIPESTATUS[0]}"; cat "${dir}/err"`);
+    expect(r.stdout).toBe('0');
+    const sub = await sh(`${cli} release batch --help 2>"${dir}/err" | true; echo "\${PIPESTATUS[0]}"; cat "${dir}/err"`);
+    expect(sub.stdout).toBe('0');
+  });
+
+  it('the same text to a pipe, to a file and to /dev/null', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
+    const piped = await sh(`${cli} --help | cat`);
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stdout).toMatch(/^Usage: mcat \[options\] \[command\]\n/);
+    const file = await sh(`${cli} --help > "${dir}/help.txt" && cat "${dir}/help.txt"`);
+    expect(file.stdout).toBe(piped.stdout);
+    const nul = await sh(`${cli} --help > /dev/null; echo $?`);
+    expect(nul.stdout).toBe('0');
+  });
+});
+
+describe('--verbose', () => {
+  it('an unexpected error\'s stack trace names src/ files and lines, not the minified bundles', async () => {
+    // a sandbox folder whose database is not one: the in-process sandbox fails with SQLite's own
+    // error (under a Node the SQLite module was not built for, with Node's refusal to load it)
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-bad-sandbox-'));
+    writeFileSync(join(dir, 'sandbox.db'), 'not a database '.repeat(64));
+    const r = await mcat(['release', 'batch', '100001', '-o', 'json', '--verbose'], { sandboxDir: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toMatch(sqliteInCli ? /^mcat: unexpected error: file is not a database$/ : /^mcat: the sandbox's SQLite module/);
+    const frames = lines.filter((l) => /^\s+at /.test(l));
+    expect(frames.length).toBeGreaterThan(3);
+    expect(frames.some((f) => f.includes(join(repoRoot, 'src/sandbox/store.ts:')))).toBe(true);
+    expect(frames.filter((f) => f.includes('/dist/'))).toEqual([]);
+  });
+
+  it('without --verbose: the one line (and hint), no stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-bad-sandbox-'));
+    writeFileSync(join(dir, 'sandbox.db'), 'not a database '.repeat(64));
+    const r = await mcat(['release', 'batch', '100001', '-o', 'json'], { sandboxDir: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 });

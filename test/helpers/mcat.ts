@@ -1,12 +1,41 @@
 // Runs the BUILT CLI (bin/mcat) as a user would: a fresh HOME and config dir, the sandbox
 // data dir of the test's sandbox (so mcat finds that running server), no colour unless asked.
+//
+// MCAT_TEST_NODE=/path/to/node runs the CLI under that Node (CI: Node 24) while vitest and the
+// sandboxes it starts stay on this one (the sandbox's native SQLite module is built for it).
 import { execa, type Options } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const binPath = join(repoRoot, 'bin/mcat');
+
+/** The Node binary that runs the CLI in tests. */
+export const cliNode = process.env.MCAT_TEST_NODE || process.execPath;
+
+/** Its version, [major, minor], and its native-module ABI. */
+const [cliVersion, cliAbi] = (
+  cliNode === process.execPath
+    ? `${process.version} ${process.versions.modules}`
+    : execFileSync(cliNode, ['-p', "process.version + ' ' + process.versions.modules"], { encoding: 'utf8' }).trim()
+).split(' ');
+export const cliNodeVersion: [number, number] = (() => {
+  const m = /^v(\d+)\.(\d+)\./.exec(cliVersion);
+  if (!m) throw new Error(`MCAT_TEST_NODE=${cliNode}: not a Node binary (${cliVersion})`);
+  return [Number(m[1]), Number(m[2])];
+})();
+
+/** The sandbox's SQLite module (built for the tests' Node) loads in the CLI's Node too. */
+export const sqliteInCli = cliAbi === process.versions.modules;
+
+/** The launcher uses Node's own compile cache (22.1 and later) instead of its own. */
+export const nodeCompileCache = cliNodeVersion[0] > 22 || (cliNodeVersion[0] === 22 && cliNodeVersion[1] >= 1);
+
+/** Why a test is skipped when the CLI runs under another Node (CI's Node 24 pass). */
+export const NEEDS_SQLITE_IN_CLI =
+  "the CLI itself opens the sandbox's SQLite store, whose native module is built for the tests' Node only";
 
 export interface McatRun {
   stdout: string;
@@ -48,6 +77,12 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,
     TERM: 'xterm',
+    // no pager unless a test asks for one (less on a pseudo-terminal would wait for a key)
+    MCAT_PAGER: 'cat',
+    // tables fit COLUMNS first: a test's width is its own, not the shell's that started the suite
+    COLUMNS: undefined,
+    PAGER: undefined,
+    LESS: undefined,
     MCAT_PROFILE: undefined,
     MCAT_BASE_URL: undefined,
     MCAT_CONSUMER_KEY: undefined,
@@ -73,11 +108,21 @@ function execOptions(opts: McatOptions): Options {
 }
 
 export async function mcat(args: string[], opts: McatOptions = {}): Promise<McatRun> {
-  const r = await execa(process.execPath, [binPath, ...args], execOptions(opts));
+  const r = await execa(cliNode, [binPath, ...args], execOptions(opts));
   return { stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), exitCode: r.exitCode ?? -1 };
 }
 
 /** mcat started and not awaited: the test can signal it (Ctrl-C) while it runs. */
 export function spawnMcat(args: string[], opts: McatOptions = {}) {
-  return execa(process.execPath, [binPath, ...args], execOptions(opts));
+  return execa(cliNode, [binPath, ...args], execOptions(opts));
+}
+
+/** Whether a program is installed (`script`, `jq`): tests that need one skip without it. */
+export function hasCommand(cmd: string): boolean {
+  try {
+    execFileSync(cmd, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

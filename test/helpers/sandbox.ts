@@ -3,9 +3,9 @@ import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index';
 
-export async function startTestSandbox(opts: { seed?: number; faults?: string; rateLimit?: string } = {}): Promise<RunningSandbox & { dataDir: string }> {
+export async function startTestSandbox(opts: Omit<SandboxOptions, 'dataDir'> = {}): Promise<RunningSandbox & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mcat-sandbox-'));
   let sb: RunningSandbox;
   try {

@@ -185,6 +185,8 @@ const lockerRelease = fc.boolean().chain((available) =>
 const locker = fc.array(lockerRelease, { minLength: 0, maxLength: 4 }).map((list) => ({
   status: 'ok',
   version: '1.2',
+  // the sandbox's locker body names its schema, which XML carries as xsi:noNamespaceSchemaLocation
+  schema: 'https://api.sandbox.invalid/1.2/static/api.xsd',
   locker: { lockerReleases: { page: 1, pageSize: 10, totalItems: list.length, lockerRelease: list } },
 }));
 

@@ -67,7 +67,7 @@ describe('layers', () => {
   it('src/cli/main.ts imports no heavy module at top level', () => {
     const text = readFileSync(path.join(src, 'cli/main.ts'), 'utf8');
     const top = [...text.matchAll(/^import\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-    for (const heavy of ['undici', 'zod', 'conf', 'cli-table3', 'fast-xml-parser', 'better-sqlite3', 'chalk']) {
+    for (const heavy of ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk']) {
       expect(top).not.toContain(heavy);
     }
   });

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { McatError, UsageError } from '../../client/errors';
 import { readTextInput } from '../ids';
-import { session } from '../context';
+import { globalsOf, session } from '../context';
 import { print } from '../../output/streams';
 import type { ApiFlags } from './api';
 
@@ -29,6 +29,8 @@ export function parseFields(fields: string[]): Record<string, string[]> {
 
 export async function runApi(cmd: Command, methodArg: string, pathArg: string, flags: ApiFlags): Promise<void> {
   const method = methodArg.toUpperCase() as Method;
+  const jq = globalsOf(cmd).jq;
+  if (jq !== undefined && (flags.xml || flags.include)) throw new UsageError(`--jq reads a JSON body: it does not go with ${flags.xml ? '--xml' : '--include'}`);
   if (!METHODS.includes(method)) throw new UsageError(`unknown HTTP method '${methodArg}'`, `use one of ${METHODS.join(', ')}`);
   if (!pathArg.startsWith('/')) throw new UsageError(`the path must start with '/', got '${pathArg}'`);
   const fields = parseFields(flags.field ?? []);
@@ -69,6 +71,18 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
     await print(head + '\n');
   }
   let body = res.body;
+  // a redirect is reported below as for any answer (never followed)
+  if (jq !== undefined && res.status < 300) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(body);
+    } catch {
+      throw new McatError(`--jq: the answer is not JSON (${res.headers['content-type'] ?? 'no content type'})`);
+    }
+    const { printJson } = await import('../json-out');
+    await printJson(cmd, doc);
+    return;
+  }
   if (process.stdout.isTTY && /json/i.test(res.headers['content-type'] ?? '')) {
     try {
       body = JSON.stringify(JSON.parse(body), null, 2);

@@ -14,7 +14,7 @@ export function registerApi(program: Command): void {
     .option('--consumer-only', 'sign with the consumer key only (no user token)')
     .addHelpText(
       'after',
-      "\nExit code: 0 for 2xx, 4 for 401/403, 1 for any other answer (a redirect is reported, never followed).\n\nExamples:\n  mcat api GET /1.2/release/details/batch -f releaseIds=1000001,1000002 -f usageTypes=download\n  mcat api GET /1.2/user/locker --xml\n  mcat api PUT /1.2/user/playlists/groups/GROUPID -f name=Mine -f userId=USER",
+      "\nExit code: 0 for 2xx, 4 for 401/403, 1 for any other answer (a redirect is reported, never followed).\n\nExamples:\n  mcat api GET /1.2/release/details/batch -f releaseIds=100001,100002 -f usageTypes=download\n  mcat api GET /1.2/user/locker --xml\n  mcat api PUT '/1.2/user/playlists/groups/ca4cda5a7a2888a359ea1de8?userId=10001' -f name=Mine",
     )
     .action(async (method: string, path: string, flags: ApiFlags, cmd: Command) => {
       const { runApi } = await import('./api-run');

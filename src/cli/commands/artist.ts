@@ -12,7 +12,7 @@ export function registerArtist(program: Command): void {
     .addOption(typeOption(['album', 'single', 'video']))
     .option('--packages <ids>', 'only releases with one of these package ids (with usage type download)')
     .option('--image-size <px>', 'image width in pixels')
-    .addHelpText('after', '\nExamples:\n  mcat artist releases 2001 --type album\n  mcat artist releases 2001 --all -o ndjson | jq -r .title');
+    .addHelpText('after', '\nExamples:\n  mcat artist releases 1001 --type album\n  mcat artist releases 1001 --all -o ndjson | jq -r .title');
   pagingOptions(releases, 50);
   releases.action(async (artistId: string, flags: CatalogueFlags & PagingFlags, cmd: Command) => {
     const { parseIntegerId } = await import('../ids');
@@ -21,11 +21,13 @@ export function registerArtist(program: Command): void {
     const id = parseIntegerId(artistId, 'artist');
     const filters = catalogueFilters(flags);
     checkPaging(flags, 50);
-    const { session } = await import('../context');
+    const { about, session } = await import('../context');
     const { artistReleasesView } = await import('../views/catalogue');
     const { ApiError } = await import('../../client/errors');
     const s = await session(cmd);
-    const { artistReleases } = await import('../../client/catalogue');
+    const { artistReleases, artistReleasesCall } = await import('../../client/catalogue');
+    const { xmlOfCall } = await import('../xml-output');
+    const query = (page: number, pageSize: number) => ({ artistId: id, country: s.country, ...filters, page, pageSize });
     try {
       await runListing(cmd, flags, {
         pagingPath: 'releases',
@@ -33,8 +35,9 @@ export function registerArtist(program: Command): void {
         listPath: 'releases.releases',
         maxPageSize: 50,
         view: artistReleasesView,
-        fetchPage: (page, pageSize, signal) =>
-          artistReleases(s.client, { artistId: id, country: s.country, ...filters, page, pageSize, signal }),
+        heading: about(s, `Releases of artist ${id}`, { catalogue: true }),
+        fetchPage: (page, pageSize, signal) => artistReleases(s.client, { ...query(page, pageSize), signal }),
+        fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, artistReleasesCall({ ...query(page, pageSize), signal })),
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 1003) {

@@ -1,13 +1,15 @@
 // The work behind `mcat auth login|status|logout`. Nothing here prints a secret: keys and
 // tokens are masked to their last 4 characters, secrets are only "set" or "not set".
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
-import { globalsOf, outputFormat, say } from '../context';
+import { AuthError, McatError, UsageError } from '../../client/errors';
+import { globalsOf, intOption, notice, outputFormat, say, session } from '../context';
+import { onCleanup } from '../lifecycle';
 import { maskUrlCredentials } from '../../config/mask';
 import { print } from '../../output/streams';
 import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
 import { checkProfileName, openStore, type ProfileStore } from '../../config/store';
-import { statusLines, statusView, type SandboxDefaults } from '../views/profiles';
+import { checkText, statusLines, statusView, type SandboxDefaults } from '../views/profiles';
+import type { CredentialChecks } from '../verify';
 import type { LoginFlags } from './auth';
 
 /** The parts of the sandbox module auth status reads (never starting a server). */
@@ -120,14 +122,15 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
   }
 
   const profile: Profile = { baseUrl, ...secrets, country, authIn, userId };
+  if (flags.verify !== false) await verifyLogin(cmd, name, profile);
   store.setProfile(name, profile);
-  say(`mcat: saved profile '${name}' to ${store.path}`);
+  notice(`mcat: saved profile '${name}' to ${store.path}`);
   const wasCurrent = store.current() === name;
   if (!wasCurrent && (flags.use || store.current() === undefined)) {
     store.use(name);
-    say(`mcat: '${name}' is now the current profile`);
+    notice(`mcat: '${name}' is now the current profile`);
   } else if (!wasCurrent) {
-    say(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
+    notice(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
   }
 }
 
@@ -159,7 +162,49 @@ async function sandboxDefaults(): Promise<SandboxDefaults | undefined> {
   }
 }
 
-export async function runStatus(cmd: Command): Promise<void> {
+/** The resolved credentials, tried against the service (the built-in sandbox is started if needed). */
+async function statusChecks(cmd: Command): Promise<CredentialChecks> {
+  let s;
+  try {
+    // any country will do to check a signature: a 2002 answer still says the credentials passed
+    s = await session(cmd, { countryFallback: 'GB' });
+  } catch (e) {
+    if (!(e instanceof McatError)) throw e;
+    return { consumer: { state: 'not checked', reason: e.message }, token: { state: 'not checked' } };
+  }
+  const { verifyCredentials } = await import('../verify');
+  const checks = await verifyCredentials(s.client, { country: s.country, userId: s.userId, hasToken: s.client.hasToken });
+  if (s.settings.country.value === undefined && !s.isSandbox) delete checks.countryRefused; // GB was only a stand-in
+  return checks;
+}
+
+/** After the status is printed: exit 4 for a rejected credential or country, 1 when the service could not be reached. */
+function statusOutcome(checks: CredentialChecks, profile: string, fromEnv: boolean): void {
+  const rejected = [
+    checks.consumer.state === 'rejected' ? `the consumer key and secret (${checks.consumer.reason})` : '',
+    checks.token.state === 'rejected' ? `the token (${checks.token.reason})` : '',
+  ].filter(Boolean);
+  if (rejected.length) {
+    const e = new AuthError(`profile '${profile}': the service rejected ${rejected.join(' and ')}`);
+    e.hint = fromEnv
+      ? 'check MCAT_CONSUMER_KEY, MCAT_CONSUMER_SECRET, MCAT_TOKEN and MCAT_TOKEN_SECRET'
+      : `log in again with 'mcat auth login --profile ${profile}'`;
+    throw e;
+  }
+  if (checks.countryRefused) {
+    const e = new AuthError(`profile '${profile}': ${checks.countryRefused} (2002)`);
+    e.hint = 'use a country the key is entitled to: --country, MCAT_COUNTRY, or the profile';
+    throw e;
+  }
+  const down = [checks.consumer, checks.token].find((c) => c.state === 'unreachable' || (c.state === 'not checked' && c.reason));
+  if (down) {
+    const e = new McatError(`profile '${profile}': the credentials could not be checked: ${down.reason}`);
+    e.hint = "check the base URL; 'mcat auth status --no-verify' shows the settings without a request";
+    throw e;
+  }
+}
+
+export async function runStatus(cmd: Command, flags: { verify?: boolean } = {}): Promise<void> {
   const g = globalsOf(cmd);
   const format = outputFormat(cmd);
   if (format !== 'json' && format !== 'ndjson' && format !== 'table') {
@@ -175,8 +220,11 @@ export async function runStatus(cmd: Command): Promise<void> {
     settings.isSandbox && (!settings.consumerKey.value || !settings.token.value || !settings.country.value || !settings.baseUrl.value);
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults() : undefined);
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
+  if (flags.verify !== false) view.checks = await statusChecks(cmd);
   if (format === 'table') await print(statusLines(view).join('\n') + '\n');
-  else await print((format === 'json' ? JSON.stringify(view, null, 2) : JSON.stringify(view)) + '\n');
+  else if (format === 'json') await (await import('../json-out')).printJson(cmd, view);
+  else await print(JSON.stringify(view) + '\n');
+  if (view.checks) statusOutcome(view.checks, view.profile, Object.values(view.sources).includes('env'));
 }
 
 export async function runLogout(cmd: Command): Promise<void> {
@@ -192,6 +240,53 @@ export async function runLogout(cmd: Command): Promise<void> {
     const names = Object.keys(snap.profiles).sort();
     throw new UsageError(`no profile named '${name}'`, names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored');
   }
-  say(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
-  if (wasCurrent) say(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
+  notice(`mcat: removed profile '${name}' and its credentials from ${store.path}`);
+  if (wasCurrent) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
+}
+
+/** A client for checking credentials that are not saved yet: few retries, a short wait. */
+async function checkingClient(cmd: Command, p: Profile) {
+  const g = globalsOf(cmd);
+  const { ApiClient } = await import('../../client/http');
+  const client = new ApiClient({
+    baseUrl: p.baseUrl!,
+    credentials: { consumerKey: p.consumerKey!, consumerSecret: p.consumerSecret!, token: p.token, tokenSecret: p.tokenSecret },
+    authIn: p.authIn ?? 'header',
+    timeoutMs: intOption(g.timeout, '--timeout', { min: 1 }) ?? 10_000,
+    retries: intOption(g.retries, '--retries', { max: 20 }) ?? 1,
+    trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
+  });
+  onCleanup(() => client.close());
+  return client;
+}
+
+/**
+ * Checks the credentials before they are saved: a rejected key, secret or token, or a country
+ * the key is not entitled to, is not saved (exit 4); an unreachable service neither (exit 1).
+ */
+async function verifyLogin(cmd: Command, name: string, p: Profile): Promise<void> {
+  const client = await checkingClient(cmd, p);
+  const { verifyCredentials } = await import('../verify');
+  const checks = await verifyCredentials(client, { country: p.country ?? 'GB', userId: p.userId, hasToken: Boolean(p.token) });
+  const notSaved = `; profile '${name}' was not saved`;
+  const url = maskUrlCredentials(p.baseUrl!);
+  const anyway = 'save it anyway with --no-verify';
+  for (const [what, c] of [['the consumer key and secret', checks.consumer], ['the token', checks.token]] as const) {
+    if (c.state === 'rejected') {
+      const e = new AuthError(`${what} ${what === 'the token' ? 'was' : 'were'} rejected by ${url}: ${c.reason}${notSaved}`);
+      e.hint = `check ${what === 'the token' ? "the token, its secret and --user-id" : 'the key and secret'}, or ${anyway}`;
+      throw e;
+    }
+    if (c.state === 'unreachable') {
+      const e = new McatError(`could not check the credentials: ${c.reason}${notSaved}`);
+      e.hint = `check --base-url ${url}, or ${anyway}`;
+      throw e;
+    }
+  }
+  if (checks.countryRefused && p.country) {
+    const e = new AuthError(`country ${p.country}: ${checks.countryRefused} (2002)${notSaved}`);
+    e.hint = `give a country the key is entitled to with --country, or ${anyway}`;
+    throw e;
+  }
+  notice(`mcat: checked with ${url}: consumer key and secret ${checkText(checks.consumer)}${p.token ? `, token ${checkText(checks.token)}` : ''}`);
 }

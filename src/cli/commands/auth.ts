@@ -7,6 +7,7 @@ export interface LoginFlags {
   userId?: string;
   withSecretsFromStdin?: boolean;
   use?: boolean;
+  verify?: boolean;
 }
 
 export function registerAuth(program: Command): void {
@@ -20,6 +21,7 @@ export function registerAuth(program: Command): void {
     .option('--user-id <id>', "the user id that goes with the token (used by locker and playlist commands)")
     .option('--with-secrets-from-stdin', 'read four lines from standard input: consumer key, consumer secret, token, token secret (the last two may be empty)')
     .option('--use', 'make this the current profile (a first profile always becomes current)')
+    .option('--no-verify', 'save without checking the credentials against the service')
     .addHelpText(
       'after',
       [
@@ -27,10 +29,13 @@ export function registerAuth(program: Command): void {
         'Uses the global options: --profile NAME (default: $MCAT_PROFILE, else "default"), --base-url URL,',
         '--country CC (the default country) and --auth-in header|query. Secrets are never taken as flags:',
         'on a terminal they are prompted for (hidden), otherwise pass --with-secrets-from-stdin.',
+        'The credentials are checked first (a signed catalogue read; with a token, a signed read of one locker',
+        'item): rejected ones are not saved (exit 4), nor when the service cannot be reached, unless --no-verify.',
+        'One profile per customer keeps their token: --profile cust-ID --user-id ID.',
         '',
-        'Examples:',
-        '  mcat auth login --profile live --base-url https://api.example.com --country GB',
-        `  printf '%s\\n' "$KEY" "$SECRET" "$TOKEN" "$TOKEN_SECRET" | mcat auth login --profile live --base-url https://api.example.com --with-secrets-from-stdin`,
+        'Examples (KEY, SECRET, TOKEN, TOKEN_SECRET and BASE_URL are yours; the sandbox\'s: mcat sandbox info):',
+        `  printf '%s\\n' "$KEY" "$SECRET" "$TOKEN" "$TOKEN_SECRET" | mcat auth login --profile cust-10002 --user-id 10002 --base-url "$BASE_URL" --country GB --with-secrets-from-stdin`,
+        `  printf '%s\\n' "$KEY" "$SECRET" | mcat auth login --profile catalogue --base-url "$BASE_URL" --with-secrets-from-stdin`,
       ].join('\n'),
     )
     .action(async (flags: LoginFlags, cmd: Command) => {
@@ -40,17 +45,21 @@ export function registerAuth(program: Command): void {
 
   auth
     .command('status')
-    .description('the profile in use and why, its base URL, key (last 4 characters), countries, token and user: never a secret')
-    .addHelpText('after', '\nExamples:\n  mcat auth status\n  mcat auth status --profile live -o json')
-    .action(async (_flags: unknown, cmd: Command) => {
+    .description('the profile in use and why, its base URL, key (last 4 characters), countries, token and user, and whether the service accepts them: never a secret')
+    .option('--no-verify', 'show the settings only: no request to check the credentials')
+    .addHelpText(
+      'after',
+      '\nEach credential is checked with the service (a signed catalogue read; with a token, a signed read of one\nlocker item): valid, rejected (with the reason) or unreachable. Exit 4 when one is rejected, 1 when\nthe service cannot be reached.\n\nExamples:\n  mcat auth status\n  mcat auth status -o json | jq .checks',
+    )
+    .action(async (flags: { verify?: boolean }, cmd: Command) => {
       const { runStatus } = await import('./auth-run');
-      await runStatus(cmd);
+      await runStatus(cmd, flags);
     });
 
   auth
     .command('logout')
     .description('remove a stored profile and its credentials (default: the profile in use); the sandbox is used if it was current')
-    .addHelpText('after', '\nExamples:\n  mcat auth logout --profile live')
+    .addHelpText('after', '\nExamples:\n  mcat auth logout --profile catalogue')
     .action(async (_flags: unknown, cmd: Command) => {
       const { runLogout } = await import('./auth-run');
       await runLogout(cmd);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
 import { print } from '../../output/streams';
+import { clean } from '../../output/clean';
 
 export const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -9,7 +10,7 @@ export function registerCompletion(program: Command): void {
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', SHELLS.join(', '))
-    .addHelpText('after', '\nExamples:\n  source <(mcat completion bash)\n  mcat completion fish > ~/.config/fish/completions/mcat.fish')
+    .addHelpText('after', '\nExamples:\n  source <(mcat completion bash)\n  mkdir -p ~/.config/fish/completions && mcat completion fish > ~/.config/fish/completions/mcat.fish')
     .action(async (shell: string) => {
       if (!SHELLS.includes(shell)) throw new UsageError(`unknown shell '${shell}'`, `use one of ${SHELLS.join(', ')}`);
       const { completionScript } = await import('../completion');
@@ -17,6 +18,7 @@ export function registerCompletion(program: Command): void {
     });
 
   // Called by the completion scripts when the shell asks for playlist ids: bounded and silent.
+  // One "id<TAB>name" line each: zsh and fish show the name beside the id, bash matches it.
   program
     .command('__complete', { hidden: true })
     .argument('<what>')
@@ -24,20 +26,26 @@ export function registerCompletion(program: Command): void {
       if (what !== 'playlist-ids') return;
       const timer = setTimeout(() => process.exit(0), 2500);
       timer.unref();
-      const ids: string[] = [];
+      const lines: string[] = [];
       try {
         const { session } = await import('../context');
         const s = await session(cmd);
         const { listPlaylists } = await import('../../client/playlists');
         const { paginateItems } = await import('../../client/paging');
-        const playlists = paginateItems<{ id: string }>(
+        const playlists = paginateItems<{ id: string; name?: unknown }>(
           (page, signal) => listPlaylists(s.client, { userId: s.userId, country: s.country, page, pageSize: 200, signal }),
           { listPath: 'playlists.playlist', pagingPath: 'playlists', pageSize: 200, limit: 1000, what: 'the playlists', signal: AbortSignal.timeout(2000) },
         );
-        for await (const p of playlists) ids.push(p.id);
+        for await (const p of playlists) lines.push(`${p.id}\t${completionText(p.name)}`);
       } catch {
         // completion must never print an error into the user's shell: what was read is offered
       }
-      if (ids.length) await print(ids.join('\n') + '\n');
+      if (lines.length) await print(lines.join('\n') + '\n');
     });
+}
+
+/** A playlist name as a completion description: one line, no tab (the separator), control characters as visible escapes, not too long. */
+export function completionText(name: unknown): string {
+  const one = clean(typeof name === 'string' ? name : '', 'line').replace(/\t/g, ' ').trim();
+  return [...one].length > 60 ? [...one].slice(0, 59).join('') + '…' : one;
 }

@@ -1,28 +1,23 @@
 // The work behind `mcat locker`, `locker download` and `locker stream-check`.
 import type { Command } from 'commander';
-import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
 import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../client/paging';
-import { flagOrEnv, globalsOf, intOption, output, outputFormat, say, session, type Session } from '../context';
-import { parseIntegerId, readStdin } from '../ids';
-import { checkPaging } from '../listing';
+import { about, flagOrEnv, globalsOf, intOption, notice, ofUser, output, outputFormat, progressLine, say, type Session } from '../context';
+import { parseIntegerId } from '../ids';
+import { userSession } from '../user-token';
+import { checkPaging, listInfo } from '../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../views/locker';
 import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './locker';
+import { findTrack as findInLocker, remainingNow, type TrackHit } from '../locker-walk';
+import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../client/locker';
+import { recordDownload } from '../download-log';
 import { interruptSignal } from '../lifecycle';
-import { pipeToStdout, print, statusLine } from '../../output/streams';
+import { pipeToStdout, print, stdoutClosed } from '../../output/streams';
 import { InterruptedError } from '../errors';
 import { checkTarget, PartFile } from '../part-file';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-
-async function userSession(cmd: Command, fromStdin: boolean | undefined): Promise<Session> {
-  if (!fromStdin) return session(cmd);
-  const text = (await readStdin()).toString('utf8');
-  const [token = '', tokenSecret = ''] = text.split(/\r?\n/).map((l) => l.trim());
-  if (!token) throw new UsageError('--user-token-from-stdin: the first line of standard input must be the access token');
-  return session(cmd, { token, tokenSecret });
-}
 
 export function parseSort(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -71,16 +66,8 @@ export function lockerFilter(flags: LockerFlags): LockerFilter {
   };
 }
 
-const LIST = 'locker.lockerReleases.lockerRelease';
-const PAGING = 'locker.lockerReleases';
-
-/** A locker release's identity for paginate()'s repeat rule: its release and track ids (hashing
- *  the whole entry, paginate's default for items without an id, costs ~25 µs a release). */
-function lockerReleaseKey(lr: any): string {
-  return `${lr?.release?.id}:${lockerTracksOf(lr)
-    .map((lt) => `${lt.track?.id}/${lt.purchaseId ?? lt.purchaseDate ?? ''}`)
-    .join(',')}`;
-}
+const LIST = LOCKER_LIST_PATH;
+const PAGING = LOCKER_PAGING_PATH;
 
 /** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
 function lockerPages<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
@@ -97,24 +84,25 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   }
   const explicitPage = flags.page !== undefined;
   const walk = paging.all || paging.limit !== undefined || (filter.active && !explicitPage);
-  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const s = await userSession(cmd, flags);
   const locker = await import('../../client/locker');
   const out = await output(cmd);
   const pageSize = paging.pageSize ?? (walk ? 50 : 10);
 
   if (format === 'xml') {
-    if (!walk) {
-      const xml = await locker.getLockerXml(s.client, { country: s.country, sort, page: paging.page, pageSize });
-      await out.raw(await maybePretty(xml));
-      return;
-    }
-    await streamXmlPages(cmd, s, { sort, page: paging.page, pageSize, limit: paging.limit });
-    return;
+    const { asXml, printXml, printXmlListing } = await import('../xml-output');
+    const fetchXml = (page: number, signal?: AbortSignal) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize, signal });
+    if (!walk) return printXml(asXml(await fetchXml(paging.page)));
+    const { xmlListOf } = await import('../../output/xml-pages');
+    const list = xmlListOf(PAGING, LIST);
+    return printXmlListing({ list, fetchPage: fetchXml, startPage: paging.page, pageSize, limit: paging.limit, what: 'the locker', maxPages: s.client.maxPages });
   }
 
+  out.heading(about(s, `Locker of ${ofUser(s.userId)}`));
+  // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
   if (!walk) {
     const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
-    await out.document(body, lockerView);
+    await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false }));
     return;
   }
 
@@ -141,79 +129,32 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
       if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
       return merged;
     },
+    list: filter.active ? undefined : listInfo(PAGING, { walked: true, limit }),
   });
 }
 
-async function maybePretty(xml: string): Promise<string> {
-  const text = process.stdout.isTTY ? (await import('../../output/xml')).prettyXml(xml) : xml;
-  return text.endsWith('\n') ? text : text + '\n';
+async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
+  const { hit, searched } = await findInLocker(s, trackId);
+  if (hit) return hit;
+  const e = new McatError(`track ${trackId} is not in ${s.userId ? `user ${s.userId}'s` : "this user's"} locker (${searched} releases searched)`);
+  e.hint = 'look for it by title or ISRC: mcat locker find TEXT';
+  throw e;
 }
 
-/**
- * --all/--limit with -o xml: one XML document holding every page's lockerRelease elements,
- * written page by page as received (the page/pageSize/totalItems describe the merged set).
- */
-async function streamXmlPages(
-  cmd: Command,
-  s: Session,
-  o: { sort?: string; page: number; pageSize: number; limit?: number },
-): Promise<void> {
-  const { getLockerXml } = await import('../../client/locker');
-  const out = await output(cmd);
-  const blocksOf = (xml: string) => xml.match(/<lockerRelease>[\s\S]*?<\/lockerRelease>/g) ?? [];
-  // page and totalItems of the envelope: read before the first release, which could hold its own
-  const headValue = (xml: string, tag: string) => {
-    const end = xml.indexOf('<lockerRelease>');
-    const head = end === -1 ? xml : xml.slice(0, end);
-    const m = new RegExp(`<${tag}>(\\d+)</${tag}>`).exec(head);
-    return m ? Number(m[1]) : undefined;
-  };
-  const fetchPage = (page: number, signal: AbortSignal) => getLockerXml(s.client, { country: s.country, sort: o.sort, page, pageSize: o.pageSize, signal });
-  let written = 0;
-  let tail = '';
-  let first = true;
-  for await (const xml of lockerPages(s, fetchPage, {
-    startPage: o.page,
-    pageSize: o.pageSize,
-    items: blocksOf,
-    pageInfo: (x) => ({ page: headValue(x, 'page'), totalItems: headValue(x, 'totalItems') ?? 0 }),
-  })) {
-    const total = headValue(xml, 'totalItems') ?? 0;
-    const blocks = blocksOf(xml);
-    const take = o.limit !== undefined ? blocks.slice(0, Math.max(0, o.limit - written)) : blocks;
-    if (first) {
-      first = false;
-      const count = o.limit !== undefined ? Math.min(o.limit, Math.max(0, total - (o.page - 1) * o.pageSize)) : Math.max(0, total - (o.page - 1) * o.pageSize);
-      const headEnd = xml.search(/<lockerRelease>|<\/lockerReleases>/);
-      let head = xml.slice(0, headEnd === -1 ? xml.length : headEnd);
-      head = head.replace(/<page>\d+<\/page>/, '<page>1</page>').replace(/<pageSize>\d+<\/pageSize>/, `<pageSize>${count}</pageSize>`).replace(/<totalItems>\d+<\/totalItems>/, `<totalItems>${count}</totalItems>`);
-      await out.raw(head);
-      const endIdx = xml.lastIndexOf('</lockerReleases>');
-      tail = endIdx === -1 ? '' : xml.slice(endIdx);
-    }
-    if (take.length) await out.raw(take.join(''));
-    if (out.closed) return; // the reader went away: no more pages
-    written += take.length;
-    if (o.limit !== undefined && written >= o.limit) break;
+/** After a download: how many are left now (a fresh read of the track's page), recorded locally. */
+async function downloadsLeftAfter(s: Session, trackId: number, hit: TrackHit): Promise<string> {
+  const before = typeof hit.lt.remainingDownloads === 'number' ? hit.lt.remainingDownloads : undefined;
+  let left: number | undefined;
+  try {
+    left = await remainingNow(s, trackId, hit);
+  } catch {
+    left = undefined; // the file is saved; the count is only information
   }
-  await out.raw(tail.endsWith('\n') ? tail : tail + '\n');
-}
-
-function findTrack(body: any, trackId: number): { lr: any; lt: any } | undefined {
-  for (const lr of lockerReleasesOf(body)) {
-    for (const lt of lockerTracksOf(lr)) if (Number(lt.track?.id) === trackId) return { lr, lt };
-  }
-  return undefined;
-}
-
-async function locateTrack(s: Session, trackId: number): Promise<{ lr: any; lt: any }> {
-  const { getLocker } = await import('../../client/locker');
-  const fetchPage = (page: number, signal: AbortSignal) => getLocker(s.client, { country: s.country, page, pageSize: 50, signal });
-  for await (const body of lockerPages(s, fetchPage, { pageSize: 50 })) {
-    const hit = findTrack(body, trackId);
-    if (hit) return hit;
-  }
-  throw new McatError(`track ${trackId} is not in this user's locker`);
+  left ??= before !== undefined ? Math.max(0, before - 1) : undefined;
+  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null });
+  if (left === undefined) return 'downloads left: not shown by the service';
+  if (left === 0) return 'no downloads left now (streaming stays possible)';
+  return `${left} download${left === 1 ? '' : 's'} left`;
 }
 
 function safeName(s: string): string {
@@ -239,8 +180,9 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
   if (dest !== undefined && dest !== '-') await checkTarget(dest, clobber);
-  const s = await userSession(cmd, flags.userTokenFromStdin);
-  const { lr, lt } = await locateTrack(s, trackId);
+  const s = await userSession(cmd, flags);
+  const hit = await locateTrack(s, trackId);
+  const { lr, lt } = hit;
   const title = lt.track?.title ?? `track ${trackId}`;
   if (lr.available === false) {
     throw new McatError(`track ${trackId} (${title}) cannot be downloaded: its release is no longer available`);
@@ -262,12 +204,17 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
   const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
   // the default name is known only now: still before the request that uses up a download
   if (dest === undefined) await checkTarget(target, clobber);
+  if (flags.dryRun) {
+    const left = typeof lt.remainingDownloads === 'number' ? `; ${lt.remainingDownloads} download${lt.remainingDownloads === 1 ? '' : 's'} left now, ${lt.remainingDownloads - 1} after` : '';
+    say(`mcat: dry run: would download track ${trackId} (${title}) as ${fmt?.description ?? 'the first format'} to ${target === '-' ? 'standard output' : target}${left}; nothing was downloaded`);
+    return;
+  }
 
   const { downloadTrack } = await import('../../client/media');
   const signal = interruptSignal();
   const part = target === '-' ? undefined : await PartFile.create(target);
   let bar: ReturnType<typeof progressBar> | undefined;
-  let total = 0;
+  let total: number;
   try {
     const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
     total = Number(res.headers['content-length'] ?? 0);
@@ -293,7 +240,10 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
     throw explainMedia(e, trackId, title);
   }
   bar?.done();
-  if (part) say(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}`);
+  const left = await downloadsLeftAfter(s, trackId, hit);
+  if (part) notice(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}; ${left}`);
+  // a reader that went away ends the run quietly (the download was used all the same: recorded)
+  else if (!stdoutClosed()) notice(`mcat: downloaded track ${trackId} to standard output; ${left}`);
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
@@ -305,7 +255,7 @@ function explainMedia(e: unknown, trackId: number, title: string): unknown {
 }
 
 function progressBar(total: number, label: string): { tick(n: number): void; done(): void } {
-  const line = statusLine();
+  const line = progressLine();
   const tty = line.active;
   let got = 0;
   let last = 0;
@@ -337,7 +287,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
 
 export async function runStreamCheck(cmd: Command, trackIdArg: string, flags: { userTokenFromStdin?: boolean }): Promise<void> {
   const trackId = parseIntegerId(trackIdArg, 'track');
-  const s = await userSession(cmd, flags.userTokenFromStdin);
+  const s = await userSession(cmd, flags);
   const { streamCheck } = await import('../../client/media');
   let r;
   try {

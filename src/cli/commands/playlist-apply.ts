@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { AuthError, McatError, UsageError } from '../../client/errors';
 import { PartialError } from '../errors';
-import { intOption, outputFormat, say, session } from '../context';
+import { globalsOf, intOption, notice, outputFormat, progressLine, quiet, say } from '../context';
+import { checkStdinUse, userSession } from '../user-token';
 import { readStdin } from '../ids';
 import { interruptSignal } from '../lifecycle';
-import { print, statusLine, stdoutClosed } from '../../output/streams';
+import { print, stdoutClosed } from '../../output/streams';
 import type { ApplyFlags } from './playlist';
 import { checkInputFormat } from './playlist-input';
 import { queryOf, userFlag } from './playlist-run';
@@ -29,11 +30,16 @@ async function readInputBytes(file: string): Promise<Buffer> {
 const DEFAULT_APPLY_CONCURRENCY = 32;
 
 export async function runApply(cmd: Command, file: string, flags: ApplyFlags): Promise<void> {
+  checkStdinUse(flags, { "the edits file '-'": file });
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 64 });
   const format = checkInputFormat(flags.inputFormat);
   if (flags.dryRun && flags.resume) throw new UsageError('--dry-run and --resume exclude each other');
+  if (!flags.dryRun && (globalsOf(cmd).jq !== undefined || globalsOf(cmd).json !== undefined)) {
+    throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
+  }
   const bulk = await import('../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
@@ -47,32 +53,39 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     const lines = new Set(parsed.errors.map((p) => p.line)).size;
     throw new UsageError(`${name}: ${lines} bad line${lines === 1 ? '' : 's'} (${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}); nothing was sent`, 'fix the lines named above and run again');
   }
-  const edits = parsed.edits;
-  if (edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
+  if (parsed.edits.length === 0) throw new UsageError(`no edits in ${file === '-' ? 'standard input' : file}; nothing was sent`);
   for (const w of parsed.warnings) say(`mcat: warning: ${w.message}`);
+  // a shard keeps its edits' positions, lines and keys: the shards' journals together are the file's
+  const edits = shard ? bulk.selectShard(parsed.edits, shard) : parsed.edits;
+  const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
+  const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
-  if (fmt === 'csv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env, ...(shard ? { shard } : {}) });
+  // the input split another way by a run that has not finished: its edits would be applied twice
+  if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
   // one connection per edit in flight: a smaller pool would cap --concurrency without a word
-  const s = await session(cmd, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
+  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
   const api = (await import('../../client/playlist-api')).playlistApi(s.client);
 
+  if (scope) notice(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
-      await print(bulk.formatDryRun(plans, name).join('\n') + '\n');
+      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
-      await print(fmt === 'ndjson' ? docs.map((d) => JSON.stringify(d) + '\n').join('') : JSON.stringify(docs, null, 2) + '\n');
+      if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));
+      else await (await import('../json-out')).printJson(cmd, docs);
     }
     return;
   }
 
-  // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits: never the current folder
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env });
-  const progress = bulk.progressRenderer(statusLine());
+  const progress = bulk.progressRenderer(progressLine());
   let result;
   try {
     result = await bulk.applyEdits({
@@ -88,17 +101,21 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       signal,
       inputHash: parsed.inputHash,
       input: name,
+      ...(label ? { shard: label } : {}),
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
-        say(`mcat: ${line}`);
+        notice(`mcat: ${line}`);
       },
     });
   } finally {
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
-  for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report })) say(line);
+  // quiet: the summary only when something failed or was left undone
+  if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
+    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
+  }
 
   if (flags.verify && !result.interrupted) {
     const v = await bulk.verifyEdits({ api, edits, created: result.created, country: q.country, userId: q.userId });
@@ -109,7 +126,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       for (const m of bad) say(`mcat: verify: ${name}:${m.line}: playlist ${m.playlistId} differs: ${m.lines.join('; ')}`);
       throw new PartialError(`verify: ${bad.length} of ${v.checked} playlists do not hold what the edits asked for`);
     }
-    say(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
+    notice(`mcat: verified ${v.checked} playlist${v.checked === 1 ? '' : 's'}: each holds what its edits asked for`);
   }
 
   switch (bulk.applyExitCode(result)) {
@@ -133,25 +150,35 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   }
 }
 
-export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string }): Promise<void> {
+export async function runExport(cmd: Command, flags: { user?: string; concurrency?: string; shard?: string; userTokenFromStdin?: boolean }): Promise<void> {
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
-  const g = cmd.optsWithGlobals() as { output?: string };
-  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson') {
+  const bulk = await import('../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
+  const g = globalsOf(cmd);
+  // --json or --jq: the edits as one JSON array (through the jq program)
+  const asArray = g.jq !== undefined || g.json !== undefined;
+  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson' && !(asArray && String(g.output).toLowerCase() === 'json')) {
     throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
   }
-  const s = await session(cmd, { connections: Math.max(16, concurrency ?? 4) });
+  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
-  const bulk = await import('../../bulk/index');
   const api = (await import('../../client/playlist-api')).playlistApi(s.client);
   const signal = interruptSignal();
   let n = 0;
-  for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages })) {
+  const all: unknown[] = [];
+  for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
+    if (asArray) {
+      all.push(JSON.parse(bulk.exportLine(edit)));
+      n++;
+      continue;
+    }
     await print(bulk.exportLine(edit) + '\n');
     // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
     if (stdoutClosed()) return;
     n++;
   }
   if (signal.aborted) return;
-  say(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}`);
+  if (asArray) await (await import('../json-out')).printJson(cmd, all);
+  notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
 }

@@ -3,12 +3,13 @@
 // (every problem named with its file and line).
 import { UsageError } from '../../client/errors';
 import { JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from '../../bulk/json';
-import { parseCsv } from '../../bulk/csv';
+import { parseCsv, type CsvRecord } from '../../bulk/csv';
 import { formatFromFileName, validateEdit, validateTrack, type InputFormat } from '../../bulk/edits';
 import { cutDescription, DESCRIPTION_LIMIT } from '../../bulk/diff';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../../client/playlists';
 import { readTextInput } from '../ids';
-import { say } from '../context';
+import { notice, say } from '../context';
+import { catalogueCsvTrack, isCatalogueHeader, SHOWN_TRACK_KEYS, tracksOfRow } from './rows-in';
 import type { FieldFlags } from './playlist';
 
 export const PLAYLIST_ID_RE = /^[0-9a-f]{24}$/;
@@ -129,14 +130,15 @@ export function refuse(problems: string[], summary: string): never {
   throw new UsageError(summary);
 }
 
-// Fields that `playlist show -o json` prints but a request does not carry: dropped when a
-// shown playlist ({"playlist": {...}}) is used as the body.
+// Fields that `playlist show -o json` prints but a request does not carry (its tracks':
+// SHOWN_TRACK_KEYS): dropped when a shown playlist ({"playlist": {...}}) is used as the body.
 const SHOWN_ONLY = ['id', 'trackCount', 'lastUpdated', 'partnerId', 'tags', 'links', '_links', 'image'];
-const SHOWN_TRACK_ONLY = ['id', 'source', 'audioUrl', 'dateAdded', 'image'];
+// the envelope every real response carries around the playlist
+const ENVELOPE = ['status', 'version'];
 
 /**
  * A playlist read from a file for replace or create: a JSON object with the spec's body fields
- * (or `{"playlist": {...}}` as `playlist show -o json` prints it), a JSON array of tracks, NDJSON
+ * (or `{"status": "ok", "version": "1.2", "playlist": {...}}` as `playlist show -o json` prints it), a JSON array of tracks, NDJSON
  * (one track per line) or CSV (a header row naming trackId and optional metadata columns).
  */
 export async function readPlaylistFile(
@@ -242,14 +244,19 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
 
   let body: Record<string, JsonValue>;
   let trackOffset = 0;
-  if (Array.isArray(value)) body = { tracks: value };
-  else if (value && typeof value === 'object') {
+  const isRow = (v: JsonValue) =>
+    !!v && typeof v === 'object' && !Array.isArray(v) && !('tracks' in v) && !('playlist' in v) && ('trackId' in v || 'id' in v || 'lockerTracks' in v);
+  // one listing row (a track, a locker release) as a one-line file: its tracks
+  if (Array.isArray(value) || isRow(value)) {
+    body = { tracks: Array.isArray(value) ? value : [value] };
+    if (!Array.isArray(value)) trackLines.push(bodyLine);
+  } else if (value && typeof value === 'object') {
     body = value as Record<string, JsonValue>;
-    const keys = Object.keys(body);
+    const keys = Object.keys(body).filter((k) => !(ENVELOPE.includes(k) && typeof body.playlist === 'object'));
     if (keys.length === 1 && keys[0] === 'playlist' && body.playlist && typeof body.playlist === 'object' && !Array.isArray(body.playlist)) {
       body = { ...(body.playlist as Record<string, JsonValue>) };
       if (playlistId !== undefined && typeof body.id === 'string' && body.id !== playlistId) {
-        say(`mcat: note: ${name} holds playlist ${body.id}; its content is used for ${playlistId}`);
+        notice(`mcat: note: ${name} holds playlist ${body.id}; its content is used for ${playlistId}`);
       }
       if (typeof body.image === 'string' && body.image !== '' && body.imageUrl === undefined) body.imageUrl = body.image;
       for (const k of SHOWN_ONLY) delete body[k];
@@ -261,7 +268,7 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
         body.tracks = body.tracks.map((t) => {
           if (!t || typeof t !== 'object' || Array.isArray(t)) return t;
           const c = { ...(t as Record<string, JsonValue>) };
-          for (const k of SHOWN_TRACK_ONLY) delete c[k];
+          for (const k of SHOWN_TRACK_KEYS) delete c[k];
           for (const k of Object.keys(c)) if (c[k] === null) delete c[k];
           return c;
         });
@@ -279,12 +286,14 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
   } else if (!Array.isArray(tracksRaw)) {
     problems.push(`${name}:${bodyLine}: "tracks" must be an array, got ${typeof tracksRaw}`);
   } else {
-    tracksRaw.forEach((t, i) => {
-      const errs: string[] = [];
-      const tr = validateTrack(t, `tracks[${i}]`, errs);
+    tracksRaw.forEach((row, i) => {
       const line = trackLines[i + trackOffset] ?? bodyLine;
-      for (const e of errs) problems.push(`${name}:${line}: ${e}`);
-      if (tr) tracks.push(tr);
+      for (const t of tracksOfRow(row)) {
+        const errs: string[] = [];
+        const tr = validateTrack(t, `tracks[${i}]`, errs);
+        for (const e of errs) problems.push(`${name}:${line}: ${e}`);
+        if (tr) tracks.push(tr);
+      }
     });
   }
   // the other fields, checked as the bulk format checks a replace edit
@@ -294,7 +303,7 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
   const edit = validateEdit({ op: 'replace', playlistId: '0'.repeat(24), ...rest, tracks: [] }, errs);
   for (const e of errs) problems.push(`${name}:${bodyLine}: ${e.replace(/ with op "replace".*$/, '')}`);
   if (problems.length) refuse(problems, `${problems.length} problems in ${name}; nothing was sent`);
-  const out: PlaylistFile = { tracks, hadFields: !Array.isArray(value) };
+  const out: PlaylistFile = { tracks, hadFields: !Array.isArray(value) && !isRow(value) };
   if (edit && edit.op === 'replace') {
     for (const k of ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const) {
       if (edit[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = edit[k];
@@ -316,30 +325,36 @@ function ndjsonTracks(text: string, name: string): PlaylistFile {
       problems.push(`${name}:${i + 1}: not valid JSON: ${(e as Error).message}`);
       return;
     }
-    const errs: string[] = [];
-    const tr = validateTrack(v, 'track', errs);
-    for (const e of errs) problems.push(`${name}:${i + 1}: ${e.replace(/^"track\./, '"').replace(/^"track"/, 'the line')}`);
-    if (tr) tracks.push(tr);
+    for (const t of tracksOfRow(v)) {
+      const errs: string[] = [];
+      const tr = validateTrack(t, 'track', errs);
+      for (const e of errs) problems.push(`${name}:${i + 1}: ${e.replace(/^"track\./, '"').replace(/^"track"/, 'the line')}`);
+      if (tr) tracks.push(tr);
+    }
   });
   if (problems.length) refuse(problems, `${problems.length} problems in ${name}; nothing was sent`);
   return { tracks, hadFields: false };
 }
 
 const CSV_COLUMNS = ['playlistId', 'trackId', ...TRACK_METADATA_FIELDS] as const;
+const CSV_COLUMNS_HELP = `trackId, ${TRACK_METADATA_FIELDS.join(', ')}; or a catalogue track listing (id, title, …) as 'mcat release tracks -o csv' prints it`;
 
 function csvTracks(text: string, name: string, playlistId: string | undefined): PlaylistFile {
   const problems: string[] = [];
   const { records, errors } = parseCsv(text);
   for (const e of errors) problems.push(`${name}:${e.line}: ${e.message}`);
   if (records.length === 0) {
-    problems.push(`${name}:1: a CSV header row naming trackId is required (columns: trackId, ${TRACK_METADATA_FIELDS.join(', ')})`);
+    problems.push(`${name}:1: a CSV header row naming trackId is required (columns: ${CSV_COLUMNS_HELP})`);
     refuse(problems, `${problems.length} problems in ${name}; nothing was sent`);
   }
   const header = records[0];
+  if (isCatalogueHeader(header.fields)) return catalogueCsvTracks(records, name);
   const cols: string[] = [];
   for (const h of header.fields) {
-    const col = CSV_COLUMNS.find((c) => c.toLowerCase() === h.trim().toLowerCase());
-    if (!col) problems.push(`${name}:${header.line}: unknown CSV column ${JSON.stringify(h)} (columns: trackId, ${TRACK_METADATA_FIELDS.join(', ')})`);
+    // the columns `playlist show -o csv` adds (position, dateAdded, …) describe the entry, not the request
+    const shown = SHOWN_TRACK_KEYS.find((c) => c.toLowerCase() === h.trim().toLowerCase());
+    const col = CSV_COLUMNS.find((c) => c.toLowerCase() === h.trim().toLowerCase()) ?? shown;
+    if (!col) problems.push(`${name}:${header.line}: unknown CSV column ${JSON.stringify(h)} (columns: ${CSV_COLUMNS_HELP})`);
     else if (cols.includes(col)) problems.push(`${name}:${header.line}: duplicate CSV column ${JSON.stringify(h)}`);
     cols.push(col ?? h);
   }
@@ -363,12 +378,32 @@ function csvTracks(text: string, name: string, playlistId: string | undefined): 
         track.trackId = val.trim();
         return;
       }
+      if ((SHOWN_TRACK_KEYS as readonly string[]).includes(c)) return;
       if (val === '' && !rec.quoted[i]) return;
       track[c] = c === 'releaseId' ? val.trim() : val;
     });
     const errs: string[] = [];
     const tr = validateTrack(track, 'track', errs);
     for (const e of errs) problems.push(`${name}:${rec.line}: ${e.replace(/^"track\./, '"').replace(/^"track"/, 'the row')}`);
+    if (tr) tracks.push(tr);
+  }
+  if (problems.length) refuse(problems, `${problems.length} problems in ${name}; nothing was sent`);
+  return { tracks, hadFields: false };
+}
+
+/** A catalogue track listing as CSV: `id` is the track id; title, version, artist and release its metadata. */
+function catalogueCsvTracks(records: CsvRecord[], name: string): PlaylistFile {
+  const problems: string[] = [];
+  const [header, ...rows] = records;
+  const tracks: TrackInput[] = [];
+  for (const rec of rows) {
+    if (rec.fields.length !== header.fields.length) {
+      problems.push(`${name}:${rec.line}: expected ${header.fields.length} fields as in the header, got ${rec.fields.length}`);
+      continue;
+    }
+    const errs: string[] = [];
+    const tr = validateTrack(catalogueCsvTrack(header.fields, rec.fields), 'track', errs);
+    for (const e of errs) problems.push(`${name}:${rec.line}: ${e.replace(/^"track\.trackId"/, '"id"').replace(/^"track\./, '"').replace(/^"track"/, 'the row')}`);
     if (tr) tracks.push(tr);
   }
   if (problems.length) refuse(problems, `${problems.length} problems in ${name}; nothing was sent`);

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { pagingOptions, type PagingFlags } from '../listing';
+import { USER_TOKEN_OPTION, type UserTokenFlags } from '../user-token';
 
 export interface FieldFlags {
   user?: string;
+  userTokenFromStdin?: boolean;
   name?: string;
   status?: string;
   visibility?: string;
@@ -20,6 +22,7 @@ export interface ReplaceFlags extends FieldFlags {
 
 export interface ApplyFlags {
   user?: string;
+  userTokenFromStdin?: boolean;
   concurrency?: string;
   journal?: string;
   resume?: boolean;
@@ -27,6 +30,7 @@ export interface ApplyFlags {
   report?: string;
   inputFormat?: string;
   verify?: boolean;
+  shard?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -39,9 +43,19 @@ export function registerPlaylist(program: Command): void {
     .command('list')
     .description("a user's playlists")
     .option(...USER)
-    .addHelpText('after', '\nExamples:\n  mcat playlist list\n  mcat playlist list --all -o ndjson | jq -r .id');
+    .option(...USER_TOKEN_OPTION)
+    .addHelpText('after', [
+        '',
+        "Whose: the profile's user, or --user ID with that user's token (a profile per customer, MCAT_TOKEN and",
+        'MCAT_TOKEN_SECRET, or two lines on standard input with --user-token-from-stdin).',
+        '',
+        'Examples:',
+        '  mcat playlist list',
+        '  mcat playlist list --all -o ndjson | jq -r .id',
+        `  printf '%s\\n' "$USER_TOKEN" "$USER_TOKEN_SECRET" | mcat playlist list --user 10002 --user-token-from-stdin`,
+      ].join('\n'));
   pagingOptions(list, 500);
-  list.action(async (flags: PagingFlags & { user?: string }, cmd: Command) => {
+  list.action(async (flags: PagingFlags & UserTokenFlags, cmd: Command) => {
     const { runList } = await import('./playlist-run');
     await runList(cmd, flags);
   });
@@ -51,8 +65,9 @@ export function registerPlaylist(program: Command): void {
     .description('one playlist with its tracks')
     .argument('<playlistId>', 'playlist id (24 hexadecimal characters)')
     .option(...USER)
-    .addHelpText('after', '\nExamples:\n  mcat playlist show 5f0c1a2b3c4d5e6f70819203\n  mcat playlist show 5f0c1a2b3c4d5e6f70819203 -o json > backup.json')
-    .action(async (id: string, flags: { user?: string }, cmd: Command) => {
+    .option(...USER_TOKEN_OPTION)
+    .addHelpText('after', '\nExamples:\n  mcat playlist show ad0ed2b4b45b8d81945103f4\n  mcat playlist show ad0ed2b4b45b8d81945103f4 -o json > backup.json')
+    .action(async (id: string, flags: UserTokenFlags, cmd: Command) => {
       const { runShow } = await import('./playlist-run');
       await runShow(cmd, id, flags);
     });
@@ -70,6 +85,7 @@ export function registerPlaylist(program: Command): void {
     .option('--from <file>', "tracks (and fields) from a JSON body, NDJSON or CSV file ('-' for standard input)")
     .option('--input-format <format>', 'json, ndjson or csv (default: from the file name, else detected)')
     .option(...USER)
+    .option(...USER_TOKEN_OPTION)
     .addHelpText('after', '\nExamples:\n  mcat playlist create --name "Road trip" --visibility public\n  mcat playlist create --name Chill --from tracks.csv')
     .action(async (flags: ReplaceFlags, cmd: Command) => {
       const { runCreate } = await import('./playlist-run');
@@ -88,7 +104,8 @@ export function registerPlaylist(program: Command): void {
     .option('--description-file <file>', "description read from a file ('-' for standard input)")
     .option('--annotation <key=value>', 'an annotation saved with the playlist (repeatable)', collect)
     .option(...USER)
-    .addHelpText('after', '\nExamples:\n  mcat playlist details 5f0c1a2b3c4d5e6f70819203 --visibility public\n  mcat playlist details 5f0c1a2b3c4d5e6f70819203 --description-file notes.txt')
+    .option(...USER_TOKEN_OPTION)
+    .addHelpText('after', '\nExamples:\n  mcat playlist details ad0ed2b4b45b8d81945103f4 --visibility public\n  mcat playlist details ad0ed2b4b45b8d81945103f4 --description-file notes.txt')
     .action(async (id: string, flags: FieldFlags, cmd: Command) => {
       const { runDetails } = await import('./playlist-run');
       await runDetails(cmd, id, flags);
@@ -109,9 +126,10 @@ export function registerPlaylist(program: Command): void {
     .option('--annotation <key=value>', 'an annotation (repeatable; added to those of the file)', collect)
     .option('--dry-run', 'show what would change against the current playlist; send nothing')
     .option(...USER)
+    .option(...USER_TOKEN_OPTION)
     .addHelpText(
       'after',
-      '\nCSV: a header row naming trackId and optionally trackTitle, trackVersion, artistAppearsAs, releaseId,\nreleaseTitle, releaseArtistAppearsAs, releaseVersion. NDJSON: one track object per line.\n\nExamples:\n  mcat playlist replace 5f0c1a2b3c4d5e6f70819203 --from tracks.csv --status published\n  mcat playlist replace 5f0c1a2b3c4d5e6f70819203 --from body.json --dry-run',
+      '\nCSV: a header row naming trackId and optionally trackTitle, trackVersion, artistAppearsAs, releaseId,\nreleaseTitle, releaseArtistAppearsAs, releaseVersion. NDJSON: one track object per line.\n\nExamples:\n  mcat playlist replace ad0ed2b4b45b8d81945103f4 --from tracks.csv --status published\n  mcat playlist replace ad0ed2b4b45b8d81945103f4 --from body.json --dry-run',
     )
     .action(async (id: string, flags: ReplaceFlags, cmd: Command) => {
       const { runReplace } = await import('./playlist-run');
@@ -129,10 +147,12 @@ export function registerPlaylist(program: Command): void {
     .option('--report <file>', 'write an NDJSON report of every failed edit')
     .option('--input-format <format>', 'ndjson, json or csv (default: from the file name, else detected)')
     .option('--verify', 'after the run, read back every playlist changed and check it')
+    .option('--shard <K/N>', "apply only shard K of N (from 1; 'auto/N': K from JOB_COMPLETION_INDEX + 1): edits split by playlist or group id, each shard its own journal")
     .option(...USER)
+    .option(...USER_TOKEN_OPTION)
     .addHelpText(
       'after',
-      '\nEach edit: {"op":"replace"|"details"|"create"|"group-add"|"group-replace", "playlistId"?, "groupId"?,\n"playlistIds"?, name, status, visibility, description, imageUrl, annotations, tracks}.\nExit: 0 all applied, 3 some failed, 1 none applied, 2 bad input (nothing sent), 130 interrupted.\n\nExamples:\n  mcat playlist apply edits.ndjson --report failures.ndjson\n  mcat playlist apply edits.ndjson --resume\n  mcat playlist export > backup.ndjson && mcat playlist apply backup.ndjson',
+      '\nEach edit: {"op":"replace"|"details"|"create"|"group-add"|"group-replace", "playlistId"?, "groupId"?,\n"playlistIds"?, name, status, visibility, description, imageUrl, annotations, tracks}.\nExit: 0 all applied, 3 some failed, 1 none applied, 2 bad input (nothing sent), 130 interrupted.\n\nExamples:\n  mcat playlist apply edits.ndjson --report failures.ndjson\n  mcat playlist apply edits.ndjson --resume\n  mcat playlist apply edits.ndjson --shard 2/4   # on each of 4 machines: 1/4 … 4/4\n  mcat playlist export > backup.ndjson && mcat playlist apply backup.ndjson',
     )
     .action(async (file: string, flags: ApplyFlags, cmd: Command) => {
       const { runApply } = await import('./playlist-apply');
@@ -143,9 +163,11 @@ export function registerPlaylist(program: Command): void {
     .command('export')
     .description("every playlist of a user as replace edits (NDJSON), for 'playlist apply' to restore")
     .option('--concurrency <n>', 'playlists read at once (default 4)')
+    .option('--shard <K/N>', "only the playlists of shard K of N, split by id as 'playlist apply --shard' splits edits")
     .option(...USER)
-    .addHelpText('after', '\nExamples:\n  mcat playlist export > backup.ndjson\n  mcat playlist apply backup.ndjson')
-    .action(async (flags: { user?: string; concurrency?: string }, cmd: Command) => {
+    .option(...USER_TOKEN_OPTION)
+    .addHelpText('after', '\nExamples:\n  mcat playlist export > backup.ndjson\n  mcat playlist export | jq -r .playlistId\n  mcat playlist apply backup.ndjson\n  mcat playlist export --shard 1/4 > part-1.ndjson')
+    .action(async (flags: UserTokenFlags & { concurrency?: string; shard?: string }, cmd: Command) => {
       const { runExport } = await import('./playlist-apply');
       await runExport(cmd, flags);
     });

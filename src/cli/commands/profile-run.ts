@@ -1,11 +1,11 @@
 // The work behind `mcat profile list|use`. Keys are masked; secrets are never read out.
 import type { Command } from 'commander';
 import { UsageError } from '../../client/errors';
-import { globalsOf, outputFormat, say } from '../context';
+import { globalsOf, notice, output, outputFormat, say } from '../context';
 import { print } from '../../output/streams';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../config/settings';
 import { openStore } from '../../config/store';
-import { profileCsv, profileRows, profileTable } from '../views/profiles';
+import { profileCsv, profileRows, profileView } from '../views/profiles';
 
 export async function runProfileList(cmd: Command): Promise<void> {
   const format = outputFormat(cmd);
@@ -13,11 +13,17 @@ export async function runProfileList(cmd: Command): Promise<void> {
   const store = await openStore();
   const rows = profileRows(store.snapshot());
   if (globalsOf(cmd).verbose) say(`mcat: ${rows.length} profile(s), config file ${store.path}`);
+  if (format === 'table') {
+    const out = await output(cmd);
+    out.heading(`Profiles in ${store.path}`);
+    await out.document({ profiles: rows }, profileView);
+    return;
+  }
+  if (format === 'json') return (await import('../json-out')).printJson(cmd, rows);
   let out: string;
-  if (format === 'json') out = JSON.stringify(rows, null, 2) + '\n';
-  else if (format === 'ndjson') out = rows.map((r) => JSON.stringify(r) + '\n').join('');
-  else if (format === 'csv') out = profileCsv(rows);
-  else out = profileTable(rows).join('\n') + '\n';
+  if (format === 'ndjson') out = rows.map((r) => JSON.stringify(r) + '\n').join('');
+  else if (format === 'tsv') throw new UsageError('profile list prints table, json, ndjson or csv, not tsv');
+  else out = profileCsv(rows);
   await print(out);
 }
 
@@ -33,8 +39,8 @@ export async function runProfileUse(cmd: Command, name: string): Promise<void> {
     );
   }
   store.use(name);
-  if (store.current() === undefined) say(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
-  else say(`mcat: '${name}' is now the current profile`);
+  if (store.current() === undefined) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
+  else notice(`mcat: '${name}' is now the current profile`);
   const env = envValue(process.env, ENV.profile);
   if (env !== undefined && env !== name) say(`mcat: note: ${ENV.profile}=${env} is set and takes precedence in this shell`);
 }

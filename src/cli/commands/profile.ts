@@ -17,7 +17,7 @@ export function registerProfile(program: Command): void {
     .command('use')
     .description("make a stored profile current ('sandbox' goes back to the built-in sandbox)")
     .argument('<name>', 'profile name')
-    .addHelpText('after', '\nExamples:\n  mcat profile use live\n  mcat profile use sandbox')
+    .addHelpText('after', '\nExamples:\n  mcat profile use cust-10002\n  mcat profile use sandbox')
     .action(async (name: string, _flags: unknown, cmd: Command) => {
       const { runProfileUse } = await import('./profile-run');
       await runProfileUse(cmd, name);

@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import { ApiError, UsageError } from '../../client/errors';
 import { PartialError } from '../errors';
 import { collectIds } from '../ids';
-import { intOption, output, say, session } from '../context';
+import { about, intOption, output, say, session } from '../context';
 import { catalogueFilters, type CatalogueFlags } from './catalogue-options';
 import { batchView } from '../views/catalogue';
+import type { BatchError } from '../../client/schemas/release';
 
 export async function runBatch(cmd: Command, args: string[], flags: CatalogueFlags & { idsFile?: string; concurrency?: string }): Promise<void> {
   const ids = await collectIds(args, flags.idsFile, 'release');
@@ -16,16 +17,30 @@ export async function runBatch(cmd: Command, args: string[], flags: CatalogueFla
   }
   const out = await output(cmd);
   const s = await session(cmd);
-  const { releaseDetailsBatch } = await import('../../client/catalogue');
-  const result = await releaseDetailsBatch(s.client, { ids, country: s.country, ...filters, concurrency });
-  const body = { status: 'ok', version: '1.2', items: { releases: result.releases, errors: result.errors } };
-  await out.document(body, batchView);
-  if (result.errors.length) {
-    for (const e of result.errors) {
+  const { releaseDetailsBatch, releaseDetailsBatchXml } = await import('../../client/catalogue');
+  const opts = { ids, country: s.country, ...filters, concurrency };
+  let errors: BatchError[];
+  if (out.format === 'xml') {
+    // the service's XML as received; more than 500 ids: the calls merged into one <response>
+    const { mergeXmlBatch } = await import('../../output/xml-pages');
+    const { asXml, printXml } = await import('../xml-output');
+    const { parseApiXml } = await import('../../client/xml');
+    const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map(asXml), ids);
+    await printXml(doc);
+    // an empty <errors/> reads as '': only error elements count
+    errors = [parseApiXml(doc).body?.items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
+  } else {
+    const result = await releaseDetailsBatch(s.client, opts);
+    out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
+    await out.document({ status: 'ok', version: '1.2', items: { releases: result.releases, errors: result.errors } }, batchView);
+    errors = result.errors;
+  }
+  if (errors.length) {
+    for (const e of errors) {
       say(`mcat: release ${e.itemId}: ${e.errorMessage || 'not found'} (${e.code})`);
     }
     throw new PartialError(
-      `${result.errors.length} of ${ids.length} release id${ids.length > 1 ? 's' : ''} could not be read; the others were printed`,
+      `${errors.length} of ${ids.length} release id${ids.length > 1 ? 's' : ''} could not be read; the others were printed`,
     );
   }
 }

@@ -15,7 +15,7 @@ export function registerRelease(program: Command): void {
     .option('--packages <ids>', 'only releases with one of these package ids (with usage type download)')
     .option('--image-size <px>', 'image width in pixels')
     .option('--concurrency <n>', 'calls in flight at once for large batches', '4')
-    .addHelpText('after', '\nExamples:\n  mcat release batch 1001 1002 1003\n  mcat release batch --ids-file ids.txt -o ndjson | jq .title');
+    .addHelpText('after', '\nExamples:\n  mcat release batch 100001 100002 100003\n  mcat release batch --ids-file ids.txt -o ndjson | jq .title');
   batch.action(async (ids: string[], flags: CatalogueFlags & { idsFile?: string; concurrency: string }, cmd: Command) => {
     const { runBatch } = await import('./release-run');
     await runBatch(cmd, ids, flags);
@@ -26,17 +26,19 @@ export function registerRelease(program: Command): void {
     .description('the tracks of a release')
     .argument('<releaseId>', 'release id')
     .addOption(usageTypesOption())
-    .addHelpText('after', '\nExamples:\n  mcat release tracks 1001\n  mcat release tracks 1001 --all -o csv');
+    .addHelpText('after', '\nExamples:\n  mcat release tracks 100001\n  mcat release tracks 100001 --all -o csv');
   pagingOptions(tracks, 50);
   tracks.action(async (releaseId: string, flags: CatalogueFlags & PagingFlags, cmd: Command) => {
     const { parseIntegerId } = await import('../ids');
     const id = parseIntegerId(releaseId, 'release');
-    const { session } = await import('../context');
+    const { about, session } = await import('../context');
     const { releaseTracksView } = await import('../views/catalogue');
     const s = await session(cmd);
-    const { releaseTracks } = await import('../../client/catalogue');
+    const { releaseTracks, releaseTracksCall } = await import('../../client/catalogue');
+    const { xmlOfCall } = await import('../xml-output');
     const { explainTracks2001 } = await import('./release-run');
     const filters = catalogueFilters(flags);
+    const query = (page: number, pageSize: number) => ({ releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize });
     await explainTracks2001(id, () =>
       runListing(cmd, flags, {
         pagingPath: 'tracks',
@@ -44,8 +46,9 @@ export function registerRelease(program: Command): void {
         listPath: 'tracks.tracks',
         maxPageSize: 50,
         view: releaseTracksView,
-        fetchPage: (page, pageSize, signal) =>
-          releaseTracks(s.client, { releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize, signal }),
+        heading: about(s, `Tracks of release ${id}`, { catalogue: true }),
+        fetchPage: (page, pageSize, signal) => releaseTracks(s.client, { ...query(page, pageSize), signal }),
+        fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, releaseTracksCall({ ...query(page, pageSize), signal })),
       }),
     );
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { say } from '../context';
+import { notice } from '../context';
 import { print } from '../../output/streams';
 import { UsageError } from '../../client/errors';
 
@@ -10,6 +10,8 @@ interface StartFlags {
   seed?: string;
   faults?: string;
   rateLimit?: string;
+  limits?: string;
+  log?: string;
 }
 
 function wholeNumber(value: string, flag: string, max: number): number {
@@ -44,15 +46,22 @@ export function registerSandbox(program: Command): void {
     .option('--seed <n>', 'seed of the demo data (a new seed re-initialises the data dir)')
     .option('--faults <spec>', 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryafter=2,reset=0.02,truncate=0.02,slow=0.02')
     .option('--rate-limit <n/min>', 'refuse requests past N per minute per key (429 with Retry-After)')
-    .addHelpText('after', '\nExamples:\n  mcat sandbox start\n  mcat sandbox start --port 0 --data /tmp/sb\n  mcat sandbox start --faults latency=50ms,error=0.05 --rate-limit 600/min')
+    .option('--log <file>', 'append one NDJSON line per request: time, method, path, status, duration, masked consumer key')
+    .option('--limits <spec>', 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,playlists=1000,groups=100,group-size=1000,storage=20MiB')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  mcat sandbox start --port 0 --data ./sandbox-data\n  mcat sandbox start --port 0 --faults latency=50ms,error=0.05 --rate-limit 600/min\n  mcat sandbox start --port 0 --limits tracks=500,storage=5MiB\n  mcat sandbox start --port 0 --log requests.ndjson',
+    )
     .action(async (flags: StartFlags) => {
       const port = wholeNumber(flags.port, '--port', 65535);
+      if (flags.log !== undefined && flags.log.trim() === '') throw new UsageError('--log must name a file');
       const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 2 ** 31 - 1);
       const dataDir = await dataDirOf(flags.data);
-      const { parseFaults, parseRateLimit } = await import('../../sandbox/index');
+      const { parseFaults, parseRateLimit, parseLimits } = await import('../../sandbox/index');
       try {
         parseFaults(flags.faults);
         parseRateLimit(flags.rateLimit);
+        parseLimits(flags.limits);
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
@@ -60,7 +69,7 @@ export function registerSandbox(program: Command): void {
       const t0 = Date.now();
       let sb;
       try {
-        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit });
+        sb = await startSandbox({ dataDir, host: flags.host, port, seed, faults: flags.faults, rateLimit: flags.rateLimit, limits: flags.limits, log: flags.log });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is already in use`, 'choose another with --port, or --port 0 for any free port');
@@ -74,10 +83,12 @@ export function registerSandbox(program: Command): void {
         ...info.users.map((u) => `  user ${u.userId}  token ${u.token}  token secret ${u.tokenSecret}${u.userId === info.examples.lockerUser ? '  (locker)' : u.userId === info.examples.bigLockerUser ? '  (big locker)' : u.userId === info.examples.emptyUser ? '  (empty)' : ''}`),
         flags.faults ? `  faults: ${flags.faults}` : '',
         flags.rateLimit ? `  rate limit: ${flags.rateLimit}` : '',
+        flags.limits ? `  limits: ${flags.limits}` : '',
+        flags.log ? `  request log: ${flags.log}` : '',
         'Press Ctrl-C to stop.',
       ].filter(Boolean);
-      for (const line of lines) say(line);
-      await new Promise<void>((resolve) => {
+      // Ctrl-C is listened for before the line that says to press it, so one pressed at once still stops cleanly
+      const stopped = new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -86,23 +97,26 @@ export function registerSandbox(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      for (const line of lines) notice(line);
+      await stopped;
       await sb.close();
-      say('mcat sandbox stopped');
+      notice('mcat sandbox stopped');
     });
 
   sandbox
     .command('info')
     .description('demo credentials and example ids of a sandbox data dir (and its base URL if a server runs there)')
-    .option('--json', 'print the information as JSON on standard output')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
-    .action(async (flags: { json?: boolean; data?: string }) => {
+    .addHelpText(
+      'after',
+      '\nWith --json (or -o json, or --jq PROGRAM) the information is printed as JSON.\n\nExamples:\n  mcat sandbox info\n  mcat sandbox info --json | jq -r .examples.trackIds[0]',
+    )
+    .action(async (flags: { data?: string }, cmd: Command) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { getSandboxInfo } = await import('../../sandbox/index');
       const info = await getSandboxInfo(dataDir);
-      if (flags.json) {
-        await print(JSON.stringify(info, null, 2) + '\n');
-        return;
-      }
+      const { printJson, wantsJson } = await import('../json-out');
+      if (wantsJson(cmd)) return printJson(cmd, info);
       const ex = info.examples;
       const out = [
         `data dir     ${info.dataDir}`,
@@ -129,10 +143,11 @@ export function registerSandbox(program: Command): void {
     .command('reset')
     .description('put the demo state back: playlists, groups, download counters')
     .option('--data <dir>', 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)')
+    .addHelpText('after', '\nExamples:\n  mcat sandbox reset')
     .action(async (flags: { data?: string }) => {
       const dataDir = await dataDirOf(flags.data, true);
       const { resetSandbox } = await import('../../sandbox/index');
       await resetSandbox(dataDir);
-      say(`mcat sandbox: ${dataDir} reset to its demo state`);
+      notice(`mcat sandbox: ${dataDir} reset to its demo state`);
     });
 }

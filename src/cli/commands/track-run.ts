@@ -1,6 +1,6 @@
 // `track metadata`: a readable sheet of the enhanced metadata; json/xml give everything.
 import type { Command } from 'commander';
-import { intOption, output, outputFormat, session, globalsOf } from '../context';
+import { about, intOption, output, outputFormat, session, globalsOf } from '../context';
 import { parseIntegerId } from '../ids';
 import type { View } from '../../output/types';
 import { duration } from '../views/format';
@@ -21,6 +21,7 @@ export const metadataView: View = {
     { key: 'level1Genre', header: 'Genre' },
     { key: 'isrc', header: 'ISRC', shrink: false },
   ],
+  fields: ['id', 'title', 'trackNumber', 'duration', 'isrc', 'discNumber', 'release.id', 'release.title', 'release.artist.name', 'explicit', 'bpm', 'key', 'scale', 'tempo', 'loudness', 'primaryMoodCluster', 'level1Genre', 'level2Genre', 'tagstrengths', 'embeddings', 'tagsUpdatedAt'],
   items: (body: any) => (body?.track ? [body.track] : []),
 };
 
@@ -88,8 +89,13 @@ export async function runTrackMetadata(cmd: Command, trackIdArg: string, flags: 
   const format = outputFormat(cmd);
   const out = await output(cmd);
   const s = await session(cmd);
-  const { trackMetadata } = await import('../../client/catalogue');
+  const { trackMetadata, trackMetadataCall } = await import('../../client/catalogue');
+  if (format === 'xml') {
+    const { printXml, xmlOfCall } = await import('../xml-output');
+    return printXml(await xmlOfCall(s.client, trackMetadataCall({ trackId, country: s.country })));
+  }
   const body: any = await trackMetadata(s.client, { trackId, country: s.country });
+  out.heading(about(s, `Metadata of track ${trackId}`, { catalogue: true }));
   if (format === 'table' && globalsOf(cmd).fields === undefined) {
     const { renderSheet } = await import('../../output/table');
     const { colorEnabled, terminalWidth } = await import('../../output/tty');

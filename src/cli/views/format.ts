@@ -9,9 +9,35 @@ export function duration(seconds: unknown): string {
   return `${m}:${String(r).padStart(2, '0')}`;
 }
 
-export function date(value: unknown): string {
+/** A calendar day (a release date, sent as midnight UTC): its date as sent, YYYY-MM-DD. */
+export function day(value: unknown): string {
   if (typeof value !== 'string' || !value) return '';
-  return value.slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : value;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A moment (a purchase, an update) in the one short form tables and sheets show: local time,
+ * `YYYY-MM-DD HH:MM`. A bare date stays as it is; anything unreadable is shown as received.
+ */
+export function when(value: unknown): string {
+  if (typeof value !== 'string' || !value) return '';
+  // a locker's tracks mostly share their release's purchase moment: the last answer is kept
+  if (value === lastWhen[0]) return lastWhen[1];
+  lastWhen = [value, shortLocal(value)];
+  return lastWhen[1];
+}
+
+let lastWhen: [string, string] = ['', ''];
+
+function shortLocal(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value)) return value;
+  const t = Date.parse(value);
+  if (!Number.isFinite(t)) return value;
+  const d = new Date(t);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 export function titleWithVersion(o: { title?: unknown; version?: unknown } | undefined): string {

@@ -1,7 +1,7 @@
 // The locker as support staff read it: a release row, its tracks indented under it,
 // markers for what is unavailable or has no downloads left, and a summary line.
-import type { Row, View } from '../../output/types';
-import { date, duration, titleWithVersion } from './format';
+import type { Row, Tally, View } from '../../output/types';
+import { duration, titleWithVersion, when } from './format';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -30,7 +30,12 @@ export function noDownloadsLeft(lt: any, lr: any): boolean {
 function formatsOf(lt: any): string {
   const urls = lt?.downloadUrls?.downloadUrl;
   if (!Array.isArray(urls)) return '';
-  return urls.map((u: any) => u?.format?.description ?? u?.format?.id).filter(Boolean).join(', ');
+  let out = ''; // a loop, not map/filter/join: it runs for each of a big locker's 160,000 tracks
+  for (const u of urls) {
+    const f = u?.format?.description ?? u?.format?.id;
+    if (f) out = out ? `${out}, ${f}` : String(f);
+  }
+  return out;
 }
 
 export interface LockerSummary {
@@ -38,19 +43,42 @@ export interface LockerSummary {
   tracks: number;
   unavailable: number;
   noDownloadsLeft: number;
+  /** the remainingDownloads of every track of an available release, added up */
+  downloadsRemaining: number;
+  firstPurchase?: string;
+  lastPurchase?: string;
 }
 
-export function summarise(releases: any[]): LockerSummary {
-  const s: LockerSummary = { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0 };
+export function emptySummary(): LockerSummary {
+  return { releases: 0, tracks: 0, unavailable: 0, noDownloadsLeft: 0, downloadsRemaining: 0 };
+}
+
+/**
+ * Adds a page of locker releases to a running summary (nothing of the page is kept). Without
+ * `purchases` the first and last purchase are left out (a table's tally line does not show them,
+ * and reading every track's date costs time on a big locker).
+ */
+export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?: boolean } = {}): LockerSummary {
+  const purchases = o.purchases !== false;
   for (const lr of releases) {
     s.releases++;
     if (lr.available === false) s.unavailable++;
     for (const lt of lockerTracksOf(lr)) {
       s.tracks++;
       if (noDownloadsLeft(lt, lr)) s.noDownloadsLeft++;
+      if (lr.available !== false && typeof lt.remainingDownloads === 'number') s.downloadsRemaining += lt.remainingDownloads;
+      if (!purchases) continue;
+      const at = typeof lt.purchaseDate === 'string' ? Date.parse(lt.purchaseDate) : NaN;
+      if (!Number.isFinite(at)) continue;
+      if (s.firstPurchase === undefined || at < Date.parse(s.firstPurchase)) s.firstPurchase = lt.purchaseDate;
+      if (s.lastPurchase === undefined || at > Date.parse(s.lastPurchase)) s.lastPurchase = lt.purchaseDate;
     }
   }
   return s;
+}
+
+export function summarise(releases: any[]): LockerSummary {
+  return addToSummary(emptySummary(), releases);
 }
 
 export function summaryLine(s: LockerSummary): string {
@@ -58,69 +86,95 @@ export function summaryLine(s: LockerSummary): string {
   return `${p(s.releases, 'release')}, ${p(s.tracks, 'track')}, ${s.unavailable} unavailable, ${s.noDownloadsLeft} with no downloads left`;
 }
 
+/** The summary line of every page so far. */
+export function lockerTally(): Tally {
+  const total = emptySummary();
+  return {
+    add(body: any) {
+      addToSummary(total, lockerReleasesOf(body), { purchases: false });
+    },
+    line: () => summaryLine(total),
+  };
+}
+
+function secondsOf(lr: any): number | undefined {
+  let sum = 0;
+  let any = false;
+  for (const lt of lockerTracksOf(lr)) {
+    const d = Number(lt.track?.duration);
+    if (Number.isFinite(d)) {
+      sum += d;
+      any = true;
+    }
+  }
+  return any ? sum : undefined;
+}
+
+/** The formats of all a release's tracks, each once, from each track's formats. */
+function unionOf(trackFormats: readonly string[]): string {
+  if (trackFormats.every((f) => f === trackFormats[0])) return trackFormats[0] ?? '';
+  const seen = new Set<string>();
+  for (const fs of trackFormats) for (const f of fs.split(', ')) if (f) seen.add(f);
+  return [...seen].join(', ');
+}
+
+const releaseFormats = (lr: any): string => unionOf(lockerTracksOf(lr).map(formatsOf));
+
+const artistOf = (o: any): string => o?.artist?.appearsAs || o?.artist?.name || '';
+
+// The csv columns, and the table's headers over lockerRows' cells: a release row, its tracks under it.
 export const lockerView: View = {
   columns: [
-    { key: 'release.id', header: 'ID', align: 'right', shrink: false },
-    { key: 'release.artist.name', header: 'Artist / #', get: (lr: any) => lr.release?.artist?.appearsAs || lr.release?.artist?.name },
-    { key: 'release.title', header: 'Title', get: (lr: any) => titleWithVersion(lr.release) },
-    { key: 'release.type', header: 'Type / Time' },
-    { key: 'purchaseDate', header: 'Purchased', shrink: false, get: (lr: any) => date(purchaseDateOf(lr)) },
-    { key: 'tracks', header: 'Tracks / DL left', align: 'right', shrink: false, get: (lr: any) => lockerTracksOf(lr).length },
-    { key: 'available', header: 'Status / Formats', get: (lr: any) => (lr.available === false ? 'unavailable' : 'available') },
-    {
-      key: 'noDownloadsLeft',
-      header: 'No DL left',
-      align: 'right',
-      shrink: false,
-      get: (lr: any) => lockerTracksOf(lr).filter((t) => noDownloadsLeft(t, lr)).length,
-    },
+    { key: 'release.id', header: 'ID', shrink: false, rank: 1 },
+    { key: 'release.title', header: 'Title', rank: 2, flex: true, minWidth: 20, get: (lr: any) => titleWithVersion(lr.release), shown: 'fullTitle' },
+    { key: 'release.artist.name', header: 'Artist', rank: 3, flex: true, minWidth: 12, get: (lr: any) => artistOf(lr.release), shown: 'artistCredit' },
+    { key: 'duration', header: 'Time', align: 'right', shrink: false, rank: 6, value: secondsOf, get: (lr: any) => duration(secondsOf(lr)) },
+    { key: 'purchaseDate', header: 'Purchased', shrink: false, rank: 5, value: (lr: any) => purchaseDateOf(lr), get: (lr: any) => when(purchaseDateOf(lr)) },
+    { key: 'available', header: 'Status', shrink: false, rank: 4, get: (lr: any) => (lr.available === false ? 'UNAVAILABLE' : 'available') },
+    { key: 'formats', header: 'Formats', rank: 7, value: releaseFormats },
   ],
+  fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
   rows: (body: any) => lockerRows(lockerReleasesOf(body)),
-  footer: (body: any) => summaryLine(summarise(lockerReleasesOf(body))),
+  gutter: true,
+  tally: lockerTally,
 };
 
-/** Table rows: the release, then its tracks indented (#, title, time, downloads left, formats). */
+/** Table rows: the release, then its tracks, their titles indented (time, downloads left, formats that differ). */
 export function lockerRows(releases: any[]): Row[] {
   const rows: Row[] = [];
   for (const lr of releases) {
     const r = lr.release ?? {};
     const unavailable = lr.available === false;
     const tracks = lockerTracksOf(lr);
+    const artist = artistOf(r);
+    const trackFormats = unavailable ? [] : tracks.map(formatsOf);
+    const formats = unionOf(trackFormats);
     rows.push({
-      cells: [
-        r.id,
-        r.artist?.appearsAs || r.artist?.name || '',
-        titleWithVersion(r),
-        r.type ?? '',
-        date(purchaseDateOf(lr)),
-        tracks.length,
-        unavailable ? 'UNAVAILABLE' : 'available',
-        tracks.filter((t) => noDownloadsLeft(t, lr)).length || '',
-      ],
+      cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), when(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
       style: unavailable ? 'bad' : 'bold',
       marker: unavailable ? '✗' : undefined,
     });
-    for (const lt of tracks) {
+    tracks.forEach((lt, i) => {
       const t = lt.track ?? {};
       const none = noDownloadsLeft(lt, lr);
-      const left = unavailable ? '—' : lt.remainingDownloads ?? '';
+      const left = unavailable ? '—' : lt.remainingDownloads === undefined || lt.remainingDownloads === null ? '' : `${lt.remainingDownloads} left`;
+      const own = artistOf(t);
+      const mine = trackFormats[i] ?? '';
       rows.push({
         cells: [
           t.id,
-          `${t.trackNumber ?? t.number ?? ''}.`,
-          titleWithVersion(t),
+          `  ${t.trackNumber ?? t.number ?? ''}. ${titleWithVersion(t)}`,
+          own && own !== artist ? own : '',
           duration(t.duration),
-          date(lt.purchaseDate),
-          none ? '0 left' : left === '—' ? '—' : `${left} left`,
-          unavailable ? 'unavailable' : formatsOf(lt),
-          none ? 'none left' : '',
+          when(lt.purchaseDate),
+          none ? '0 left' : left,
+          mine === formats ? '' : mine,
         ],
-        indent: 1,
         style: unavailable ? 'dim' : none ? 'warn' : undefined,
         marker: unavailable ? '✗' : none ? '!' : undefined,
       });
-    }
+    });
   }
   return rows;
 }

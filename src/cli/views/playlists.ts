@@ -1,7 +1,8 @@
 // What a person sees of playlists and playlist groups: listing columns, a sheet of one
 // playlist's fields with its tracks below, a group's header with its playlists below.
+import { columnText } from '../../output/fields';
 import type { View } from '../../output/types';
-import { date } from './format';
+import { when } from './format';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -12,21 +13,16 @@ export function playlistsOf(body: any): any[] {
 
 export const playlistListView: View = {
   columns: [
-    { key: 'id', header: 'ID', shrink: false },
-    { key: 'name', header: 'Name' },
-    { key: 'status', header: 'Status', shrink: false },
-    { key: 'visibility', header: 'Visibility', shrink: false },
-    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, get: (p: any) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : '') },
-    { key: 'lastUpdated', header: 'Last updated', shrink: false, get: (p: any) => dateTime(p.lastUpdated) },
+    { key: 'id', header: 'ID', shrink: false, rank: 1 },
+    { key: 'name', header: 'Name', rank: 2, flex: true, minWidth: 16 },
+    { key: 'status', header: 'Status', shrink: false, rank: 5 },
+    { key: 'visibility', header: 'Visibility', shrink: false, rank: 6 },
+    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, rank: 4, value: (p: any) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : undefined) },
+    { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, get: (p: any) => when(p.lastUpdated) },
   ],
+  fields: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags[].name', 'annotations', 'trackCount', 'lastUpdated', 'links[].rel', 'links[].href'],
   items: playlistsOf,
 };
-
-export function dateTime(value: unknown): string {
-  if (typeof value !== 'string' || !value) return '';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value);
-  return m ? `${m[1]} ${m[2]}` : date(value);
-}
 
 function tracksOf(body: any): any[] {
   const t = body?.playlist?.tracks;
@@ -36,15 +32,24 @@ function tracksOf(body: any): any[] {
 /** `playlist show` and the answers of create, details and replace: the tracks are the items. */
 export const playlistTracksView: View = {
   columns: [
-    { key: 'position', header: '#', align: 'right', shrink: false },
-    { key: 'trackId', header: 'Track', align: 'right', shrink: false },
-    { key: 'trackTitle', header: 'Title', get: (t: any) => (t.trackVersion ? `${t.trackTitle ?? ''} (${t.trackVersion})` : t.trackTitle) },
-    { key: 'artistAppearsAs', header: 'Artist' },
-    { key: 'releaseTitle', header: 'Release', get: (t: any) => (t.releaseVersion ? `${t.releaseTitle ?? ''} (${t.releaseVersion})` : t.releaseTitle) },
-    { key: 'releaseId', header: 'Release ID', align: 'right', shrink: false },
-    { key: 'dateAdded', header: 'Added', shrink: false, get: (t: any) => date(t.dateAdded) },
+    { key: 'position', header: '#', align: 'right', shrink: false, rank: 1 },
+    { key: 'trackId', header: 'Track', align: 'right', shrink: false, rank: 2 },
+    { key: 'trackTitle', header: 'Title', rank: 3, flex: true, minWidth: 16, get: (t: any) => (t.trackVersion ? `${t.trackTitle ?? ''} (${t.trackVersion})` : t.trackTitle), shown: 'fullTrackTitle' },
+    { key: 'artistAppearsAs', header: 'Artist', rank: 4, flex: true, minWidth: 12 },
+    { key: 'releaseTitle', header: 'Release', rank: 6, minWidth: 10, get: (t: any) => (t.releaseVersion ? `${t.releaseTitle ?? ''} (${t.releaseVersion})` : t.releaseTitle), shown: 'fullReleaseTitle' },
+    { key: 'releaseId', header: 'Release ID', align: 'right', shrink: false, rank: 7 },
+    { key: 'dateAdded', header: 'Added', shrink: false, rank: 5, get: (t: any) => when(t.dateAdded) },
   ],
+  fields: ['position', 'id', 'trackId', 'trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistAppearsAs', 'source', 'audioUrl', 'dateAdded', 'image'],
   items: (body: any) => tracksOf(body).map((t, i) => ({ position: i + 1, ...t })),
+  // in a table, a track stored without its metadata shows its id and a dash, not blank cells
+  rows: (body: any) =>
+    playlistTracksView.items(body).map((t) => ({
+      cells: playlistTracksView.columns.map((c) => {
+        const v = columnText(c, t);
+        return v === undefined || v === null || v === '' ? '—' : v;
+      }),
+    })),
 };
 
 /** The fields of one playlist as label/value rows (the table form of `playlist show`). */
@@ -64,7 +69,7 @@ export function playlistSheet(p: any): [string, string][] {
   const ann = p?.annotations && typeof p.annotations === 'object' ? Object.entries(p.annotations as Record<string, unknown>) : [];
   for (const [k, v] of ann) rows.push([`Annotation ${k}`, typeof v === 'string' ? v : JSON.stringify(v)]);
   add('Tracks', Array.isArray(p?.tracks) ? p.tracks.length : p?.trackCount);
-  add('Last updated', p?.lastUpdated);
+  add('Last updated', when(p?.lastUpdated));
   add('Partner', p?.partnerId);
   return rows;
 }
@@ -83,13 +88,14 @@ export function ignoredGroupIds(body: any): string[] {
 
 export const groupView: View = {
   columns: [
-    { key: 'id', header: 'Playlist', shrink: false },
-    { key: 'name', header: 'Name', get: (p: any) => ('name' in p ? p.name : '(no playlist)'), style: (p: any) => ('name' in p ? undefined : 'warn') },
-    { key: 'status', header: 'Status', shrink: false },
-    { key: 'visibility', header: 'Visibility', shrink: false },
-    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false },
-    { key: 'lastUpdated', header: 'Last updated', shrink: false, get: (p: any) => dateTime(p.lastUpdated) },
+    { key: 'id', header: 'Playlist', shrink: false, rank: 1 },
+    { key: 'name', header: 'Name', rank: 2, flex: true, minWidth: 16, get: (p: any) => ('name' in p ? p.name : '(no playlist)'), style: (p: any) => ('name' in p ? undefined : 'warn') },
+    { key: 'status', header: 'Status', shrink: false, rank: 5 },
+    { key: 'visibility', header: 'Visibility', shrink: false, rank: 6 },
+    { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, rank: 4 },
+    { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, get: (p: any) => when(p.lastUpdated) },
   ],
+  fields: ['id', 'name', 'status', 'visibility', 'trackCount', 'tags[].name', 'annotations', 'image', 'lastUpdated', '_links.self.href'],
   items: groupPlaylistsOf,
 };
 
@@ -101,6 +107,6 @@ export function groupSheet(g: any): [string, string][] {
   add('Group', g?.id);
   add('Name', g?.name);
   add('Playlists', g?.playlistCount);
-  add('Last updated', g?.lastUpdated);
+  add('Last updated', when(g?.lastUpdated));
   return rows;
 }

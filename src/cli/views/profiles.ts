@@ -1,6 +1,8 @@
 // What `auth status` and `profile list` show, built from resolved settings and the store:
 // keys and tokens masked, a password in a base URL too, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
 import { maskSecret, maskUrlCredentials } from '../../config/mask';
+import type { View } from '../../output/types';
+import type { CredentialCheck, CredentialChecks } from '../verify';
 import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
 
 /** Why this profile is in use. */
@@ -30,6 +32,8 @@ export interface StatusView {
   tokenSecret: 'set' | 'not set';
   userId: string | null;
   authIn: 'header' | 'query';
+  /** what the service said of the credentials (absent with --no-verify) */
+  checks?: CredentialChecks;
   sources: {
     baseUrl: Source;
     consumerKey: Source;
@@ -139,6 +143,11 @@ const WHY_TEXT: Record<ProfileWhy, string> = {
   'built-in': 'built-in: no profile selected',
 };
 
+/** "valid", "rejected: invalid signature", "unreachable: connection refused by …" */
+export function checkText(c: CredentialCheck): string {
+  return c.reason ? `${c.state}: ${c.reason}` : c.state;
+}
+
 /** `label: value (where from)` lines, labels aligned. */
 export function statusLines(v: StatusView): string[] {
   const rows: [string, string][] = [
@@ -153,6 +162,11 @@ export function statusLines(v: StatusView): string[] {
     ['user id', `${v.userId ?? '(none)'} (${from('userId', v.sources.userId, v.profile)})`],
     ['auth transport', `${v.authIn} (${from('authIn', v.sources.authIn, v.profile)})`],
   ];
+  if (v.checks) {
+    rows.push(['key and secret', checkText(v.checks.consumer)]);
+    rows.push(['token check', checkText(v.checks.token)]);
+    if (v.checks.countryRefused) rows.push(['country check', `rejected: ${v.checks.countryRefused}`]);
+  }
   const width = Math.max(...rows.map(([l]) => l.length)) + 1;
   return rows.map(([l, val]) => `${(l + ':').padEnd(width + 1)}${val}`);
 }
@@ -190,20 +204,22 @@ export function profileRows(store: StoreSnapshot): ProfileRow[] {
   return rows;
 }
 
-/** A plain aligned table for a terminal. */
-export function profileTable(rows: ProfileRow[]): string[] {
-  const cells = rows.map((r) => [
-    r.current ? '*' : ' ',
-    r.name,
-    r.builtIn ? '(built-in, local demo server)' : (r.baseUrl ?? '(none)'),
-    r.builtIn ? '(built-in)' : (r.consumerKey ?? '(none)'),
-    r.country ?? '',
-  ]);
-  const head = [' ', 'NAME', 'BASE URL', 'KEY', 'COUNTRY'];
-  const all = [head, ...cells];
-  const widths = head.map((_, i) => Math.max(...all.map((row) => row[i].length)));
-  return all.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
-}
+/** The table of profiles: the current one marked '*' in the gutter. */
+export const profileView: View = {
+  columns: [
+    { key: 'name', header: 'NAME', rank: 1, flex: true, minWidth: 10 },
+    { key: 'baseUrl', header: 'BASE URL', rank: 2, flex: true, minWidth: 16 },
+    { key: 'consumerKey', header: 'KEY', shrink: false, rank: 3 },
+    { key: 'country', header: 'COUNTRY', shrink: false, rank: 4 },
+  ],
+  items: (body: { profiles: ProfileRow[] }) => body.profiles,
+  rows: (body: { profiles: ProfileRow[] }) =>
+    body.profiles.map((r) => ({
+      cells: [r.name, r.builtIn ? '(built-in, local demo server)' : (r.baseUrl ?? '(none)'), r.builtIn ? '(built-in)' : (r.consumerKey ?? '(none)'), r.country ?? ''],
+      marker: r.current ? '*' : undefined,
+    })),
+  gutter: true,
+};
 
 function csvCell(v: string | boolean | null): string {
   const s = v === null ? '' : String(v);

@@ -1,15 +1,26 @@
 // Playlist groups: replace (8, PUT creates), add (9, set semantics), and get (extension).
-// Form fields `name` and `playlistIds` (comma-separated or repeated).
-import { OAuthFailure } from '../auth';
-import { ApiFail, authenticate, country, formValues, userOf, type Ctx } from '../http';
-import { nowIso, type GroupRow } from '../store';
+// Fields `name` and `playlistIds` (comma-separated or repeated), in a form or a JSON body.
+import { ACCESS_DENIED, OAuthFailure } from '../auth';
+import { ApiFail, authenticate, bodyFields, country, enveloped, formValues, isForm, userOf, type Ctx } from '../http';
+import { groupBytes, nowIso, type GroupRow } from '../store';
+import { checkGroupSize, checkNewItem, checkStorage } from './quota';
 import { links, summaryJson } from './playlists';
 
 const ID_RE = /^[0-9a-f]{24}$/;
 
+/** The values of a group field: every form value, or a JSON string or array of strings. */
+function values(ctx: Ctx, name: string): string[] {
+  if (isForm(ctx)) return formValues(ctx, name);
+  const v = bodyFields(ctx, [])[name];
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
+  throw new ApiFail(1002, `Invalid value for ${name}: a string or an array of strings is required`);
+}
+
 function idsOf(ctx: Ctx): string[] {
   const out: string[] = [];
-  for (const v of formValues(ctx, 'playlistIds')) {
+  for (const v of values(ctx, 'playlistIds')) {
     for (const part of v.split(',')) {
       const id = part.trim();
       if (id && !out.includes(id)) out.push(id);
@@ -39,7 +50,7 @@ export function groupJson(ctx: Ctx, g: GroupRow) {
       lastUpdated: rest.lastUpdated,
     };
   });
-  return {
+  return enveloped({
     playlistGroup: {
       id: g.id,
       name: g.name,
@@ -48,7 +59,7 @@ export function groupJson(ctx: Ctx, g: GroupRow) {
       _links: { self: { href: `${ctx.base}/1.2/user/playlists/groups/${g.id}` } },
       playlists,
     },
-  };
+  });
 }
 
 function prelude(ctx: Ctx, id: string) {
@@ -61,14 +72,17 @@ function prelude(ctx: Ctx, id: string) {
 
 export function replaceGroup(ctx: Ctx, id: string) {
   const user = prelude(ctx, id);
-  const names = formValues(ctx, 'name');
+  const names = values(ctx, 'name');
   const name = names[0];
   if (name === undefined || name.trim() === '') throw new ApiFail(1001, 'Missing required parameter name');
   const ids = idsOf(ctx);
+  checkGroupSize(ctx, ids.length);
   const g = ctx.store.write(() => {
     const existing = ctx.store.getGroup(id);
-    if (existing && existing.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+    if (existing && existing.owner !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
+    if (!existing) checkNewItem(ctx, user.userId, 'group');
     const row: GroupRow = { id, owner: user.userId, name, playlistIds: ids, lastUpdated: nowIso() };
+    checkStorage(ctx, user.userId, groupBytes(row) - (existing ? groupBytes(existing) : 0));
     ctx.store.saveGroup(row);
     return row;
   });
@@ -81,11 +95,14 @@ export function addToGroup(ctx: Ctx, id: string) {
   const g = ctx.store.write(() => {
     const row = ctx.store.getGroup(id);
     if (!row) throw new ApiFail(2001, 'Playlist group not found');
-    if (row.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+    if (row.owner !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
     const fresh = ids.filter((x) => !row.playlistIds.includes(x));
     if (fresh.length) {
+      checkGroupSize(ctx, row.playlistIds.length + fresh.length);
+      const before = groupBytes(row);
       row.playlistIds.push(...fresh);
       row.lastUpdated = nowIso();
+      checkStorage(ctx, user.userId, groupBytes(row) - before);
       ctx.store.saveGroup(row);
     }
     return row;
@@ -97,6 +114,6 @@ export function getGroup(ctx: Ctx, id: string) {
   const user = prelude(ctx, id);
   const row = ctx.store.getGroup(id);
   if (!row) throw new ApiFail(2001, 'Playlist group not found');
-  if (row.owner !== user.userId) throw new OAuthFailure('access to resource denied');
+  if (row.owner !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
   return groupJson(ctx, row);
 }

@@ -1,25 +1,53 @@
 // Playlists: update details (1), replace (2), list a user's playlists (10), and the
 // extensions get one and create. State lives in SQLite; each change is one IMMEDIATE transaction.
-import { OAuthFailure } from '../auth';
-import { ApiFail, authenticate, capitalise, country, jsonBody, paging, userOf, type Ctx } from '../http';
-import { newId, nowIso, type PlaylistRow, type TrackEntry } from '../store';
+import { ACCESS_DENIED, OAuthFailure } from '../auth';
+import { ApiFail, authenticate, bodyFields, capitalise, country, enveloped, paging, userOf, type Ctx } from '../http';
+import { newId, nowIso, playlistBytes, type PlaylistRow, type TrackEntry } from '../store';
+import { checkNewItem, checkStorage, checkTrackCount } from './quota';
 
 const STATUSES = ['draft', 'published'];
 const VISIBILITIES = ['private', 'public'];
 const TRACK_META = ['trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseArtistAppearsAs', 'releaseVersion'];
 export const MAX_DESCRIPTION = 500;
 const ID_RE = /^[0-9a-f]{24}$/;
+/** What a form body can carry (no tracks, tags or annotations: a form has no lists or objects). */
+const FORM_FIELDS = ['name', 'status', 'visibility', 'description', 'imageUrl'];
+const body = (ctx: Ctx) => bodyFields(ctx, FORM_FIELDS);
 
 export function links(base: string, id: string) {
   const self = `${base}/1.2/playlists/${id}`;
   return { self, details: `${self}/details`, tracks: `${self}/tracks` };
 }
 
-function imageOfTrack(ctx: Ctx, trackId: string): string {
-  if (!/^\d+$/.test(trackId)) return '';
-  const t = ctx.demo.track(Number(trackId));
-  const r = t ? ctx.demo.release(t.releaseId) : undefined;
-  return r ? r.image : '';
+/** The source of a track entry when the request names none: the real service's own catalogue. */
+export const DEFAULT_SOURCE = '7digital';
+
+/**
+ * A track entry as the real service shows it (playlists-id__wrapper.xml): the stored entry, its
+ * catalogue fields filled from the catalogue where the request gave none (artistId and
+ * releaseArtistId always come from there), its stream address and owner.
+ */
+function trackEntryJson(ctx: Ctx, owner: string, t: TrackEntry) {
+  const track = /^\d+$/.test(t.trackId) ? ctx.demo.track(Number(t.trackId)) : undefined;
+  const release = track ? ctx.demo.release(track.releaseId) : undefined;
+  return {
+    id: t.id,
+    trackId: t.trackId,
+    trackTitle: t.trackTitle ?? track?.title,
+    trackVersion: t.trackVersion ?? track?.version,
+    artistId: track?.artist.id,
+    artistAppearsAs: t.artistAppearsAs ?? track?.artist.appearsAs,
+    releaseId: t.releaseId ?? release?.id,
+    releaseTitle: t.releaseTitle ?? release?.title,
+    releaseArtistId: release?.artist.id,
+    releaseArtistAppearsAs: t.releaseArtistAppearsAs ?? release?.artist.appearsAs,
+    releaseVersion: t.releaseVersion ?? release?.version,
+    source: t.source,
+    audioUrl: `${ctx.base}/media/stream/${t.trackId}`,
+    user: `id:${owner}`,
+    dateAdded: t.dateAdded,
+    image: release ? release.image : '',
+  };
 }
 
 /** The fields a playlist shows in full and in summaries (status and visibility capitalised). */
@@ -40,11 +68,7 @@ function baseJson(p: PlaylistRow) {
 export function playlistJson(ctx: Ctx, p: PlaylistRow) {
   return {
     ...baseJson(p),
-    tracks: p.tracks.map((t) => ({
-      ...t,
-      audioUrl: `${ctx.base}/media/stream/${t.trackId}`,
-      image: imageOfTrack(ctx, t.trackId),
-    })),
+    tracks: p.tracks.map((t) => trackEntryJson(ctx, p.owner, t)),
     lastUpdated: p.lastUpdated,
     partnerId: p.partnerId,
   };
@@ -106,10 +130,11 @@ function tagsOf(body: Record<string, unknown>): PlaylistRow['tags'] | undefined 
   });
 }
 
-function tracksOf(body: Record<string, unknown>, previous: TrackEntry[]): TrackEntry[] | undefined {
+function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[]): TrackEntry[] | undefined {
   const v = body.tracks;
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for tracks: an array is required');
+  checkTrackCount(ctx, v.length);
   const now = nowIso();
   return v.map((t, i) => {
     if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ApiFail(1002, `Invalid value for tracks[${i}]: an object with trackId is required`);
@@ -118,7 +143,7 @@ function tracksOf(body: Record<string, unknown>, previous: TrackEntry[]): TrackE
     if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') throw new ApiFail(1002, `Invalid value for tracks[${i}].trackId: a track id is required`);
     const trackId = String(id).trim();
     const kept = previous.find((p) => p.trackId === trackId);
-    const entry: TrackEntry = { id: kept?.id ?? newId(), trackId, source: typeof o.source === 'string' && o.source ? o.source : 'catalogue', dateAdded: kept?.dateAdded ?? now };
+    const entry: TrackEntry = { id: kept?.id ?? newId(), trackId, source: typeof o.source === 'string' && o.source ? o.source : DEFAULT_SOURCE, dateAdded: kept?.dateAdded ?? now };
     for (const k of TRACK_META) {
       const m = o[k];
       if (m === undefined || m === null) continue;
@@ -154,7 +179,7 @@ function owned(ctx: Ctx, id: string, userId: string): PlaylistRow {
   if (!ID_RE.test(id)) throw new ApiFail(2001, 'Playlist not found');
   const p = ctx.store.getPlaylist(id);
   if (!p) throw new ApiFail(2001, 'Playlist not found');
-  if (p.owner !== userId) throw new OAuthFailure('access to resource denied');
+  if (p.owner !== userId) throw new OAuthFailure(ACCESS_DENIED);
   return p;
 }
 
@@ -167,40 +192,44 @@ function prelude(ctx: Ctx) {
 
 export function updateDetails(ctx: Ctx, id: string) {
   const user = prelude(ctx);
-  const body = jsonBody(ctx);
+  const fields = body(ctx);
   const p = ctx.store.write(() => {
     const row = owned(ctx, id, user.userId);
-    applyFields(row, body);
+    const before = playlistBytes(row);
+    applyFields(row, fields);
     row.lastUpdated = nowIso();
+    checkStorage(ctx, user.userId, playlistBytes(row) - before);
     ctx.store.savePlaylist(row);
     return row;
   });
-  return { headers: { location: `${ctx.base}/1.2/playlists/${id}` }, body: { playlist: playlistJson(ctx, p) } };
+  return { headers: { location: `${ctx.base}/1.2/playlists/${id}` }, body: enveloped({ playlist: playlistJson(ctx, p) }) };
 }
 
 export function replacePlaylist(ctx: Ctx, id: string) {
   const user = prelude(ctx);
-  const body = jsonBody(ctx);
+  const fields = body(ctx);
   const p = ctx.store.write(() => {
     const row = owned(ctx, id, user.userId);
-    applyFields(row, body);
-    row.tracks = tracksOf(body, row.tracks) ?? [];
+    const before = playlistBytes(row);
+    applyFields(row, fields);
+    row.tracks = tracksOf(ctx, fields, row.tracks) ?? [];
     row.lastUpdated = nowIso();
+    checkStorage(ctx, user.userId, playlistBytes(row) - before);
     ctx.store.savePlaylist(row);
     return row;
   });
-  return { playlist: playlistJson(ctx, p) };
+  return enveloped({ playlist: playlistJson(ctx, p) });
 }
 
 export function getPlaylist(ctx: Ctx, id: string) {
   const user = prelude(ctx);
-  return { playlist: playlistJson(ctx, owned(ctx, id, user.userId)) };
+  return enveloped({ playlist: playlistJson(ctx, owned(ctx, id, user.userId)) });
 }
 
 export function createPlaylist(ctx: Ctx) {
   const user = prelude(ctx);
-  const body = jsonBody(ctx);
-  if (body.name === undefined || body.name === null || body.name === '') throw new ApiFail(1001, 'Missing required parameter name');
+  const fields = body(ctx);
+  if (fields.name === undefined || fields.name === null || fields.name === '') throw new ApiFail(1001, 'Missing required parameter name');
   const row: PlaylistRow = {
     id: newId(),
     owner: user.userId,
@@ -215,15 +244,19 @@ export function createPlaylist(ctx: Ctx) {
     partnerId: 'sandbox',
     lastUpdated: nowIso(),
   };
-  applyFields(row, body);
-  row.tracks = tracksOf(body, []) ?? [];
-  ctx.store.insertPlaylist(row);
-  return { headers: { location: `${ctx.base}/1.2/playlists/${row.id}` }, body: { playlist: playlistJson(ctx, row) } };
+  applyFields(row, fields);
+  row.tracks = tracksOf(ctx, fields, []) ?? [];
+  ctx.store.write(() => {
+    checkNewItem(ctx, user.userId, 'playlist');
+    checkStorage(ctx, user.userId, playlistBytes(row));
+    ctx.store.insertPlaylist(row);
+  });
+  return { headers: { location: `${ctx.base}/1.2/playlists/${row.id}` }, body: enveloped({ playlist: playlistJson(ctx, row) }) };
 }
 
 export function listPlaylists(ctx: Ctx) {
   const user = prelude(ctx);
   const { page, pageSize } = paging(ctx, 500);
   const { total, rows } = ctx.store.listPlaylists(user.userId, (page - 1) * pageSize, pageSize);
-  return { playlists: { page, pageSize, totalItems: total, playlist: rows.map((p) => summaryJson(ctx, p)) } };
+  return enveloped({ playlists: { page, pageSize, totalItems: total, playlist: rows.map((p) => summaryJson(ctx, p)) } });
 }

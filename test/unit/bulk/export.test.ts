@@ -93,12 +93,35 @@ describe('dryRunEdits', () => {
     ];
     const { edits } = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'x.ndjson' });
     const plans = await dryRunEdits({ api, edits, country: 'GB', userId: 'u1' });
-    expect(plans.map((p) => p.action)).toEqual(['change', 'change', 'no-change', 'no-change', 'create', 'fail', 'create', 'group', 'group']);
+    // the group hex(7) does not exist: adding to it would fail (the service says 2001)
+    expect(plans.map((p) => p.action)).toEqual(['change', 'change', 'no-change', 'no-change', 'create', 'fail', 'create', 'fail', 'group']);
     expect(plans[0].diff).toMatchObject({ tracksAdded: [{ trackId: '3', position: 2 }], tracksRemoved: [{ trackId: '1', position: 1 }] });
     expect(plans[5].error).toMatchObject({ code: 2001 });
-    expect(api.calls.every((c) => c.fn === 'getPlaylist')).toBe(true);
+    expect(plans[7].lines.join('\n')).toMatch(/group .* not found/);
+    expect(api.calls.every((c) => c.fn === 'getPlaylist' || c.fn === 'readGroup')).toBe(true);
     const text = formatDryRun(plans, 'x.ndjson');
     expect(text[0]).toBe(`x.ndjson:1: replace playlist ${a}`);
     expect(text.at(-1)).toMatch(/nothing was sent/);
+  });
+
+  it('a group-add is compared with the group as it is: one read per group, earlier edits of the file counted', async () => {
+    const api = new FakeApi();
+    const [a, b, c] = [1, 2, 3].map((i) => api.seed('u1', { id: hex(i), name: `P${i}` }));
+    await api.replaceGroup(hex(7), { name: 'G', playlistIds: [a] }, { userId: 'u1', country: 'GB' });
+    api.calls.length = 0;
+    const lines = [
+      { op: 'group-add', groupId: hex(7), playlistIds: [a] },
+      { op: 'group-add', groupId: hex(7), playlistIds: [a, b] },
+      { op: 'group-add', groupId: hex(7), playlistIds: [b] },
+      { op: 'group-replace', groupId: hex(7), name: 'G', playlistIds: [c] },
+      { op: 'group-add', groupId: hex(7), playlistIds: [a, c] },
+    ];
+    const { edits } = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'g.ndjson' });
+    const plans = await dryRunEdits({ api, edits, country: 'GB', userId: 'u1' });
+    expect(plans.map((p) => p.action)).toEqual(['no-change', 'group', 'no-change', 'group', 'group']);
+    expect(plans[0].lines).toEqual([`already in group ${hex(7)}, unchanged: ${a}`]);
+    expect(plans[1].lines).toEqual([`would add 1 playlist(s) to group ${hex(7)}: ${b}`, `already in group ${hex(7)}, unchanged: ${a}`]);
+    expect(plans[4].lines[0]).toBe(`would add 1 playlist(s) to group ${hex(7)}: ${a}`);
+    expect(api.calls.map((x) => x.fn)).toEqual(['readGroup']);
   });
 });

@@ -313,6 +313,16 @@ export class FakeApi implements PlaylistApi {
     });
   }
 
+  /** like the sandbox: a group that does not exist is error 2001 (the read changes nothing) */
+  readGroup(groupId: string, q: GroupQuery) {
+    return this.call('readGroup', [groupId, q], () => {
+      const g = this.groups.get(groupId);
+      if (!g) throw new ApiError(2001, 'Playlist group not found', 404);
+      if (g.owner !== q.userId) throw new AuthError('access to resource denied', 401);
+      return { playlistGroup: { id: groupId, name: g.name, playlists: g.playlistIds.map((id) => ({ id })) } };
+    });
+  }
+
   /** bumped by a crash: calls from a process started before it never return (it is dead) */
   epoch = 0;
 
@@ -332,6 +342,7 @@ export class FakeApi implements PlaylistApi {
       replacePlaylist: wrap(this.replacePlaylist),
       replaceGroup: wrap(this.replaceGroup),
       addToGroup: wrap(this.addToGroup),
+      readGroup: wrap(this.readGroup),
     };
   }
 

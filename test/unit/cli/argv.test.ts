@@ -60,4 +60,21 @@ describe('buildProgram', () => {
       expect(buildProgram(args).commands.map((c) => c.name())).toEqual(all);
     }
   });
+
+  it("the top-level --help builds the groups without their sub-commands (it lists groups only), and prints the same help", () => {
+    const full = buildProgram();
+    expect(full.commands.find((c) => c.name() === 'release')!.commands.length).toBeGreaterThan(0);
+    for (const flag of ['--help', '-h']) {
+      const shallow = buildProgram([flag]);
+      for (const group of shallow.commands) expect(group.commands.map((c) => c.name()), group.name()).toEqual([]);
+      expect(shallow.helpInformation()).toBe(full.helpInformation());
+    }
+    // a group's own options and arguments are in its line of the help
+    const line = (name: string) => buildProgram(['--help']).helpInformation().split('\n').find((l) => l.trimStart().startsWith(name + ' '));
+    expect(line('locker')).toMatch(/^\s+locker \[options\]/);
+    expect(line('api')).toMatch(/^\s+api \[options\] <method> <path>/);
+    // a sub-command's help still has it all
+    const batch = buildProgram(['release', 'batch', '--help']).commands[0].commands.find((c) => c.name() === 'batch')!;
+    expect(batch.options.map((o) => o.long)).toContain('--ids-file');
+  });
 });

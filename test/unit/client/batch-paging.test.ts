@@ -49,8 +49,8 @@ describe('releaseDetailsBatch', () => {
   /** A fake batch endpoint: ids divisible by 7 are unknown; answers in the order asked. */
   function batchServer() {
     const asked: number[][] = [];
-    let inFlight = 0;
-    let maxInFlight = 0;
+    const inFlight = 0;
+    const maxInFlight = 0;
     api.on('GET', '/1.2/release/details/batch', (call) => {
       const u = new URL(call.path, 'http://x');
       const ids = u.searchParams.get('releaseIds')!.split(',').map(Number);
@@ -118,16 +118,18 @@ describe('releaseDetailsBatch', () => {
   });
 });
 
+/** Page `page` of a listing of `total` items `size` a page (ids 1, 2, …). */
+const pageOf = (page: number, size: number, total: number) => ({
+  releases: {
+    page,
+    pageSize: size,
+    totalItems: total,
+    releases: Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => ({ id: (page - 1) * size + i + 1 })),
+  },
+});
+const opts = { listPath: 'releases.releases', pagingPath: 'releases' };
+
 describe('paginate', () => {
-  const pageOf = (page: number, size: number, total: number) => ({
-    releases: {
-      page,
-      pageSize: size,
-      totalItems: total,
-      releases: Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, i) => ({ id: (page - 1) * size + i + 1 })),
-    },
-  });
-  const opts = { listPath: 'releases.releases', pagingPath: 'releases' };
 
   it('walks every page and stops at the last one', async () => {
     const asked: number[] = [];
@@ -336,5 +338,84 @@ describe('paginate', () => {
       expect(asked).toEqual([1, 2]);
       expect(err).toMatchObject({ reason: 'repeat' });
     });
+  });
+});
+
+// once paginateConcurrent (the locker walk's own reader), now paginate's fetch-ahead: the same promises
+describe('paginate reading ahead, as the locker walk uses it', () => {
+
+  /** A fake service whose pages answer in scrambled time, counting what is in flight. */
+  function service(total: number, size = 10) {
+    const s = { asked: [] as number[], inFlight: 0, max: 0, aborted: [] as number[] };
+    const fetch = (n: number, signal: AbortSignal) =>
+      new Promise<ReturnType<typeof pageOf>>((resolve, reject) => {
+        s.asked.push(n);
+        s.inFlight++;
+        s.max = Math.max(s.max, s.inFlight);
+        let settled = false;
+        const t = setTimeout(() => {
+          settled = true;
+          s.inFlight--;
+          resolve(pageOf(n, size, total));
+        }, (n * 7) % 5);
+        signal.addEventListener('abort', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(t);
+          s.inFlight--;
+          s.aborted.push(n);
+          reject(new Error('aborted'));
+        });
+      });
+    return { s, fetch };
+  }
+
+  it('reads ahead once the first page gives the total, never more than `concurrency` at once, and yields in order', async () => {
+    const { s, fetch } = service(95);
+    const pages: number[] = [];
+    for await (const p of paginate(fetch, { ...opts, concurrency: 3 })) pages.push(p.releases.page);
+    expect(pages).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(s.asked[0]).toBe(1);
+    expect([...s.asked].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]); // each page once, none past the last
+    expect(s.max).toBe(3);
+  });
+
+  it('leaving the loop early aborts the pages read ahead; a limit asks for no page beyond it', async () => {
+    const { s, fetch } = service(1000);
+    for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) if (p.releases.page === 2) break;
+    expect(s.inFlight).toBe(0);
+    expect(Math.max(...s.asked)).toBeLessThanOrEqual(5);
+
+    const lim = service(1000);
+    const ids: number[] = [];
+    for await (const p of paginate(lim.fetch, { ...opts, concurrency: 8, limit: 25 })) ids.push(...p.releases.releases.map((r) => r.id));
+    expect(ids).toHaveLength(25);
+    expect([...lim.s.asked].sort((a, b) => a - b)).toEqual([1, 2, 3]);
+  });
+
+  it('a failed page is reported when its turn comes, after the pages before it', async () => {
+    const pages: number[] = [];
+    const fetch = async (n: number) => {
+      if (n === 3) throw new Error('page 3 failed');
+      return pageOf(n, 10, 50);
+    };
+    await expect(
+      (async () => {
+        for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) pages.push(p.releases.page);
+      })(),
+    ).rejects.toThrow('page 3 failed');
+    expect(pages).toEqual([1, 2]);
+  });
+
+  it('without a total it reads page by page, as paginate does', async () => {
+    const asked: number[] = [];
+    const fetch = async (n: number) => {
+      asked.push(n);
+      return { releases: { releases: n < 3 ? [{ id: n }, { id: n + 100 }] : [{ id: n }] } };
+    };
+    const pages = [];
+    for await (const p of paginate(fetch, { ...opts, pageSize: 2, concurrency: 4 })) pages.push(p);
+    expect(asked).toEqual([1, 2, 3]);
+    expect(pages).toHaveLength(3);
   });
 });

@@ -1,7 +1,8 @@
 // auth status and profile list views: masked keys, secrets as set/not set, sources, sandbox fill-in.
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type StoreSnapshot } from '../../../src/config/settings';
-import { profileCsv, profileRows, profileTable, statusLines, statusView } from '../../../src/cli/views/profiles';
+import { profileCsv, profileRows, profileView, statusLines, statusView } from '../../../src/cli/views/profiles';
+import { renderTable } from '../../../src/output/table';
 
 const store: StoreSnapshot = {
   current: 'live',
@@ -88,7 +89,10 @@ describe('a password in a base URL', () => {
   it('profile list masks it in every form', () => {
     const rows = profileRows(withPassword);
     expect(rows.find((r) => r.name === 'pw')!.baseUrl).toBe('https://bob:****@api.example.com/v1');
-    expect(JSON.stringify(rows) + profileTable(rows).join('\n') + profileCsv(rows)).not.toContain('Pw0rd-SECRET');
+    // wide enough that nothing is cut: the table shows the masked URL whole
+    const table = renderTable(profileView, { profiles: rows }, { color: false, width: 200 });
+    expect(table).toContain('https://bob:****@api.example.com/v1');
+    expect(JSON.stringify(rows) + table + profileCsv(rows)).not.toContain('Pw0rd-SECRET');
   });
 });
 
@@ -101,10 +105,11 @@ describe('profile rows', () => {
       ['two', false, false],
     ]);
     expect(rows[1].consumerKey).toBe('\u2026WXYZ');
-    const all = JSON.stringify(rows) + profileTable(rows).join('\n') + profileCsv(rows);
+    const table = renderTable(profileView, { profiles: rows }, { color: false, width: 80 }).split('\n');
+    const all = JSON.stringify(rows) + table.join('\n') + profileCsv(rows);
     expect(all).not.toMatch(/SECRET-/);
     expect(all).not.toContain('live-key-WXYZ');
-    expect(profileTable(rows)[2]).toMatch(/^\*\s+live\s+https:\/\/api\.example\.com\s+…WXYZ\s+gb$/);
+    expect(table[2]).toMatch(/^\*\s+live\s+https:\/\/api\.example\.com\s+…WXYZ\s+gb$/);
   });
   it('with no current profile the sandbox is current', () => {
     expect(profileRows({ profiles: {} })).toEqual([

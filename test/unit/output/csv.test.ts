@@ -12,14 +12,35 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-      else if (c === '"') (quoted = false), i++;
-      else (field += c), i++;
-    } else if (c === '"' && field === '') (quoted = true), i++;
-    else if (c === ',') row.push(field), (field = ''), i++;
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), (i += 2);
-    else if (c === '\n' || c === '\r' || c === '"') throw new Error(`bare ${JSON.stringify(c)} at ${i}`);
-    else (field += c), i++;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+      } else if (c === '"') {
+        quoted = false;
+        i++;
+      } else {
+        field += c;
+        i++;
+      }
+    } else if (c === '"' && field === '') {
+      quoted = true;
+      i++;
+    } else if (c === ',') {
+      row.push(field);
+      field = '';
+      i++;
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 2;
+    } else if (c === '\n' || c === '\r' || c === '"') {
+      throw new Error(`bare ${JSON.stringify(c)} at ${i}`);
+    } else {
+      field += c;
+      i++;
+    }
   }
   if (field !== '' || row.length) throw new Error('no CRLF after the last record');
   return rows;
@@ -57,7 +78,22 @@ describe('csv', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parseCsv(text);
     expect(rows[0]).toEqual(['id', 'title', 'artist.name']);
-    expect(rows.slice(1)).toEqual(items.map((it) => [String(it.id), `${it.title}!`, it.title]));
+    // the values as received: what the table shows of them (`get`) is for people
+    expect(rows.slice(1)).toEqual(items.map((it) => [String(it.id), it.title, it.title]));
+  });
+
+  it('keeps values as received (a timestamp keeps its seconds and zone); computed columns give their value', () => {
+    const v: View = {
+      columns: [
+        { key: 'lastUpdated', header: 'Updated', get: (r) => String(r.lastUpdated).slice(0, 10) },
+        { key: 'count', header: 'N', value: (r) => r.list.length },
+        { key: 'title', header: 'Title', get: (r) => `${r.title} (${r.version})`, shown: 'fullTitle' },
+      ],
+      items: (b) => b,
+    };
+    const items = [{ lastUpdated: '2024-05-01T10:00:07.000Z', list: [1, 2], title: 'Song', version: 'Live' }];
+    expect(parseCsv(renderCsv(v, items))).toEqual([['lastUpdated', 'count', 'title'], ['2024-05-01T10:00:07.000Z', '2', 'Song']]);
+    expect(parseCsv(renderCsv(v, items, ['fullTitle', 'count', 'list[]']))).toEqual([['fullTitle', 'count', 'list[]'], ['Song (Live)', '2', '[1,2]']]);
   });
 
   it('--fields picks dotted paths from the raw items, never cut', () => {

@@ -24,14 +24,14 @@ describe('json', () => {
     expect(JSON.stringify(pages)).toBe(before);
   });
 
-  it('merges a --limit cut (fewer than totalItems) and deep paths (locker)', () => {
+  it('merges a --limit cut (fewer than totalItems) and deep paths (locker), keeping the service\'s totalItems', () => {
     const lp = (ids: number[]) => ({ status: 'ok', locker: { lockerReleases: { page: 1, pageSize: 50, totalItems: 20000, lockerRelease: ids } } });
     const m = mergePages([lp([1, 2]), lp([3])], { listPath: 'locker.lockerReleases.lockerRelease', pagingPath: 'locker.lockerReleases' });
-    expect(m.locker.lockerReleases).toEqual({ page: 1, pageSize: 3, totalItems: 3, lockerRelease: [1, 2, 3] });
+    expect(m.locker.lockerReleases).toEqual({ page: 1, pageSize: 3, totalItems: 20000, lockerRelease: [1, 2, 3] });
   });
 
   it('no pages or a page without the list: an empty list', () => {
-    expect(mergePages([], { listPath: 'a.b', pagingPath: 'a' })).toEqual({ a: { b: [], page: 1, pageSize: 0, totalItems: 0 } });
+    expect(mergePages([], { listPath: 'a.b', pagingPath: 'a' })).toEqual({ a: { b: [], page: 1, pageSize: 0 } });
     expect(mergePages([{ tracks: null }], { listPath: 'tracks', pagingPath: 'paging' }).tracks).toEqual([]);
   });
 });

@@ -90,7 +90,7 @@ describe('createOutput: streamPages', () => {
     await t.o.streamPages(pages(bodies), view, { merge });
     expect(t.text().trim().split('\n')).toHaveLength(4);
   });
-  it('ndjson to a reader that went away stops pulling pages', async () => {
+  it.each(['ndjson', 'table'] as Format[])('%s to a reader that went away stops pulling pages', async (format) => {
     let n = 0;
     const stream = new Writable({
       highWaterMark: 1,
@@ -101,12 +101,118 @@ describe('createOutput: streamPages', () => {
         cb(e);
       },
     });
-    const o = createOutput({ format: 'ndjson', color: false, width: 80, stdout: stream as any });
+    const o = createOutput({ format, color: false, width: 80, stdout: stream as any });
     const seen: number[] = [];
     const many = Array.from({ length: 100 }, (_, i) => page(i + 1, [i * 2, i * 2 + 1]));
     await o.streamPages(pages(many, seen), view, { merge });
     expect(o.closed).toBe(true);
     expect(seen.length).toBeLessThan(5);
     expect(n).toBeGreaterThan(0);
+  });
+});
+
+describe('createOutput: tables stream, and say what part of a list they show', () => {
+  const more = {
+    pagingPath: 'releases',
+    more: (s: any) => (s.shown < s.total ? `Showing ${s.first}–${s.first + s.shown - 1} of ${s.total}` : undefined),
+    cut: (s: any) => (s.shown < s.total ? `cut at ${s.shown} of ${s.total}` : undefined),
+  };
+
+  it('a table page is written before the next page is fetched', async () => {
+    const { o, text } = out('table');
+    const seenAtFetch: string[] = [];
+    async function* slow() {
+      yield page(1, [1, 2]);
+      seenAtFetch.push(text());
+      yield page(2, [3]);
+    }
+    await o.streamPages(slow(), view, { list: more });
+    expect(seenAtFetch[0]).toMatch(/ID\s+Title\n\s*1\s+T1\n\s*2\s+T2\n$/);
+    expect(text().trim().split('\n')).toHaveLength(4); // the whole list: no "Showing" line
+  });
+
+  it('the heading and the "Showing" line are the table\'s, never in other formats', async () => {
+    const t = out('table');
+    t.o.heading('Releases of artist 1 · sandbox');
+    await t.o.document(page(1, [1, 2]), view, more);
+    expect(t.text().split('\n')[0]).toBe('Releases of artist 1 · sandbox');
+    expect(t.text().trimEnd().split('\n').pop()).toBe('Showing 1–2 of 3');
+    const j = out('json');
+    j.o.heading('Releases of artist 1 · sandbox');
+    await j.o.document(page(1, [1, 2]), view, more);
+    expect(JSON.parse(j.text()).releases.totalItems).toBe(3);
+    expect(j.text()).not.toContain('sandbox');
+  });
+
+  it('a list cut short: the table says so in its last line, the other formats on stderr', async () => {
+    for (const format of ['ndjson', 'json', 'csv', 'table'] as Format[]) {
+      const notices: string[] = [];
+      const c = capture();
+      const o = createOutput({ format, color: false, width: 80, stdout: c.stream as any, notice: (l) => notices.push(l) });
+      await o.streamPages(pages([page(1, [1, 2])]), view, { merge, list: more });
+      if (format === 'table') {
+        expect(notices).toEqual([]);
+        expect(c.text()).toContain('Showing 1–2 of 3');
+      } else {
+        expect(notices).toEqual(['cut at 2 of 3']);
+        expect(c.text()).not.toContain('cut at');
+      }
+    }
+  });
+
+  it('a stdout given as a function (a pager) is opened at the first write only', async () => {
+    const c = capture();
+    let opened = 0;
+    const o = createOutput({ format: 'table', color: false, width: 80, stdout: () => (opened++, c.stream as any) });
+    o.heading('x');
+    expect(opened).toBe(0);
+    await o.document(page(1, [1]), view);
+    await o.raw('more\n');
+    expect(opened).toBe(1);
+    expect(c.text()).toMatch(/^x\nID/);
+  });
+});
+
+describe('createOutput: --fields checked against the rows, --json, --jq', () => {
+  const bodies = [page(1, [1, 2]), page(2, [3])];
+  it('json with fields prints the picked items as one array (what --json FIELDS prints), merged over pages', async () => {
+    const a = out('json', ['id', 'artist.name']);
+    await a.o.document(page(1, [1, 2]), view);
+    expect(JSON.parse(a.text())).toEqual([{ id: 1, artist: { name: 'A' } }, { id: 2, artist: { name: 'A' } }]);
+    const b = out('json', ['id']);
+    await b.o.streamPages(pages(bodies), view, { merge });
+    expect(JSON.parse(b.text())).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+  it('a path no row has is a usage error and nothing is written, in every format', async () => {
+    for (const format of ['table', 'json', 'ndjson', 'csv', 'tsv'] as Format[]) {
+      const d = out(format, ['id', 'titel']);
+      await expect(d.o.document(page(1, [1, 2]), view), format).rejects.toThrow("--fields: 'titel' matches nothing in any row");
+      expect(d.text(), format).toBe('');
+      const s = out(format, ['id', 'titel']);
+      await expect(s.o.streamPages(pages(bodies), view, { merge }), format).rejects.toMatchObject({ hint: expect.stringMatching(/^fields there are: id, title, artist\.name/) });
+      expect(s.text(), format).toBe('');
+    }
+  });
+  it('a path only a later row has: the rows held back are written once it matches', async () => {
+    const later = [page(1, [1, 2]), { releases: { page: 2, pageSize: 2, totalItems: 3, releases: [{ id: 3, title: 'T3', extra: 'x' }] } }];
+    const c = out('csv', ['id', 'extra']);
+    await c.o.streamPages(pages(later), view, { merge });
+    expect(c.text()).toBe('id,extra\r\n1,\r\n2,\r\n3,x\r\n');
+  });
+  it('tsv streams like csv, with tabs and LF', async () => {
+    const t = out('tsv');
+    await t.o.streamPages(pages(bodies), view, { merge });
+    expect(t.text()).toBe('id\ttitle\n1\tT1\n2\tT2\n3\tT3\n');
+  });
+  it('--jq gets the document json would print (the merged envelope, or the picked array) and its text is written', async () => {
+    const docs: unknown[] = [];
+    const c = capture();
+    const o = createOutput({ format: 'json', color: false, width: 80, stdout: c.stream as any, jq: (d) => (docs.push(d), 'out\n') });
+    await o.streamPages(pages(bodies), view, { merge });
+    expect((docs[0] as any).releases.releases.map((r: any) => r.id)).toEqual([1, 2, 3]);
+    expect(c.text()).toBe('out\n');
+    const f = createOutput({ format: 'json', fields: ['id'], color: false, width: 80, stdout: capture().stream as any, jq: (d) => (docs.push(d), '') });
+    await f.document(page(1, [1]), view);
+    expect(docs[1]).toEqual([{ id: 1 }]);
   });
 });

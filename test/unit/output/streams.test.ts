@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { capture } from '../../helpers/capture';
 import { describe, expect, it, vi } from 'vitest';
-import { say, StreamWriter } from '../../../src/output/streams';
+import { say, statusLine, StreamWriter } from '../../../src/output/streams';
 import { createOutput } from '../../../src/output/sink';
 import { progressRenderer } from '../../../src/bulk/report';
 import type { Format, View } from '../../../src/output/types';
@@ -25,8 +25,9 @@ const HANDLE_HOLDERS: Record<string, RegExp> = {
   [path.join('cli', 'prompt.ts')]: /\bpromptStreams\(\)/g, // readline's line editing (labels cleaned)
 };
 
-// Reading a stream's properties is fine; holding the stream or writing to it is not.
-const HARMLESS = /\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
+// Reading a stream's properties is fine; holding the stream or writing to it is not. (The launcher
+// touches stdout once, `void process.stdout`, so that Node makes its stream before V8's flags change.)
+const HARMLESS = /\bvoid process\.stdout;|\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
 const RULES: [string, RegExp][] = [
   ['process.stdout/process.stderr', /\bprocess\.(stdout|stderr)\b/],
   ['console.*', /\bconsole\.\w+/],
@@ -123,12 +124,23 @@ describe('the output sink: every format, hostile titles', () => {
     expect(JSON.parse(nd.trim()).title).toBe(title);
   });
 
-  it('csv and table: visible escapes', async () => {
-    for (const f of ['csv', 'table'] as const) {
+  it('csv, tsv and table: visible escapes', async () => {
+    for (const f of ['csv', 'tsv', 'table'] as const) {
       const t = await render(f);
       expect(t, f).not.toMatch(RAW_CONTROL);
       expect(t, f).toContain('\\u001b]52;c;ZXZpbA==\\u0007');
     }
+  });
+
+  it('--jq: a raw string arrives with visible escapes, a JSON value parses back exact', async () => {
+    const { runJq } = await import('../../../src/output/jq');
+    const c = capture();
+    const out = createOutput({ format: 'json', color: false, width: 200, stdout: c.stream as any, jq: (doc) => runJq('.list[0].title, .list[0]', doc) });
+    await out.document(body, view);
+    const [raw, value] = c.text().split('\n');
+    expect(c.text()).not.toMatch(RAW_CONTROL);
+    expect(raw).toBe(`${HOSTILE_VISIBLE}Song`);
+    expect(JSON.parse(value).title).toBe(title);
   });
 
   it('a coloured table keeps its own colour codes and nothing from the data', async () => {
@@ -141,6 +153,27 @@ describe('the output sink: every format, hostile titles', () => {
     const x = await render('xml');
     expect(x).not.toMatch(RAW_CONTROL);
     expect(x).toContain('&#155;31m');
+  });
+});
+
+describe('a status line on a terminal', () => {
+  it('is redrawn in place, cleaned, and cleared once when asked (nothing when nothing was shown)', () => {
+    const written: string[] = [];
+    const was = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      const line = statusLine();
+      line.clear();
+      line.show('mcat: reading the locker: 50 of 22,000 releases\u001b]0;x\u0007');
+      line.clear();
+      line.clear();
+    } finally {
+      spy.mockRestore();
+      if (was) Object.defineProperty(process.stderr, 'isTTY', was);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
+    expect(written).toEqual(['\r\u001b[2Kmcat: reading the locker: 50 of 22,000 releases\\u001b]0;x\\u0007', '\r\u001b[2K']);
   });
 });
 
@@ -158,5 +191,30 @@ describe('the bulk progress line', () => {
     off.onProgress({ total: 1, done: 1, failed: 0, skipped: 0, ratePerSec: 1 } as any);
     off.end();
     expect(shown).toHaveLength(2);
+  });
+});
+
+describe('the status line', () => {
+  it('is shown on a terminal, and never when turned off (--quiet)', () => {
+    const written: string[] = [];
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      const on = statusLine();
+      expect(on.active).toBe(true);
+      on.show('1/2 done');
+      on.end();
+      const off = statusLine({ off: true });
+      expect(off.active).toBe(false);
+      off.show('hidden');
+      off.end();
+    } finally {
+      spy.mockRestore();
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
+    expect(written.join('')).toContain('1/2 done');
+    expect(written.join('')).not.toContain('hidden');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cut, fitWidths, renderSheet, renderTable, textWidth } from '../../../src/output/table';
+import { cut, renderSheet, renderTable, TableStream, textWidth } from '../../../src/output/table';
 import type { Row, View } from '../../../src/output/types';
 
 const ESC = /\u001b\[/;
@@ -55,20 +55,21 @@ describe('renderTable', () => {
   const rowsView: View = {
     columns: [
       { key: 'id', header: 'ID', align: 'right', shrink: false },
-      { key: 'name', header: 'Name / #' },
+      { key: 'name', header: 'Name' },
       { key: 'state', header: 'Status' },
     ],
     items: (b) => b.list,
     rows: (): Row[] => [
       { cells: [1, 'Release one', 'available'], style: 'bold' },
-      { cells: [11, '1.', 'ok'], indent: 1 },
+      { cells: [11, '  1.', 'ok'] },
       { cells: [2, 'Release two', 'UNAVAILABLE'], style: 'bad', marker: '✗' },
-      { cells: [21, '1.', '0 left'], indent: 1, style: 'warn', marker: '!' },
+      { cells: [21, '  1.', '0 left'], style: 'warn', marker: '!' },
     ],
-    footer: () => '2 releases, 2 tracks, 1 unavailable',
+    gutter: true,
+    tally: () => ({ add: () => undefined, line: () => '2 releases, 2 tracks, 1 unavailable' }),
   };
 
-  it('view rows: markers in a gutter (kept without colour), indentation, a footer line', () => {
+  it('view rows: markers in a gutter (kept without colour), a tally line', () => {
     for (const color of [false, true]) {
       const text = renderTable(rowsView, { list: [] }, { color, width: 80 });
       const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -93,6 +94,90 @@ describe('renderTable', () => {
   });
 });
 
+describe('fitting the terminal', () => {
+  const ranked: View = {
+    columns: [
+      { key: 'id', header: 'ID', align: 'right', shrink: false, rank: 1 },
+      { key: 'title', header: 'Title', rank: 2, flex: true, minWidth: 16 },
+      { key: 'artist', header: 'Artist', rank: 3, flex: true, minWidth: 10 },
+      { key: 'label', header: 'Label', rank: 6 },
+      { key: 'type', header: 'Type', rank: 5, minWidth: 6 },
+      { key: 'price', header: 'Price', align: 'right', shrink: false, rank: 4 },
+      { key: 'released', header: 'Released', shrink: false, rank: 7 },
+    ],
+    items: (b) => b.list,
+  };
+  const item = (i: number, title = `Title number ${i} of a release with a long name`) => ({
+    id: 100000 + i,
+    title,
+    artist: `東京 Orchestra and the ❤️ band ${i}`,
+    label: 'A label with a name',
+    type: 'Album',
+    price: '10.99 GBP',
+    released: '2024-05-01',
+  });
+  const list = Array.from({ length: 8 }, (_, i) => item(i));
+
+  it('no line is wider than 60, 80, 120 or 200 columns; headers are one line', () => {
+    for (const width of [60, 80, 120, 200]) {
+      const text = renderTable(ranked, { list }, { color: true, width });
+      const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
+      expect(widest(plain), `at ${width}`).toBeLessThanOrEqual(width);
+      expect(plain.split('\n')[0]).toMatch(/^\s*ID\s+Title\s/);
+      expect(plain.trimEnd().split('\n')).toHaveLength(1 + list.length);
+    }
+  });
+
+  it('at narrow widths the lowest-ranked columns go first, said once; titles and names get the spare width', () => {
+    const notices: string[] = [];
+    const text = renderTable(ranked, { list }, { color: false, width: 60, notice: (l) => notices.push(l) });
+    const header = text.split('\n')[0];
+    expect(header).not.toMatch(/Released|Label/);
+    expect(header).toMatch(/Type\s+Price$/);
+    expect(notices).toEqual(['mcat: left out to fit 60 columns: Released (released), Label (label); choose columns with --fields']);
+    // Title and Artist (minimum 16 and 10) share all that is left: 60 - 6 (ID) - 5 (Type) - 9 (Price) - 4 gaps
+    const titleWidth = header.indexOf('Artist') - header.indexOf('Title') - 2;
+    const artistWidth = header.indexOf('Type') - header.indexOf('Artist') - 2;
+    expect(titleWidth + artistWidth).toBe(60 - 6 - 5 - 9 - 4 * 2);
+    expect(artistWidth).toBeGreaterThan(10);
+    const wide = renderTable(ranked, { list }, { color: false, width: 200, notice: (l) => notices.push(l) });
+    expect(wide).toContain(list[0].title);
+    expect(wide.split('\n')[0]).toMatch(/Label\s+Type\s+Price\s+Released$/);
+    expect(notices).toHaveLength(1);
+  });
+
+  it('streams: widths come from the first page; later rows are cut to them, a fixed column widens into the others', () => {
+    const t = new TableStream(ranked, { color: false, width: 100 });
+    const first = t.page({ list: list.slice(0, 2) });
+    expect(first.split('\n')).toHaveLength(4); // header, two rows, ''
+    const long = { ...item(9, 'x'.repeat(300)), price: '1234567.99 GBP' };
+    const later = t.page({ list: [long] });
+    expect(later.split('\n')).toHaveLength(2);
+    expect(textWidth(later.trimEnd())).toBeLessThanOrEqual(100);
+    expect(later).toContain('1234567.99 GBP'); // whole: it took cells from a shrinkable column
+    expect(later).toContain('…');
+    expect(t.end()).toBe('');
+  });
+
+  it('time linear in the rows: a page costs the same whatever came before', () => {
+    const view: View = { columns: ranked.columns, items: (b) => b.list };
+    const page = { list: Array.from({ length: 200 }, (_, i) => item(i)) };
+    const run = (pages: number) => {
+      const t = new TableStream(view, { color: true, width: 120 });
+      const t0 = performance.now();
+      let bytes = 0;
+      for (let p = 0; p < pages; p++) bytes += t.page(page).length;
+      return { ms: performance.now() - t0, bytes };
+    };
+    run(5); // warm up
+    const small = run(10);
+    const big = run(40);
+    expect(big.bytes).toBeLessThan(small.bytes * 4.01);
+    // quadratic would be 16x; linear is 4x (generous: the machine is shared)
+    expect(big.ms / small.ms).toBeLessThan(9);
+  });
+});
+
 describe('fitting helpers', () => {
   it('cut counts wide characters as two cells', () => {
     expect(cut('abcdef', 4)).toBe('abc…');
@@ -100,18 +185,20 @@ describe('fitting helpers', () => {
     expect(cut('東京東京', 5)).toBe('東京…');
     expect(textWidth('東京🎵a')).toBe(7);
   });
-  it('headers wrap before content is cut; shrinkable columns stop at a floor', () => {
-    const w = fitWidths(
-      [
-        { header: 'Tracks / DL left', cells: ['10 left'], shrink: false },
-        { header: 'Title', cells: ['x'.repeat(50)], shrink: true },
-      ],
-      30,
-    );
-    expect(w[0]).toBe(7);
-    expect(w[0] + w[1] + 2).toBeLessThanOrEqual(30);
-    const tight = fitWidths([{ header: 'T', cells: ['x'.repeat(50)], shrink: true }, { header: 'F', cells: ['y'.repeat(40)], shrink: false }], 30);
-    expect(tight).toEqual([8, 40]);
+  it('wide characters, combining marks, emoji sequences and flags by terminal cells', () => {
+    expect(textWidth('e\u0301')).toBe(1);
+    expect(textWidth('👩‍💻')).toBe(2);
+    expect(textWidth('🇬🇧')).toBe(2);
+    expect(textWidth('❤️')).toBe(2);
+    expect(textWidth('👍🏽')).toBe(2);
+    expect(textWidth('한국어')).toBe(6);
+    expect(textWidth('ｱＡ')).toBe(3);
+    expect(textWidth('a\u200bb')).toBe(2);
+    // a cut never splits a cluster
+    expect(cut('e\u0301e\u0301e\u0301', 2)).toBe('e\u0301…');
+    expect(cut('👩‍💻👩‍💻', 3)).toBe('👩‍💻…');
+    expect(cut('🇬🇧🇫🇷', 3)).toBe('🇬🇧…');
+    expect(cut('❤️❤️', 3)).toBe('❤️…');
   });
 });
 
@@ -132,6 +219,7 @@ describe('renderSheet', () => {
     expect(lines[3]).toBe('');
     expect(lines[4]).toBe('Sound');
     expect(widest(text)).toBeLessThanOrEqual(60);
+    expect(widest(renderSheet([['A label far longer than forty percent of the line', 'value']], { color: false, width: 40 }))).toBeLessThanOrEqual(40);
     expect(lines.slice(5).join(' ').replace(/\s+/g, ' ').trim()).toBe('Description ' + 'word '.repeat(40).trim());
     expect(text).not.toMatch(ESC);
     expect(renderSheet(pairs, { color: true, width: 60 })).toMatch(ESC);

@@ -23,11 +23,13 @@ describe('colorEnabled', () => {
 });
 
 describe('terminalWidth', () => {
-  it('uses the stream, then COLUMNS, then 100', () => {
-    expect(terminalWidth({ columns: 132 }, { COLUMNS: '80' })).toBe(132);
-    expect(terminalWidth({}, { COLUMNS: '80' })).toBe(80);
-    expect(terminalWidth({}, { COLUMNS: 'wide' })).toBe(100);
-    expect(terminalWidth(undefined, {})).toBe(100);
+  it('uses COLUMNS, then the terminal, then 80', () => {
+    expect(terminalWidth({ columns: 132 }, { COLUMNS: '90' })).toBe(90);
+    expect(terminalWidth({ columns: 132 }, {})).toBe(132);
+    expect(terminalWidth({}, { COLUMNS: '90' })).toBe(90);
+    expect(terminalWidth({ columns: 132 }, { COLUMNS: 'wide' })).toBe(132);
+    expect(terminalWidth({}, { COLUMNS: 'wide' })).toBe(80);
+    expect(terminalWidth(undefined, {})).toBe(80);
     expect(terminalWidth({ columns: 5 }, {})).toBe(20);
   });
 });

@@ -1,0 +1,145 @@
+// `playlist apply FILE --shard K/N` (and `playlist export --shard K/N`): one input split between N
+// processes, machines or CI jobs with no coordination between them. Every shard reads the whole
+// file and keeps the edits whose id hashes to it, so the N selections are disjoint and together
+// the whole file. An edit hashes on what it changes: replace and details on the playlistId,
+// group-add and group-replace on the groupId, so all the edits of one playlist (or group) land in
+// one shard, in input order, and no two shards ever touch one playlist. A create has no id yet:
+// it hashes on its edit key (`<position>:<hash of the edit>`), which every shard computes alike;
+// the playlist it makes is new, so no other edit of the file can name it.
+//
+// The hash: the first 4 bytes of the SHA-256 of the id (its UTF-8 text), as a big-endian unsigned
+// integer, modulo N, plus 1. It is the same on every machine and every Node, and easy to compute
+// elsewhere (docs/bulk.md has it as a shell line).
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { UsageError } from '../client/errors';
+import type { ParsedEdit } from './edits';
+import { isComplete, isUntouched, readJournal, stateOf } from './journal';
+
+/** Shard `index` (1 to `count`) of `count`. */
+export interface Shard {
+  index: number;
+  count: number;
+  /** the environment variable the index came from (`--shard auto/N`) */
+  from?: string;
+}
+
+export const MAX_SHARDS = 1024;
+/** Set by a Kubernetes Indexed Job in each pod: 0 to completions-1. */
+export const INDEX_ENV = 'JOB_COMPLETION_INDEX';
+
+/**
+ * `--shard K/N`: shard K of N, counted from 1 (as people, CI matrices and Playwright count), or
+ * `auto/N`: K is JOB_COMPLETION_INDEX + 1 (a Kubernetes Indexed Job counts from 0). Anything
+ * else is a usage error, before anything is read or sent.
+ */
+export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env): Shard {
+  const m = /^(auto|[0-9]+)\/([0-9]+)$/.exec(value);
+  if (!m) throw new UsageError(`--shard must be K/N (shard K of N, counted from 1, e.g. 2/4) or auto/N, got '${value}'`);
+  const count = Number(m[2]);
+  if (count < 1 || count > MAX_SHARDS) throw new UsageError(`--shard ${value}: the number of shards must be 1 to ${MAX_SHARDS}, got ${m[2]}`);
+  if (m[1] === 'auto') {
+    const raw = env[INDEX_ENV];
+    if (raw === undefined || raw.trim() === '') {
+      throw new UsageError(`--shard auto/${count} takes the shard from ${INDEX_ENV}, which is not set`, `a Kubernetes Indexed Job sets it; elsewhere give the shard as K/${count} (1 to ${count})`);
+    }
+    const t = raw.trim();
+    if (!/^[0-9]+$/.test(t) || Number(t) >= count) {
+      throw new UsageError(`--shard auto/${count}: ${INDEX_ENV} must be 0 to ${count - 1}, got '${raw}'`, `the Job's completions and the N of --shard must agree`);
+    }
+    return { index: Number(t) + 1, count, from: INDEX_ENV };
+  }
+  const index = Number(m[1]);
+  if (index < 1 || index > count) {
+    throw new UsageError(
+      `--shard ${value}: the shard must be 1 to ${count}, got ${m[1]}`,
+      index === 0 ? `shards are counted from 1; to count from 0 as ${INDEX_ENV} does, use auto/${count}` : undefined,
+    );
+  }
+  return { index, count };
+}
+
+/** "2/4" */
+export function shardLabel(s: Shard): string {
+  return `${s.index}/${s.count}`;
+}
+
+/** The shard (1 to `count`) an id belongs to. */
+export function shardOfId(id: string, count: number): number {
+  return (createHash('sha256').update(id, 'utf8').digest().readUInt32BE(0) % count) + 1;
+}
+
+/** What an edit hashes on: the playlist or group it changes; a create, its edit key. */
+export function shardKeyOf(pe: ParsedEdit): string {
+  const e = pe.edit;
+  if (e.op === 'replace' || e.op === 'details') return e.playlistId;
+  if (e.op === 'group-add' || e.op === 'group-replace') return e.groupId;
+  return pe.key;
+}
+
+/** The edits of one shard, in input order (positions, lines and keys as in the whole file). */
+export function selectShard(edits: readonly ParsedEdit[], shard: Shard): ParsedEdit[] {
+  return edits.filter((pe) => shardOfId(shardKeyOf(pe), shard.count) === shard.index);
+}
+
+/** 1000 -> "1,000" (not the locale's: logs are compared across machines). */
+export function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `shard 2/4: 250 of 1,000 edits` */
+export function shardSummary(shard: Shard, selected: number, total: number): string {
+  return `shard ${shardLabel(shard)}: ${groupDigits(selected)} of ${groupDigits(total)} edit${total === 1 ? '' : 's'}`;
+}
+
+/** `<stem>.journal` or `<stem>.shard-K-of-N.journal` (the form defaultJournalPath gives). */
+const JOURNAL_NAME = /^(.*?)(?:\.shard-([0-9]+)-of-([0-9]+))?\.journal$/;
+
+/**
+ * The default journals of the same input split another way (another N, or not split), whose
+ * runs sent edits and did not finish. Running or resuming now would apply those edits again
+ * under other shards: a create would be made twice. Only this machine's journals can be seen.
+ */
+export function otherSplits(journalPath: string, shard: Shard | undefined): { path: string; split: string }[] {
+  const dir = path.dirname(journalPath);
+  const stem = JOURNAL_NAME.exec(path.basename(journalPath))?.[1];
+  if (stem === undefined) return [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: { path: string; split: string }[] = [];
+  for (const name of names.sort()) {
+    const m = JOURNAL_NAME.exec(name);
+    if (!m || m[1] !== stem) continue;
+    const count = m[3] === undefined ? undefined : Number(m[3]);
+    if (count === shard?.count) continue;
+    const file = path.join(dir, name);
+    try {
+      const c = readJournal(file);
+      if (!c.header) continue;
+      const st = stateOf(c.header.runId, c.records);
+      if (isUntouched(st) || isComplete(c, st)) continue;
+    } catch {
+      // a journal that cannot be read is refused by its own run; it is not ours to judge
+      continue;
+    }
+    out.push({ path: file, split: count === undefined ? 'not split' : `shard ${m[2]}/${count}` });
+  }
+  return out;
+}
+
+/** Refuses (exit 2) a run whose input an unfinished run split another way: see otherSplits. */
+export function checkOtherSplits(journalPath: string, shard: Shard | undefined, input: string): void {
+  const others = otherSplits(journalPath, shard);
+  if (!others.length) return;
+  const first = others[0];
+  const how = first.split === 'not split' ? '' : ` --shard ${first.split.replace(/^shard /, '')}`;
+  throw new UsageError(
+    `an unfinished run of these edits split them another way (${first.split}: ${first.path}${others.length > 1 ? `, and ${others.length - 1} more` : ''}); running now could apply its edits twice`,
+    `finish that run first (mcat playlist apply ${input}${how} --resume), or remove its journal to abandon it`,
+  );
+}

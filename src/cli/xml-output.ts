@@ -1,0 +1,133 @@
+// `-o xml`: the service's own XML, asked for with Accept: application/xml and printed as
+// received (re-indented on a terminal), through the one writer in xml mode. Several answers
+// (--all, --limit, a batch of more than 500 ids) become one document: see output/xml-pages.ts.
+import type { Command } from 'commander';
+import type { ApiClient } from '../client/http';
+import { callXml, type Call } from '../client/call';
+import { paginate } from '../client/paging';
+import { parseApiXml } from '../client/xml';
+import { print, stdoutClosed } from '../output/streams';
+import { prettyXmlFragment, renderXml } from '../output/xml';
+import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
+import { notice, session } from './context';
+import { interruptSignal } from './lifecycle';
+import { limitLine, walkPageSize, type ListingSpec } from './listing';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** One XML document written in pieces: re-indented on a terminal, ending in a newline. */
+function xmlWriter(): { write(piece: string): Promise<void>; end(): Promise<void> } {
+  const tty = Boolean(process.stdout.isTTY);
+  let depth = 0;
+  let last = '';
+  return {
+    async write(piece) {
+      if (tty) ({ text: piece, depth } = prettyXmlFragment(piece, depth));
+      if (piece === '') return;
+      last = piece;
+      await print(piece, 'xml');
+    },
+    async end() {
+      if (last !== '' && !last.endsWith('\n')) await print('\n', 'xml');
+    },
+  };
+}
+
+/** A document as received on stdout. */
+export async function printXml(text: string): Promise<void> {
+  const w = xmlWriter();
+  await w.write(text);
+  await w.end();
+}
+
+/**
+ * An answer asked for as XML: as received; rendered from JSON (by the API's convention) only
+ * when the service answered JSON all the same, having no XML for it.
+ */
+export function asXml(text: string): string {
+  const t = text.replace(/^\uFEFF/, '').trimStart();
+  return t.startsWith('{') || t.startsWith('[') ? renderXml(JSON.parse(t)) : text;
+}
+
+/** A call's answer as XML (see asXml). */
+export async function xmlOfCall(c: ApiClient, call: Call): Promise<string> {
+  return asXml(await callXml(c, call));
+}
+
+/** A call's answer as XML, and the same read into its JSON shape (for notices on stderr). */
+export async function fetchXml(c: ApiClient, call: Call): Promise<{ text: string; body: any }> {
+  const text = await xmlOfCall(c, call);
+  return { text, body: text.trim() === '' ? undefined : parseApiXml(text).body };
+}
+
+export interface XmlListingOptions {
+  list: XmlList;
+  /** one page; `signal` fires when the page is no longer wanted (Ctrl-C, or the walk stopped) */
+  fetchPage: (page: number, signal?: AbortSignal) => Promise<string>;
+  startPage: number;
+  pageSize: number;
+  limit?: number;
+  /** names the listing in errors and notices, e.g. 'artist releases' */
+  what: string;
+  maxPages: number;
+}
+
+/**
+ * Pages of a listing (--all, --limit) as one document, written page by page as they arrive:
+ * the first page's envelope (its totalItems the service's), every page's items. --limit cuts
+ * the items and says so on stderr; a reader that went away stops the fetching.
+ */
+export async function printXmlListing(o: XmlListingOptions): Promise<void> {
+  let total: number | undefined;
+  let got = 0;
+  async function* pages(): AsyncGenerator<XmlPage> {
+    const walk = paginate(async (n, signal) => splitXmlPage(asXml(await o.fetchPage(n, signal)), o.list), {
+      items: (p) => p.items,
+      pageInfo: (p) => ({ page: p.page, pageSize: p.pageSize, totalItems: p.totalItems }),
+      key: xmlItemKey,
+      startPage: o.startPage,
+      pageSize: o.pageSize,
+      limit: o.limit,
+      what: o.what,
+      maxPages: o.maxPages,
+      signal: interruptSignal(),
+    });
+    for await (const p of walk) {
+      total ??= p.totalItems;
+      got += p.items.length;
+      yield p;
+      if (stdoutClosed()) return;
+    }
+  }
+  const w = xmlWriter();
+  for await (const piece of mergeXmlPages(pages(), o.limit)) {
+    await w.write(piece);
+    if (stdoutClosed()) return;
+  }
+  await w.end();
+  // the document's totalItems is the service's count: what --limit left out is said here
+  const line = o.limit !== undefined && total !== undefined
+    ? limitLine(o.limit, { first: (o.startPage - 1) * o.pageSize + 1, shown: Math.min(got, o.limit), total, page: o.startPage })
+    : undefined;
+  if (line) notice(line);
+}
+
+/** A listing (runListing) in the service's XML: one page as received, or the pages of a walk merged. */
+export async function runXmlListing(
+  cmd: Command,
+  spec: ListingSpec,
+  o: { page: number; pageSize?: number; all: boolean; limit?: number },
+): Promise<void> {
+  if (!o.all && o.limit === undefined) return printXml(asXml(await spec.fetchXml(o.page, o.pageSize ?? spec.defaultPageSize ?? 10)));
+  const size = walkPageSize(spec, o.pageSize, o.limit);
+  const { client } = await session(cmd);
+  await printXmlListing({
+    list: xmlListOf(spec.pagingPath, spec.listPath),
+    fetchPage: (p, signal) => spec.fetchXml(p, size, signal),
+    startPage: o.page,
+    pageSize: size,
+    limit: o.limit,
+    what: spec.what,
+    maxPages: client.maxPages,
+  });
+}

@@ -1,0 +1,20 @@
+// An endpoint's request described once, so it can be sent for JSON (parsed, validated) or for
+// the service's own XML (the text as received, for `-o xml`).
+import type { ApiClient, RequestOptions } from './http';
+
+export interface Call {
+  method: string;
+  path: string;
+  opts: RequestOptions;
+}
+
+/** The parsed body (JSON, validated by the call's schema). */
+export function callJson<T>(c: ApiClient, call: Call): Promise<T> {
+  return c.request<T>(call.method, call.path, call.opts);
+}
+
+/** The answer's XML as received (Accept: application/xml); an error in it is thrown as a typed error. */
+export function callXml(c: ApiClient, call: Call): Promise<string> {
+  const { schema: _json, ...opts } = call.opts;
+  return c.requestText(call.method, call.path, { ...opts, accept: 'xml' });
+}

@@ -1,0 +1,205 @@
+// The service's XML documents, as received, cut where a list's items are and put together
+// again: the pages of a listing merged into one document (--all, --limit), and the calls of a
+// large release batch merged into one <response>. Nothing in the items or the envelope is
+// rewritten: the first document's envelope (its page, pageSize and the service's totalItems)
+// is kept and the other documents' items are appended to its list.
+import { createHash } from 'node:crypto';
+import { tokenize } from './xml';
+
+/** Where a list's items are: the element names from the root down to the container, and the item's name. */
+export interface XmlList {
+  /** e.g. ['response', 'releases'] */
+  container: readonly string[];
+  /** e.g. 'release' */
+  item: string;
+}
+
+export interface XmlPage {
+  /** the document up to its first item (or up to the container's end tag when it has none) */
+  head: string;
+  /** each item element, as received */
+  items: string[];
+  /** from the container's end tag to the end of the document */
+  tail: string;
+  /** false when the document has no such container (head is then the whole document) */
+  found: boolean;
+  page?: number;
+  pageSize?: number;
+  totalItems?: number;
+}
+
+const PAGING = new Set(['page', 'pageSize', 'totalItems']);
+
+function nameOf(tag: string): string {
+  return /^<\/?\s*([^\s/>]+)/.exec(tag)?.[1] ?? '';
+}
+
+function same(stack: readonly string[], path: readonly string[]): boolean {
+  return stack.length === path.length && stack.every((n, i) => n === path[i]);
+}
+
+/**
+ * The JSON paths of a listing (pagingPath 'releases', listPath 'releases.releases') as the XML
+ * list: the container under <response>, its items the singular of the list's last name
+ * (releases → release, playlist → playlist, lockerRelease → lockerRelease).
+ */
+export function xmlListOf(pagingPath: string, listPath: string): XmlList {
+  const last = listPath.split('.').pop() ?? '';
+  const item = /ies$/.test(last) ? last.slice(0, -3) + 'y' : last.endsWith('s') ? last.slice(0, -1) : last;
+  return { container: ['response', ...pagingPath.split('.')], item };
+}
+
+/** Cuts a document at its list (the first element at the container's path). */
+export function splitXmlPage(xml: string, list: XmlList): XmlPage {
+  const { container, item } = list;
+  const parent = container.slice(0, -1);
+  const containerName = container[container.length - 1];
+  const stack: string[] = [];
+  const items: string[] = [];
+  const info: Record<string, number> = {};
+  let headEnd = -1;
+  let itemStart = -1;
+  let itemDepth = 0;
+  let off = 0;
+  for (const t of tokenize(xml)) {
+    const start = off;
+    off += t.text.length;
+    if (itemStart >= 0) {
+      // inside an item: only its own end matters
+      if (t.kind === 'open') stack.push(nameOf(t.text));
+      else if (t.kind === 'close') {
+        stack.pop();
+        if (stack.length === itemDepth) {
+          items.push(xml.slice(itemStart, off));
+          itemStart = -1;
+        }
+      }
+      continue;
+    }
+    if (t.kind === 'open' || t.kind === 'empty') {
+      const name = nameOf(t.text);
+      if (same(stack, container) && name === item) {
+        if (headEnd < 0) headEnd = start;
+        if (t.kind === 'empty') items.push(t.text);
+        else {
+          itemStart = start;
+          itemDepth = stack.length;
+          stack.push(name);
+        }
+        continue;
+      }
+      if (t.kind === 'empty' && name === containerName && same(stack, parent)) {
+        // an empty list written as <releases/>: the same as <releases></releases>
+        return { head: xml.slice(0, start) + t.text.replace(/\s*\/\s*>$/, '>'), items, tail: `</${name}>` + xml.slice(off), found: true };
+      }
+      if (t.kind === 'open') stack.push(name);
+    } else if (t.kind === 'close') {
+      stack.pop();
+      if (same(stack, parent) && nameOf(t.text) === containerName) {
+        if (headEnd < 0) headEnd = start;
+        return { head: xml.slice(0, headEnd), items, tail: xml.slice(start), found: true, ...info };
+      }
+    } else if (t.kind === 'text' && stack.length === container.length + 1 && PAGING.has(stack[stack.length - 1])) {
+      if (same(stack.slice(0, -1), container) && /^\s*\d+\s*$/.test(t.text)) info[stack[stack.length - 1]] = Number(t.text);
+    }
+  }
+  return { head: xml, items: [], tail: '', found: false };
+}
+
+/** The document with its list's items replaced by `items`; undefined when it has no such list. */
+export function withXmlItems(xml: string, list: XmlList, items: readonly string[]): string | undefined {
+  const p = splitXmlPage(xml, list);
+  return p.found ? p.head + items.join('') + p.tail : undefined;
+}
+
+/** An item element's id attribute, if it has one. */
+export function xmlItemId(item: string): string | undefined {
+  const open = /^<[^>]*>/.exec(item)?.[0] ?? '';
+  return /\sid\s*=\s*"([^"]*)"/.exec(open)?.[1] ?? /\sid\s*=\s*'([^']*)'/.exec(open)?.[1];
+}
+
+/** An item's identity for paging's repeat rule: its id attribute, else a hash of its text. */
+export function xmlItemKey(item: unknown): string {
+  const text = String(item);
+  const id = xmlItemId(text);
+  return id !== undefined ? `id:${id}` : createHash('sha1').update(text).digest('base64');
+}
+
+/**
+ * Pages as they arrive → the merged document in pieces: the first page's head, every page's
+ * items (cut at `limit`), the first page's tail. Yields nothing for no pages.
+ */
+export async function* mergeXmlPages(pages: AsyncIterable<XmlPage> | Iterable<XmlPage>, limit?: number): AsyncGenerator<string> {
+  let tail: string | undefined;
+  let written = 0;
+  for await (const p of pages) {
+    if (tail === undefined) {
+      tail = p.tail;
+      yield p.head;
+    }
+    const take = limit !== undefined ? p.items.slice(0, Math.max(0, limit - written)) : p.items;
+    written += take.length;
+    if (take.length) yield take.join('');
+    if (limit !== undefined && written >= limit) break;
+  }
+  if (tail !== undefined) yield tail;
+}
+
+const RELEASES: XmlList = { container: ['response', 'items', 'releases'], item: 'release' };
+const ERRORS: XmlList = { container: ['response', 'items', 'errors'], item: 'error' };
+
+function errorItemId(error: string): string | undefined {
+  return /<itemId>\s*([^<]*?)\s*<\/itemId>/.exec(error)?.[1] ?? /^<[^>]*\sitemId\s*=\s*"([^"]*)"/.exec(error)?.[1];
+}
+
+/**
+ * The documents of a release batch sent in several calls as one <response>: the first call's
+ * envelope, the releases in the order of `ids` (each once), then any the service answered under
+ * an id not asked for, and the errors of every call in the order of `ids`. One document is
+ * returned as received.
+ */
+export function mergeXmlBatch(docs: readonly string[], ids: readonly (number | string)[]): string {
+  if (docs.length === 1) return docs[0];
+  if (docs.length === 0) return '';
+  const releases = new Map<string, string>();
+  const errors = new Map<string, string>();
+  const stray: string[] = [];
+  const strayErrors: string[] = [];
+  for (const doc of docs) {
+    for (const r of splitXmlPage(doc, RELEASES).items) {
+      const id = xmlItemId(r);
+      if (id === undefined) stray.push(r);
+      else if (!releases.has(id)) releases.set(id, r);
+    }
+    for (const e of splitXmlPage(doc, ERRORS).items) {
+      const id = errorItemId(e);
+      if (id === undefined) strayErrors.push(e);
+      else if (!errors.has(id)) errors.set(id, e);
+    }
+  }
+  const orderedReleases: string[] = [];
+  const orderedErrors: string[] = [];
+  for (const id of new Set(ids.map(String))) {
+    const r = releases.get(id);
+    if (r !== undefined) {
+      orderedReleases.push(r);
+      releases.delete(id);
+    }
+    const e = errors.get(id);
+    if (e !== undefined) {
+      orderedErrors.push(e);
+      errors.delete(id);
+    }
+  }
+  orderedReleases.push(...releases.values(), ...stray);
+  orderedErrors.push(...errors.values(), ...strayErrors);
+  const out = withXmlItems(docs[0], RELEASES, orderedReleases) ?? docs[0];
+  const withErrors = withXmlItems(out, ERRORS, orderedErrors);
+  if (withErrors !== undefined) return withErrors;
+  if (orderedErrors.length === 0) return out;
+  // the first document has no <errors> list: add one after the releases
+  const r = splitXmlPage(out, RELEASES);
+  const close = /^<\/[^>]*>/.exec(r.tail)?.[0];
+  if (close === undefined) return out;
+  return r.head + r.items.join('') + close + `<errors>${orderedErrors.join('')}</errors>` + r.tail.slice(close.length);
+}

@@ -1,0 +1,72 @@
+// The sandbox's files hold users' data (playlists, tokens' nonces): 0600 files in a 0700 folder,
+// and never a file reached through a symlink someone planted where the database goes.
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+
+/** A data dir or file the sandbox will not use; the message names it and why. */
+export class SandboxFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxFileError';
+  }
+}
+
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+
+function owned(path: string, st: Stats): void {
+  if (uid !== undefined && st.uid !== uid) throw new SandboxFileError(`${path} belongs to another user: the sandbox will not use it`);
+}
+
+/** Creates the data dir (and missing parents) 0700; an existing one must be a real directory of ours and is made 0700. */
+export function secureDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink()) throw new SandboxFileError(`sandbox data directory ${dir} is a symbolic link: give the directory it points to`);
+  if (!st.isDirectory()) throw new SandboxFileError(`sandbox data directory ${dir} is not a directory`);
+  owned(dir, st);
+  if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+}
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Makes sure the database file exists as a regular 0600 file of ours (created so if missing),
+ * and that its -wal and -shm companions are not symlinks. SQLite creates the companions with
+ * the database file's mode, so they are 0600 too.
+ */
+export function secureDbFiles(dbFile: string): void {
+  const link = () => new SandboxFileError(`${dbFile} is a symbolic link: the sandbox will not open its database through it`);
+  // checked first where the platform has no O_NOFOLLOW; the open below refuses one planted since
+  if (lstatSync(dbFile, { throwIfNoEntry: false })?.isSymbolicLink()) throw link();
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a symlink at the path is refused here, not followed
+    fd = openSync(dbFile, constants.O_RDWR | constants.O_CREAT | NOFOLLOW, 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw link();
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new SandboxFileError(`${dbFile} is not a regular file`);
+    owned(dbFile, st);
+    if ((st.mode & 0o777) !== 0o600) chmodSync(dbFile, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+  for (const companion of [`${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]) {
+    const st = lstatSync(companion, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isSymbolicLink() || !st.isFile()) throw new SandboxFileError(`${companion} is not a regular file: the sandbox will not open its database beside it`);
+    owned(companion, st);
+    if ((st.mode & 0o777) !== 0o600) chmodSync(companion, 0o600);
+  }
+}
+
+/** Writes a small file 0600 by way of a fresh temp file and a rename (a symlink at the path is replaced, not followed). */
+export function writePrivateFile(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  rmSync(tmp, { force: true });
+  writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
+  renameSync(tmp, path);
+}

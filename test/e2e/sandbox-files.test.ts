@@ -1,0 +1,89 @@
+// The sandbox's files as the user gets them from bin/mcat: `sandbox start --data DIR`, the
+// default data dir, and the in-process sandbox an ordinary command starts (issue 11).
+import { afterEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { binPath, mcat, mcatEnv, NEEDS_SQLITE_IN_CLI, sqliteInCli, tempHome } from '../helpers/mcat';
+
+const made: string[] = [];
+afterEach(() => {
+  while (made.length) rmSync(made.pop()!, { recursive: true, force: true });
+});
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+function expectPrivate(dir: string, files: string[]): void {
+  expect(mode(dir), dir).toBe(0o700);
+  for (const f of files) {
+    expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(mode(join(dir, f)), f).toBe(0o600);
+  }
+}
+
+/**
+ * `mcat sandbox start ARGS` in the background until it listens; a playlist stored through it (so
+ * the WAL and SHM exist), `check` run while it still runs (a clean stop removes them), then stopped.
+ */
+async function whileServing(args: string[], home: string, sandboxDir: string | undefined, check: () => void): Promise<void> {
+  const child = execa(process.execPath, [binPath, 'sandbox', 'start', '--port', '0', ...args], { env: mcatEnv({ home, sandboxDir }) as Record<string, string>, reject: false, stdin: 'ignore' });
+  let err = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error(err)));
+  });
+  try {
+    const r = await mcat(['playlist', 'create', '--name', 'private', '-o', 'json'], { home, sandboxDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(baseUrl);
+    check();
+  } finally {
+    child.kill('SIGTERM');
+    await child;
+  }
+}
+
+describe('sandbox files from the command line', () => {
+  it('mcat sandbox start --data DIR: 0700 dir, 0600 db, WAL and SHM', async () => {
+    const home = tempHome();
+    made.push(home);
+    const dir = join(home, 'sb');
+    await whileServing(['--data', dir], home, dir, () => expectPrivate(dir, ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'server.json']));
+    expectPrivate(dir, ['sandbox.db']);
+  }, 30_000);
+
+  it.skipIf(!sqliteInCli)(`the default data dir, and the in-process sandbox an ordinary command starts${sqliteInCli ? '' : ` (skipped: ${NEEDS_SQLITE_IN_CLI})`}`, async () => {
+    const home = tempHome();
+    made.push(home);
+    const r = await mcat(['playlist', 'create', '--name', 'private', '-o', 'json'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const dir = join(home, '.local/share/mcat/sandbox');
+    expectPrivate(dir, ['sandbox.db']);
+    expect(mode(join(home, '.local/share/mcat'))).toBe(0o700);
+    await whileServing([], home, undefined, () => expectPrivate(dir, ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'server.json']));
+  }, 30_000);
+
+  it('a symlink at the db path: one line, exit 2, the file it points at untouched', async () => {
+    const home = tempHome();
+    made.push(home);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-sblink-'));
+    made.push(dir);
+    const victim = join(home, 'victim');
+    writeFileSync(victim, 'precious', { mode: 0o644 });
+    symlinkSync(victim, join(dir, 'sandbox.db'));
+    for (const args of [['sandbox', 'start', '--port', '0', '--data', dir], ['release', 'batch', '1']]) {
+      const r = await mcat(args, { home, sandboxDir: dir });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n').filter((l) => !/using the built-in sandbox/.test(l));
+      expect(lines[0]).toMatch(/^mcat: .*sandbox\.db is a symbolic link/);
+      expect(lines.length).toBeLessThanOrEqual(2);
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(mode(victim)).toBe(0o644);
+  }, 30_000);
+});

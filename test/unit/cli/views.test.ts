@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { day, when } from '../../../src/cli/views/format';
+import { lockerRows, lockerTally, lockerView } from '../../../src/cli/views/locker';
+import { listInfo, showingLine } from '../../../src/cli/listing';
+import { renderCsv } from '../../../src/output/csv';
+
+
+const tz = process.env.TZ;
+afterEach(() => {
+  if (tz === undefined) delete process.env.TZ;
+  else process.env.TZ = tz;
+});
+
+describe('dates in tables: one short local form', () => {
+  it('a moment is local YYYY-MM-DD HH:MM, whatever form it came in', () => {
+    process.env.TZ = 'Asia/Tokyo';
+    expect(when('2024-05-01T10:00:00.000Z')).toBe('2024-05-01 19:00');
+    expect(when('2024-05-01T10:00:00Z')).toBe('2024-05-01 19:00');
+    process.env.TZ = 'UTC';
+    expect(when('2024-05-01T10:00:00.000Z')).toBe('2024-05-01 10:00');
+    expect(when('2024-05-01T12:00:00+02:00')).toBe('2024-05-01 10:00');
+  });
+  it('a bare date stays; what cannot be read is shown as received; nothing is empty', () => {
+    expect(when('2024-05-01')).toBe('2024-05-01');
+    expect(when('last Tuesday')).toBe('last Tuesday');
+    expect(when(undefined)).toBe('');
+  });
+  it('a release date is a calendar day: no shift west of UTC', () => {
+    process.env.TZ = 'America/Los_Angeles';
+    expect(day('2022-05-26T00:00:00Z')).toBe('2022-05-26');
+  });
+});
+
+describe('one page of a longer list', () => {
+  it('says which part, how to see everything and the next page', () => {
+    expect(showingLine({ first: 1, shown: 10, total: 14, page: 1 }, false)).toBe('Showing 1–10 of 14 · --all for everything, --page 2 for the next');
+    expect(showingLine({ first: 11, shown: 4, total: 14, page: 2 }, false)).toBe('Showing 11–14 of 14 · --all for everything');
+    expect(showingLine({ first: 1, shown: 5, total: 141, page: 1 }, true)).toBe('Showing 1–5 of 141 · --all for everything');
+    expect(showingLine({ first: 1, shown: 14, total: 14, page: 1 }, false)).toBeUndefined();
+    expect(showingLine({ first: 1, shown: 0, total: 0, page: 1 }, false)).toBeUndefined();
+  });
+  it('--limit that cuts the list is said (on stderr, by the caller); one that does not, is not', () => {
+    const info = listInfo('releases', { walked: true, limit: 5 });
+    expect(info.cut!({ first: 1, shown: 5, total: 141, page: 1 })).toBe('mcat: stopped at --limit 5: 5 of 141 shown (--all for everything)');
+    expect(info.cut!({ first: 1, shown: 3, total: 3, page: 1 })).toBeUndefined();
+    expect(listInfo('releases', { walked: true }).cut!({ first: 1, shown: 5, total: 141, page: 1 })).toBeUndefined();
+  });
+});
+
+describe('the locker view', () => {
+  const lr = (id: number, opts: { available?: boolean; left?: number[] } = {}) => ({
+    release: { id, title: `Release ${id}`, artist: { name: 'Artist' } },
+    available: opts.available,
+    lockerTracks: {
+      lockerTrack: (opts.left ?? [3]).map((left, i) => ({
+        track: { id: id * 100 + i + 1, title: `Track ${i + 1}`, trackNumber: i + 1, duration: 200, artist: { name: i === 1 ? 'Guest' : 'Artist' } },
+        purchaseDate: '2024-05-01T10:00:00Z',
+        remainingDownloads: opts.available === false ? undefined : left,
+        downloadUrls: opts.available === false ? null : { downloadUrl: [{ format: { id: 17, description: 'MP3 320' } }] },
+      })),
+    },
+  });
+
+  it('a release row, then its tracks with their titles indented, markers on what cannot be downloaded', () => {
+    const rows = lockerRows([lr(1, { left: [2, 0] }), lr(2, { available: false })]);
+    expect(rows.map((r) => r.marker)).toEqual([undefined, undefined, '!', '✗', '✗']);
+    expect(rows[0].cells.slice(0, 4)).toEqual([1, 'Release 1', 'Artist', '6:40']);
+    expect(rows[1].cells[1]).toBe('  1. Track 1');
+    expect(rows[1].cells[2]).toBe(''); // the release's artist is not repeated
+    expect(rows[2].cells[2]).toBe('Guest');
+    expect(rows[1].cells[5]).toBe('2 left');
+    expect(rows[2].cells[5]).toBe('0 left');
+    expect(rows[3].cells[5]).toBe('UNAVAILABLE');
+    expect(rows[4].cells[5]).toBe('—');
+    expect(rows[0].cells[6]).toBe('MP3 320');
+    expect(rows[1].cells[6]).toBe(''); // the same formats as its release
+  });
+
+  it('the summary adds up page by page', () => {
+    const t = lockerTally();
+    t.add({ locker: { lockerReleases: { lockerRelease: [lr(1, { left: [2, 0] })] } } });
+    t.add({ locker: { lockerReleases: { lockerRelease: [lr(2, { available: false }), lr(3)] } } });
+    expect(t.line()).toBe('3 releases, 4 tracks, 1 unavailable, 1 with no downloads left');
+  });
+
+  it('csv keeps the values as received (dates untouched)', () => {
+    const csv = renderCsv(lockerView, [lr(1)]);
+    expect(csv.split('\r\n')[0]).toBe('release.id,release.title,release.artist.name,duration,purchaseDate,available,formats');
+    expect(csv).toContain('2024-05-01T10:00:00Z');
+  });
+});

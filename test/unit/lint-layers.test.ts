@@ -1,0 +1,49 @@
+// The layer rules live in eslint.config.js and run in `npm test` (npm run lint). This checks that
+// the rules really refuse what docs/architecture.md forbids, and allow what it allows, so a typo in
+// a regex cannot switch them off silently.
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+
+async function importErrors(file: string, spec: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import { x } from '${spec}';\nexport const y = x;\n`, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layer rules (eslint.config.js)', () => {
+  const refused: [string, string][] = [
+    ['src/client/http.ts', '../cli/main'],
+    ['src/client/schemas/release.ts', '../../output/sink'],
+    ['src/sandbox/server.ts', '../client/http'],
+    ['src/sandbox/routes/locker.ts', '../../cli/context'],
+    ['src/bulk/apply.ts', '../cli/context'],
+    ['src/bulk/apply.ts', '../output/sink'],
+    ['src/output/sink.ts', '../client/http'],
+    ['src/output/sink.ts', '../cli/context'],
+    ['src/config/store.ts', '../bulk/journal'],
+    ['src/launcher/boot.ts', '../cli/main'],
+    ['src/launcher/boot.ts', '../client/http'],
+    ['src/cli/main.ts', '../launcher/boot'],
+  ];
+  const allowed: [string, string][] = [
+    ['src/client/http.ts', './errors'],
+    ['src/client/schemas/release.ts', '../errors'],
+    ['src/bulk/apply.ts', '../client/http'],
+    ['src/output/sink.ts', '../client/errors'],
+    ['src/config/store.ts', '../client/errors'],
+    ['src/launcher/boot.ts', '../cli/argv'],
+    ['src/cli/main.ts', '../client/http'],
+    ['src/cli/commands/locker.ts', '../../sandbox/index'],
+  ];
+
+  it.each(refused)('%s may not import %s', async (file, spec) => {
+    expect(await importErrors(file, spec)).toHaveLength(1);
+  });
+
+  it.each(allowed)('%s may import %s', async (file, spec) => {
+    expect(await importErrors(file, spec)).toEqual([]);
+  });
+});
