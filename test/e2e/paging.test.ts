@@ -56,4 +56,19 @@ describe('--all fetches pages concurrently once the total is known', () => {
     expect(s.count(RELEASES)).toBe(asked);
     expect(asked).toBeLessThan(12);
   });
+
+  it('-o xml: Ctrl-C stops the walk the same way (no page asked for after it, exit 130)', async () => {
+    const s = await hostile();
+    s.on(RELEASES, slowPages(50_000, 150).behaviour);
+    const child = spawnMcat(['artist', 'releases', '1', '--all', '-o', 'xml'], { env: hostileEnv(s), timeout: 20_000 });
+    await s.waitFor(RELEASES, 3);
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr).trim()).toBe('mcat: interrupted: the listing was stopped before its last page');
+    const asked = s.count(RELEASES);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(s.count(RELEASES)).toBe(asked);
+    expect(asked).toBeLessThan(12);
+  });
 });
