@@ -38,37 +38,31 @@ describe('--all fetches pages concurrently once the total is known', () => {
     expect(pages.maxInFlight()).toBe(4);
   });
 
-  it('Ctrl-C stops the walk: whole lines on stdout, one line on stderr, exit 130', async () => {
+  /** starts a slow --all walk in `format`, sends Ctrl-C after three pages were asked for: the run, once the walk stopped */
+  async function interrupted(format: string) {
     const s = await hostile();
     s.on(RELEASES, slowPages(50_000, 150).behaviour);
-    const child = spawnMcat(['artist', 'releases', '1', '--all', '-o', 'ndjson'], { env: hostileEnv(s), timeout: 20_000 });
+    const child = spawnMcat(['artist', 'releases', '1', '--all', '-o', format], { env: hostileEnv(s), timeout: 20_000 });
     await s.waitFor(RELEASES, 3);
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    const out = String(r.stdout);
-    expect(out === '' || out.endsWith('\n')).toBe(true);
-    for (const line of out.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
     expect(String(r.stderr).trim()).toBe('mcat: interrupted: the listing was stopped before its last page');
     // nothing is asked for after the interrupt
     const asked = s.count(RELEASES);
     await new Promise((res) => setTimeout(res, 300));
     expect(s.count(RELEASES)).toBe(asked);
     expect(asked).toBeLessThan(12);
+    return r;
+  }
+
+  it('Ctrl-C stops the walk: whole lines on stdout, one line on stderr, exit 130', async () => {
+    const out = String((await interrupted('ndjson')).stdout);
+    expect(out === '' || out.endsWith('\n')).toBe(true);
+    for (const line of out.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
   });
 
   it('-o xml: Ctrl-C stops the walk the same way (no page asked for after it, exit 130)', async () => {
-    const s = await hostile();
-    s.on(RELEASES, slowPages(50_000, 150).behaviour);
-    const child = spawnMcat(['artist', 'releases', '1', '--all', '-o', 'xml'], { env: hostileEnv(s), timeout: 20_000 });
-    await s.waitFor(RELEASES, 3);
-    child.kill('SIGINT');
-    const r = await child;
-    expect(r.exitCode).toBe(130);
-    expect(String(r.stderr).trim()).toBe('mcat: interrupted: the listing was stopped before its last page');
-    const asked = s.count(RELEASES);
-    await new Promise((res) => setTimeout(res, 300));
-    expect(s.count(RELEASES)).toBe(asked);
-    expect(asked).toBeLessThan(12);
+    await interrupted('xml');
   });
 });
