@@ -18,6 +18,8 @@ export const GOALS = {
   bulkRate: { text: '≥ 1,500 edits/s', ok: (r) => r.value >= 1500 },
   bulkVsSeparate: { text: '≥ 100× separate invocations', ok: (r) => r.ratio >= 100 },
   bulkCpu: { text: '≤ 0.3 ms', ok: (r) => r.value <= 0.3 },
+  rateTime: { text: '≤ 1.15× the ideal', ok: (r) => r.ratio <= 1.15 },
+  rate429: { text: '< 5 % answered 429', ok: (r) => r.value < 5 },
 };
 
 export function fmt(x) {

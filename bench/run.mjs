@@ -9,7 +9,7 @@
 // writes both to bench/RESULTS.md and the README's Benchmarks section quotes it.
 //
 //   npm run bench                 all benchmarks; writes bench/RESULTS.md and the README's quote
-//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk); writes nothing
+//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk, rate); writes nothing
 //
 //   MCAT_BENCH_RUNS=N             alternated runs per start-up and read figure (default 21)
 import { spawn, execFileSync } from 'node:child_process';
@@ -195,6 +195,7 @@ async function main() {
     if (want('locker')) await guard(headline, 'locker --all, 20,000 releases', ['lockerTime', 'lockerMemory', 'lockerTable'], () => lockerRows(headline, sb));
     if (withCa) await guard(withCa, 'start-up and read', ['help', 'read'], () => startupRows(withCa, sb, {}, Math.max(5, Math.round(RUNS / 2))));
     if (want('bulk')) await guard(headline, 'bulk apply, 1,000 replaces', ['bulkRate', 'bulkVsSeparate', 'bulkCpu'], () => bulkRows(headline, withCa));
+    if (want('rate')) await guard(headline, 'apply of 1,000 replaces at --rate-limit 50/s', ['rateTime', 'rate429'], () => rateRows(headline));
   } finally {
     await sb.stop();
   }
@@ -365,6 +366,40 @@ async function bulkRows(table, withCa) {
     }
   } finally {
     await lat.stop();
+  }
+}
+
+/** 1,000 replaces against `--rate-limit 50/s`: the client's limiter should keep to the rate, not hit it. */
+async function rateRows(table) {
+  const dir = join(work, 'sandbox-rate');
+  // 50 playlists to spread the edits over, made before the limit is on
+  const free = await startSandbox(dir);
+  let ids;
+  try {
+    const env = envFor(free);
+    const f = join(work, 'rate-creates.ndjson');
+    writeFileSync(f, Array.from({ length: 50 }, (_, i) => JSON.stringify({ op: 'create', name: `rate ${i}` })).join('\n') + '\n');
+    await mustRun(node, [bin, 'playlist', 'apply', f, '--journal', join(work, 'jr0')], { env });
+    ids = JSON.parse((await mustRun(node, [bin, 'playlist', 'list', '--all', '-o', 'json'], { env })).out).playlists.playlist.map((p) => p.id);
+  } finally {
+    await free.stop();
+  }
+  const limited = await startSandbox(dir, ['--rate-limit', '50/s']);
+  try {
+    const env = envFor(limited);
+    const tracks = limited.info.examples.trackIds;
+    const file = join(work, 'rate-edits.ndjson');
+    writeFileSync(file, Array.from({ length: 1000 }, (_, i) => JSON.stringify({ op: 'replace', playlistId: ids[i % ids.length], name: `rate ${i}`, tracks: [{ trackId: String(tracks[i % tracks.length]) }] })).join('\n') + '\n');
+    const before = JSON.parse(execFileSync(node, [bin, 'sandbox', 'info', '--json', '--data', dir], { encoding: 'utf8' })).requests;
+    const run = await mustRun(node, [bin, 'playlist', 'apply', file, '--journal', join(work, 'jr1')], { env: { ...env, ...NO_CA } });
+    const after = JSON.parse(execFileSync(node, [bin, 'sandbox', 'info', '--json', '--data', dir], { encoding: 'utf8' })).requests;
+    const total = after.total - before.total;
+    const tooMany = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+    log(`rate: ${total} requests answered, ${tooMany} of them 429`);
+    table.record({ name: 'apply of 1,000 replaces at --rate-limit 50/s: time', value: run.ms, unit: 'ms', baseline: { name: 'ideal (1,000 / 50 a second)', value: 20_000 }, goal: 'rateTime' });
+    table.record({ name: 'apply of 1,000 replaces at --rate-limit 50/s: answered 429', value: (100 * tooMany) / total, unit: '%', goal: 'rate429' });
+  } finally {
+    await limited.stop();
   }
 }
 

@@ -5,16 +5,20 @@
 // outcome was not journalled is simply sent again. create is not: it is sent with a marker
 // annotation ("mcat:apply": "<runId>:<key>") whose intent is journalled first; when the outcome of
 // a create is unknown (response lost, process killed), the user's playlists are searched for the
-// marker before creating again. The marker is removed once the new id is on disk in the journal.
+// marker before creating again (by the client's policy before it sends the create again, and by
+// a resumed run). The marker is removed once the new id is on disk in the journal.
+//
+// Nothing here retries: every request goes through the client's one retry and rate policy; the
+// run only decides how many edits are in flight. An edit whose request failed for good is
+// recorded as failed, and `--resume` applies it again.
 import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, UsageError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { Journal, JournalWriteError, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
-import { loadOps, type BulkOps } from './ops';
-import { AimdScheduler, type SchedulerOptions } from './scheduler';
-import { withRetries } from './retry';
-import type { ClientLike, CreateBody, DetailsBody, PlaylistListing, PlaylistQuery, ReplaceBody } from './types';
+import { Scheduler } from './scheduler';
+import type { CreateBody, DetailsBody, PlaylistApi, PlaylistQuery, PlaylistsBody, ReplaceBody } from '../client/playlist-api';
+import type { RateLimiter } from '../client/policy';
 import { paginate } from '../client/paging';
 
 /** Annotation key of the create marker. */
@@ -30,9 +34,9 @@ export interface ApplyProgress {
   ratePerSec: number;
   /** seconds left at that rate; undefined until a rate is known */
   etaSec: number | undefined;
-  /** current effective concurrency (drops after 429s) */
+  /** edits in flight at most */
   concurrency: number;
-  /** true while every worker waits for Retry-After */
+  /** true while every request waits for Retry-After (the client's limiter) */
   paused: boolean;
 }
 
@@ -46,6 +50,7 @@ export interface FailedEdit {
   message: string;
   code?: number;
   httpStatus?: number;
+  /** requests sent for the call that failed, the client's retries included */
   attempts: number;
   /** a playlist created for this edit before it failed (its marker may still be on it) */
   playlistId?: string;
@@ -81,7 +86,10 @@ export interface ApplyResult {
 }
 
 export interface ApplyOptions {
-  client: ClientLike;
+  /** the playlist calls of the client (src/client/playlist-api.ts); tests pass a fake */
+  api: PlaylistApi;
+  /** the client's rate limiter: progress says when everyone waits for a 429 */
+  limiter?: RateLimiter;
   edits: ParsedEdit[];
   country: string;
   /** the user whose playlists are changed; required for group edits */
@@ -100,12 +108,6 @@ export interface ApplyOptions {
   onProgress?: (s: ApplyProgress) => void;
   /** one line for people (stderr) */
   notice?: (line: string) => void;
-  /** the client functions; default: src/client through ops.ts. Tests pass a fake. */
-  ops?: BulkOps;
-  /** a scheduler made by the caller (e.g. to wire the client's 429 hook to noteRateLimited) */
-  scheduler?: AimdScheduler;
-  /** options of the scheduler made when none is given (tests: sleep, random, maxAttempts) */
-  schedulerOptions?: SchedulerOptions;
   /** page size of the marker search (listPlaylists); default 500 */
   listPageSize?: number;
   /** the most listing pages one marker search reads (paginate's cap; default DEFAULT_MAX_PAGES) */
@@ -165,7 +167,7 @@ export function describeError(err: unknown): { error: string; message: string; c
   return { error: 'Error', message: String(err) };
 }
 
-function fieldsOf(e: { name?: string; status?: string; visibility?: string; description?: string; imageUrl?: string; annotations?: Record<string, string> }): DetailsBody {
+function fieldsOf(e: { name?: string; status?: string; visibility?: string; description?: string; imageUrl?: string; annotations?: Record<string, unknown> }): DetailsBody {
   const b: DetailsBody = {};
   if (e.name !== undefined) b.name = e.name;
   if (e.status !== undefined) b.status = e.status as DetailsBody['status'];
@@ -192,11 +194,10 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const t0 = (opts.now ?? Date.now)();
   const now = opts.now ?? Date.now;
   const notice = opts.notice ?? (() => {});
-  const { client, country, userId, edits } = opts;
+  const { api, country, userId, edits } = opts;
   if (!userId && edits.some((e) => e.edit.op === 'group-add' || e.edit.op === 'group-replace')) {
     throw new UsageError('group edits need a user: pass --user (or use a profile whose token names the user)');
   }
-  const ops = opts.ops ?? (await loadOps());
   const inputHash = opts.inputHash ?? hashEdits(edits);
   const opened = Journal.open(opts.journalPath, {
     inputHash,
@@ -218,7 +219,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     return { ...base, applied: 0, skipped: edits.length, elapsedMs: now() - t0 };
   }
   const q: PlaylistQuery = userId ? { country, userId } : { country };
-  const scheduler = opts.scheduler ?? new AimdScheduler({ ...opts.schedulerOptions, concurrency: opts.concurrency ?? opts.schedulerOptions?.concurrency ?? 8 });
+  const scheduler = new Scheduler({ concurrency: opts.concurrency ?? 8 });
 
   const todo = edits.filter((e) => !state.done.has(e.key));
   const skipped = edits.length - todo.length;
@@ -255,7 +256,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       const found = new Map<string, string[]>();
       let total: number | undefined;
       let shifted = false;
-      const pages = paginate<PlaylistListing>((page) => withPageRetries(() => ops.listPlaylists(client, { ...q, page, pageSize })), {
+      const pages = paginate<PlaylistsBody>((page, signal) => api.listPlaylists({ ...q, page, pageSize, signal }), {
         listPath: 'playlists.playlist',
         pagingPath: 'playlists',
         pageSize,
@@ -275,17 +276,6 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       if (!shifted || round >= 2) return found;
     }
   };
-  // a scan reads many pages: retry a page on its own rather than the whole edit
-  const withPageRetries = <T>(fn: () => Promise<T>): Promise<T> =>
-    withRetries(fn, {
-      attempts: 4,
-      baseDelayMs: scheduler.opts.baseDelayMs,
-      maxDelayMs: scheduler.opts.maxDelayMs,
-      defaultRetryAfterMs: scheduler.opts.defaultRetryAfterMs,
-      onRateLimited: (ms) => scheduler.noteRateLimited(ms),
-      sleep: scheduler.opts.sleep,
-      random: scheduler.opts.random,
-    });
   const markerScan = (since: number): Promise<Map<string, string[]>> => {
     if (scan && scan.startedAt > since) return scan.promise;
     const startedAt = tick();
@@ -314,20 +304,23 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   // whether this run has sent a change yet: a journal that fails before then is a usage problem (exit 2)
   let sentAny = false;
 
+  /** After a create whose outcome is unknown: the playlist its marker names, adopted, if there is one. */
+  const adopt = async (pe: ParsedEdit, marker: string, st: EditState): Promise<void> => {
+    const index = await markerScan(st.ambiguousSince);
+    const ids = index.get(marker);
+    if (ids?.length) {
+      st.createdId = ids[0];
+      st.adopted = true;
+      createdIds.add(ids[0]);
+      await journal.appendDurable({ type: 'created', key: pe.key, playlistId: ids[0], adopted: true, at: journal.stamp() });
+      if (ids.length > 1) notice(`edit at line ${pe.line}: more than one playlist carries its marker (${ids.join(', ')}); keeping ${ids[0]}`);
+    }
+    st.ambiguous = false;
+  };
+
   const createFlow = async (pe: ParsedEdit, body: CreateBody, st: EditState): Promise<EditOutcome> => {
     const marker = `${runId}:${pe.key}`;
-    if (st.createdId === undefined && st.ambiguous) {
-      const index = await markerScan(st.ambiguousSince);
-      const ids = index.get(marker);
-      if (ids?.length) {
-        st.createdId = ids[0];
-        st.adopted = true;
-        createdIds.add(ids[0]);
-        await journal.appendDurable({ type: 'created', key: pe.key, playlistId: ids[0], adopted: true, at: journal.stamp() });
-        if (ids.length > 1) notice(`edit at line ${pe.line}: more than one playlist carries its marker (${ids.join(', ')}); keeping ${ids[0]}`);
-      }
-      st.ambiguous = false;
-    }
+    if (st.createdId === undefined && st.ambiguous) await adopt(pe, marker, st);
     if (st.createdId === undefined) {
       if (!st.markerJournaled) {
         // on disk before the request leaves: a resumed run then knows to look for the marker
@@ -336,39 +329,56 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
         st.startedJournaled = true;
       }
       const withMarker: CreateBody = { ...body, annotations: { ...(body.annotations ?? {}), [MARKER_KEY]: marker } };
+      // the client's policy sends a create again after a lost answer only when the listing,
+      // read after that answer was lost, shows no playlist with this marker
+      let foundSince: number | undefined;
+      const confirmNotApplied = async () => {
+        anyAmbiguity = true;
+        const since = tick();
+        const found = (await markerScan(since)).has(marker);
+        // found: the client gives up on the create at once, and that same search serves the adoption
+        if (found) foundSince = since;
+        return !found;
+      };
       let res;
       sentAny = true;
       try {
-        res = await ops.createPlaylist(client, withMarker, q);
+        res = await api.createPlaylist(withMarker, q, { confirmNotApplied });
       } catch (err) {
-        if (!definitelyNotApplied(err)) {
+        if (definitelyNotApplied(err)) throw err;
+        // it may have taken effect: if the marker shows it did, carry on with that playlist
+        st.ambiguous = true;
+        st.ambiguousSince = foundSince ?? tick();
+        anyAmbiguity = true;
+        await adopt(pe, marker, st).catch(() => undefined);
+        if (st.createdId === undefined) {
           st.ambiguous = true;
-          st.ambiguousSince = tick();
-          anyAmbiguity = true;
+          throw err;
         }
-        throw err;
       }
-      const id = res?.playlist?.id;
+      const id = st.createdId ?? res?.playlist?.id;
       if (typeof id !== 'string' || id === '') {
         st.ambiguous = true;
         st.ambiguousSince = tick();
         anyAmbiguity = true;
         throw new ResponseError('the create response names no playlist id');
       }
-      st.createdId = id;
-      createdIds.add(id);
-      // on disk before the marker goes: were the machine to crash with the marker gone and the id
-      // not on disk, a resumed run could find the playlist by neither and would create it again
-      await journal.appendDurable({ type: 'created', key: pe.key, playlistId: id, adopted: false, at: journal.stamp() });
+      if (st.createdId === undefined) {
+        st.createdId = id;
+        createdIds.add(id);
+        // on disk before the marker goes: were the machine to crash with the marker gone and the id
+        // not on disk, a resumed run could find the playlist by neither and would create it again
+        await journal.appendDurable({ type: 'created', key: pe.key, playlistId: id, adopted: false, at: journal.stamp() });
+      }
     }
     // the id is on disk: now the marker can go, leaving exactly the annotations the edit asked for
     const id = st.createdId;
     sentAny = true;
-    const res = await ops.updatePlaylistDetails(client, id, { annotations: { ...(body.annotations ?? {}) } }, q);
+    const res = await api.updatePlaylistDetails(id, { annotations: { ...(body.annotations ?? {}) } }, q);
     const ann = res?.playlist?.annotations;
     if (ann && Object.prototype.hasOwnProperty.call(ann, MARKER_KEY) && ann[MARKER_KEY] === marker && body.annotations?.[MARKER_KEY] !== marker) {
       // details merged the annotations instead of replacing them: replace the whole playlist
-      await ops.replacePlaylist(client, id, { ...fieldsOf(body), tracks: body.tracks ?? [] }, q);
+      await api.replacePlaylist(id, { ...fieldsOf(body), tracks: body.tracks ?? [] }, q);
     }
     return { playlistId: id, created: true, adopted: st.adopted };
   };
@@ -385,7 +395,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
         if (e.ifMissing === 'create' && st.createPath) return createFlow(pe, createBodyOf(e), st);
         sentAny = true;
         try {
-          await ops.replacePlaylist(client, e.playlistId, replaceBodyOf(e), q);
+          await api.replacePlaylist(e.playlistId, replaceBodyOf(e), q);
           return { playlistId: e.playlistId };
         } catch (err) {
           if (e.ifMissing === 'create' && isMissingPlaylist(err)) {
@@ -397,19 +407,19 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       }
       case 'details':
         sentAny = true;
-        await ops.updatePlaylistDetails(client, e.playlistId, fieldsOf(e), q);
+        await api.updatePlaylistDetails(e.playlistId, fieldsOf(e), q);
         return { playlistId: e.playlistId };
       case 'create':
         return createFlow(pe, createBodyOf(e), st);
       case 'group-add':
         sentAny = true;
-        await ops.addToGroup(client, e.groupId, { playlistIds: [...e.playlistIds] }, { country, userId: userId! });
+        await api.addToGroup(e.groupId, { playlistIds: [...e.playlistIds] }, { country, userId: userId! });
         return { groupId: e.groupId };
       case 'group-replace': {
         const body: { name: string; playlistIds?: string[] } = { name: e.name };
         if (e.playlistIds !== undefined) body.playlistIds = [...e.playlistIds];
         sentAny = true;
-        await ops.replaceGroup(client, e.groupId, body, { country, userId: userId! });
+        await api.replaceGroup(e.groupId, body, { country, userId: userId! });
         return { groupId: e.groupId };
       }
     }
@@ -434,8 +444,8 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       inFlight: scheduler.inFlight,
       ratePerSec,
       etaSec: ratePerSec > 0 ? remaining / ratePerSec : undefined,
-      concurrency: scheduler.limit,
-      paused: scheduler.pausedUntil > t,
+      concurrency: scheduler.concurrency,
+      paused: (opts.limiter?.pausedUntil ?? 0) > Date.now(),
     });
   };
   const ticker = opts.onProgress ? setInterval(emit, 1000) : undefined;
@@ -473,8 +483,9 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           }
           emit();
         },
-        onFailed: (pe, err, attempts) => {
+        onFailed: (pe, err) => {
           const d = describeError(err);
+          const attempts = err instanceof McatError && err.attempts ? err.attempts : 1;
           const st = states.get(pe.key)!;
           finishedAt.push(now());
           failed.push({ key: pe.key, line: pe.line, index: pe.index, edit: pe.edit, attempts, ...d, ...(st.createdId ? { playlistId: st.createdId } : {}) });
@@ -489,7 +500,6 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           });
           emit();
         },
-        onRetry: () => emit(),
       },
       opts.signal,
     );

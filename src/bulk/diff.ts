@@ -1,6 +1,6 @@
 // What a playlist change would do: tracks added, removed and moved, fields changed. Used by
 // `playlist apply --dry-run` and `playlist replace --dry-run`.
-import type { Playlist, TrackInput } from './types';
+import type { Playlist, TrackInput } from '../client/playlist-api';
 
 export const DESCRIPTION_LIMIT = 500;
 
@@ -114,15 +114,19 @@ export function diffPlaylist(current: Playlist | undefined, desired: DesiredPlay
     const from = cur.image ?? cur.imageUrl;
     if (desired.imageUrl !== from) fieldsChanged.push({ field: 'imageUrl', from, to: desired.imageUrl });
   }
-  if (desired.annotations !== undefined && !(current && sameAnnotations(cur.annotations, desired.annotations))) {
+  if (desired.annotations !== undefined && !(current && sameAnnotations(cur.annotations ?? undefined, desired.annotations))) {
     if (current || Object.keys(desired.annotations).length) fieldsChanged.push({ field: 'annotations', from: cur.annotations, to: desired.annotations });
   }
 
   const tracksAdded: TrackAt[] = [];
   const tracksRemoved: TrackAt[] = [];
   const tracksMoved: TrackMove[] = [];
-  const curTracks = (cur.tracks ?? []).map((t) => ({ id: String(t.trackId), title: t.trackTitle }));
-  const want = (desired.tracks ?? []).map((t) => ({ id: String(t.trackId), title: t.trackTitle }));
+  const titleOf = (t: object) => {
+    const v = (t as { trackTitle?: unknown }).trackTitle;
+    return typeof v === 'string' ? v : undefined;
+  };
+  const curTracks = (cur.tracks ?? []).map((t) => ({ id: String(t.trackId), title: titleOf(t) }));
+  const want = (desired.tracks ?? []).map((t) => ({ id: String(t.trackId), title: titleOf(t) }));
   if (desired.tracks !== undefined) {
     // the k-th occurrence of a track id in one list matches its k-th occurrence in the other
     const slots = new Map<string, number[]>();

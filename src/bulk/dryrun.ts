@@ -4,9 +4,7 @@
 import { diffPlaylist, formatDiff, type PlaylistDiff } from './diff';
 import type { Edit, ParsedEdit } from './edits';
 import { describeError, isMissingPlaylist } from './apply';
-import { loadOps, type BulkOps } from './ops';
-import { withRetries } from './retry';
-import type { ClientLike, Playlist, PlaylistQuery } from './types';
+import type { Playlist, PlaylistApi, PlaylistQuery } from '../client/playlist-api';
 
 export type PlanAction = 'change' | 'no-change' | 'create' | 'group' | 'fail';
 
@@ -24,13 +22,13 @@ export interface DryRunPlan {
 }
 
 export interface DryRunOptions {
-  client: ClientLike;
+  /** the playlist calls of the client (src/client/playlist-api.ts); tests pass a fake */
+  api: PlaylistApi;
   edits: ParsedEdit[];
   country: string;
   userId?: string;
   /** parallel reads (default 4) */
   concurrency?: number;
-  ops?: BulkOps;
   signal?: AbortSignal;
 }
 
@@ -50,13 +48,12 @@ function project(p: Playlist | undefined, e: Edit, id: string): Playlist {
 }
 
 export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
-  const ops = o.ops ?? (await loadOps());
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const ids = [...new Set(o.edits.flatMap((pe) => (pe.edit.op === 'replace' || pe.edit.op === 'details' ? [pe.edit.playlistId] : [])))];
   const fetched = new Map<string, Fetched>();
   await readEach(ids, o, async (id) => {
     try {
-      const r = await withRetries(() => ops.getPlaylist(o.client, id, q));
+      const r = await o.api.getPlaylist(id, q);
       fetched.set(id, { playlist: r.playlist });
     } catch (err) {
       fetched.set(id, isMissingPlaylist(err) ? { missing: true, error: err } : { failed: err });
@@ -64,7 +61,7 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
   });
 
   // each group that an edit adds to, read once as it is (a group-replace needs no read: it sets it whole)
-  const groups = await readGroups(o, ops);
+  const groups = await readGroups(o);
 
   // projected state per playlist id, advanced edit by edit
   const state = new Map<string, Playlist | undefined>();
@@ -129,7 +126,7 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
 /** A group as the dry run sees it: its playlist ids, or why it could not be read. */
 type GroupState = { ids: Set<string> } | { missing: unknown } | { failed: unknown };
 
-async function readGroups(o: DryRunOptions, ops: BulkOps): Promise<Map<string, GroupState>> {
+async function readGroups(o: DryRunOptions): Promise<Map<string, GroupState>> {
   const out = new Map<string, GroupState>();
   const ids: string[] = [];
   for (const pe of o.edits) {
@@ -143,7 +140,7 @@ async function readGroups(o: DryRunOptions, ops: BulkOps): Promise<Map<string, G
   const q = { country: o.country, userId: o.userId! };
   await readEach(ids, o, async (id) => {
     try {
-      const r = await withRetries(() => ops.readGroup(o.client, id, q));
+      const r = await o.api.readGroup(id, q);
       out.set(id, { ids: new Set((r?.playlistGroup?.playlists ?? []).map((p) => String(p.id))) });
     } catch (err) {
       out.set(id, isMissingPlaylist(err) ? { missing: err } : { failed: err });

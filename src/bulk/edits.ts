@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
 import { DESCRIPTION_LIMIT } from './diff';
-import { TRACK_METADATA_FIELDS, type TrackInput } from './types';
+import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
 
 export const OPS = ['replace', 'details', 'create', 'group-add', 'group-replace'] as const;
 export type Op = (typeof OPS)[number];

@@ -2,20 +2,19 @@
 // so that `mcat playlist apply` of the output restores them (into the same user, or an empty one).
 import { paginate } from '../client/paging';
 import { canonicalJson, type ReplaceEdit } from './edits';
-import { loadOps, type BulkOps } from './ops';
-import { withRetries } from './retry';
+import { TRACK_METADATA_FIELDS } from '../client/playlists';
+import type { Playlist, PlaylistApi, PlaylistQuery, PlaylistsBody, TrackInput } from '../client/playlist-api';
 import { shardOfId, type Shard } from './shard';
-import { TRACK_METADATA_FIELDS, type ClientLike, type Playlist, type PlaylistListing, type PlaylistQuery, type TrackInput } from './types';
 
 export interface ExportOptions {
-  client: ClientLike;
+  /** the playlist calls of the client (src/client/playlist-api.ts); tests pass a fake */
+  api: PlaylistApi;
   country: string;
   userId?: string;
   /** playlists read in parallel (default 4); output stays in listing order */
   concurrency?: number;
   /** listing page size (default 100) */
   pageSize?: number;
-  ops?: BulkOps;
   signal?: AbortSignal;
   /** the most listing pages read (paginate's cap; default DEFAULT_MAX_PAGES) */
   maxPages?: number;
@@ -65,19 +64,19 @@ export function exportLine(edit: ReplaceEdit): string {
  * each (a bounded number at a time).
  */
 export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<ReplaceEdit> {
-  const ops = o.ops ?? (await loadOps());
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const pageSize = o.pageSize ?? 100;
   const width = Math.max(1, o.concurrency ?? 4);
 
   async function* ids(): AsyncGenerator<string> {
     const seen = new Set<string>();
-    const pages = paginate<PlaylistListing>((page) => withRetries(() => ops.listPlaylists(o.client, { ...q, page, pageSize })), {
+    const pages = paginate<PlaylistsBody>((page, signal) => o.api.listPlaylists({ ...q, page, pageSize, signal }), {
       listPath: 'playlists.playlist',
       pagingPath: 'playlists',
       pageSize,
       maxPages: o.maxPages,
       what: 'the playlists',
+      signal: o.signal,
     });
     for await (const res of pages) {
       for (const p of res.playlists.playlist ?? []) {
@@ -101,7 +100,7 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
         break;
       }
       const id = n.value;
-      const p = withRetries(() => ops.getPlaylist(o.client, id, q)).then((r) => r.playlist);
+      const p = o.api.getPlaylist(id, q).then((r) => r.playlist);
       p.catch(() => {}); // handled when its turn comes
       window.push(p);
     }

@@ -4,19 +4,17 @@
 import { diffPlaylist, formatDiff, type DesiredPlaylist } from './diff';
 import type { ParsedEdit } from './edits';
 import { describeError } from './apply';
-import { loadOps, type BulkOps } from './ops';
-import { withRetries } from './retry';
-import type { ClientLike, PlaylistQuery } from './types';
+import type { PlaylistApi, PlaylistQuery } from '../client/playlist-api';
 
 export interface VerifyOptions {
-  client: ClientLike;
+  /** the playlist calls of the client (src/client/playlist-api.ts); tests pass a fake */
+  api: PlaylistApi;
   edits: ParsedEdit[];
   /** ids of playlists created by the run, by edit key (ApplyResult.created) */
   created: { key: string; playlistId: string }[];
   country: string;
   userId?: string;
   concurrency?: number;
-  ops?: BulkOps;
 }
 
 export interface VerifyResult {
@@ -25,7 +23,6 @@ export interface VerifyResult {
 }
 
 export async function verifyEdits(o: VerifyOptions): Promise<VerifyResult> {
-  const ops = o.ops ?? (await loadOps());
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const createdBy = new Map(o.created.map((c) => [c.key, c.playlistId]));
   const want = new Map<string, { line: number; desired: DesiredPlaylist }>();
@@ -55,7 +52,7 @@ export async function verifyEdits(o: VerifyOptions): Promise<VerifyResult> {
       const id = ids[next++];
       const { line, desired } = want.get(id)!;
       try {
-        const { playlist } = await withRetries(() => ops.getPlaylist(o.client, id, q));
+        const { playlist } = await o.api.getPlaylist(id, q);
         const d = diffPlaylist(playlist, desired);
         if (!d.unchanged) mismatches.push({ playlistId: id, line, lines: formatDiff(d) });
       } catch (err) {

@@ -8,7 +8,6 @@ import {
   McatError,
   NetworkError,
   PagingError,
-  PartialError,
   RateLimitError,
   RedirectError,
   ResponseError,
@@ -19,6 +18,11 @@ import {
 
 export class InterruptedError extends McatError {
   override name = 'InterruptedError';
+}
+
+/** Some items failed, the rest succeeded (exit 3). The failures were already reported. */
+export class PartialError extends McatError {
+  override name = 'PartialError';
 }
 
 /** The sandbox's refusal of a data dir or database file (by name: the sandbox is a bundle of its own). */

@@ -20,9 +20,10 @@ export interface ListingSpec {
   listPath: string;
   maxPageSize: number;
   defaultPageSize?: number;
-  fetchPage: (page: number, pageSize: number) => Promise<unknown>;
+  /** one page; `signal` fires when the page is no longer wanted (Ctrl-C, or the walk stopped) */
+  fetchPage: (page: number, pageSize: number, signal?: AbortSignal) => Promise<unknown>;
   /** the same page as the service's XML, as received (-o xml) */
-  fetchXml: (page: number, pageSize: number) => Promise<string>;
+  fetchXml: (page: number, pageSize: number, signal?: AbortSignal) => Promise<string>;
   view: View;
   /** names the listing in errors, e.g. 'artist releases' */
   what: string;
@@ -94,7 +95,8 @@ export async function runListing(cmd: Command, flags: PagingFlags, spec: Listing
   const { mergePages } = await import('../output/json');
   const { paginate } = await import('../client/paging');
   const { client } = await session(cmd);
-  const pages = paginate((p) => spec.fetchPage(p, size), {
+  const { interruptSignal } = await import('./lifecycle');
+  const pages = paginate((p, signal) => spec.fetchPage(p, size, signal), {
     listPath: spec.listPath,
     pagingPath: spec.pagingPath,
     startPage: page,
@@ -102,6 +104,7 @@ export async function runListing(cmd: Command, flags: PagingFlags, spec: Listing
     limit,
     what: spec.what,
     maxPages: client.maxPages,
+    signal: interruptSignal(),
   });
   await out.streamPages(pages, spec.view, {
     merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),

@@ -32,7 +32,7 @@ export function buildProgram(args?: readonly string[]): Command {
     .option('--country <code>', 'ISO 3166 two-letter country of the request (overrides the profile)')
     .addOption(new Option('--auth-in <where>', 'where OAuth parameters travel').choices(['header', 'query']))
     .option('--timeout <ms>', 'timeout of each request in milliseconds')
-    .option('--retries <n>', 'retries of idempotent requests on 429, 5xx and resets')
+    .option('--retries <n>', 'retries of a request on 429, and of safe ones on 502/503/504 and resets (default 3)')
     .option('--max-body <size>', 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt')
     .showSuggestionAfterError(true)
     .configureHelp({

@@ -10,6 +10,7 @@ import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
 import { notice, session } from './context';
+import { interruptSignal } from './lifecycle';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -61,7 +62,8 @@ export async function fetchXml(c: ApiClient, call: Call): Promise<{ text: string
 
 export interface XmlListingOptions {
   list: XmlList;
-  fetchPage: (page: number) => Promise<string>;
+  /** one page; `signal` fires when the page is no longer wanted (Ctrl-C, or the walk stopped) */
+  fetchPage: (page: number, signal?: AbortSignal) => Promise<string>;
   startPage: number;
   pageSize: number;
   limit?: number;
@@ -79,7 +81,7 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
   let total: number | undefined;
   let got = 0;
   async function* pages(): AsyncGenerator<XmlPage> {
-    const walk = paginate(async (n) => splitXmlPage(asXml(await o.fetchPage(n)), o.list), {
+    const walk = paginate(async (n, signal) => splitXmlPage(asXml(await o.fetchPage(n, signal)), o.list), {
       items: (p) => p.items,
       pageInfo: (p) => ({ page: p.page, pageSize: p.pageSize, totalItems: p.totalItems }),
       key: xmlItemKey,
@@ -88,6 +90,7 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
       limit: o.limit,
       what: o.what,
       maxPages: o.maxPages,
+      signal: interruptSignal(),
     });
     for await (const p of walk) {
       total ??= p.totalItems;
@@ -120,7 +123,7 @@ export async function runXmlListing(
   const { client } = await session(cmd);
   await printXmlListing({
     list: xmlListOf(spec.pagingPath, spec.listPath),
-    fetchPage: (p) => spec.fetchXml(p, size),
+    fetchPage: (p, signal) => spec.fetchXml(p, size, signal),
     startPage: o.page,
     pageSize: size,
     limit: o.limit,

@@ -103,13 +103,14 @@ export interface ArtistReleasesOptions extends CatalogueFilters {
   artistId: number;
   page?: number;
   pageSize?: number;
+  signal?: AbortSignal;
 }
 
 export function artistReleasesCall(o: ArtistReleasesOptions): Call {
   return {
     method: 'GET',
     path: '/1.2/artist/releases',
-    opts: { query: { artistId: o.artistId, ...filterQuery(o), page: o.page, pageSize: o.pageSize }, auth: 'consumer', schema: artistReleasesBody, what: 'artist releases' },
+    opts: { query: { artistId: o.artistId, ...filterQuery(o), page: o.page, pageSize: o.pageSize }, auth: 'consumer', schema: artistReleasesBody, what: 'artist releases', signal: o.signal },
   };
 }
 
@@ -123,6 +124,7 @@ export interface ReleaseTracksOptions {
   usageTypes?: string[];
   page?: number;
   pageSize?: number;
+  signal?: AbortSignal;
 }
 
 export function releaseTracksCall(o: ReleaseTracksOptions): Call {
@@ -134,6 +136,7 @@ export function releaseTracksCall(o: ReleaseTracksOptions): Call {
       auth: 'consumer',
       schema: releaseTracksBody,
       what: 'release tracks',
+      signal: o.signal,
     },
   };
 }

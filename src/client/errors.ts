@@ -15,6 +15,8 @@ export class McatError extends Error {
   override name = 'McatError';
   /** One line of advice for the user, printed after the message. */
   hint?: string;
+  /** requests sent for the call that failed, retries included (set by the request core) */
+  attempts?: number;
 }
 
 /** The API answered with an error body (`status="error"`), whatever the HTTP status. */
@@ -190,7 +192,3 @@ export class UsageError extends McatError {
   }
 }
 
-/** Some items failed, the rest succeeded (exit 3). The failures were already reported. */
-export class PartialError extends McatError {
-  override name = 'PartialError';
-}

@@ -1,7 +1,7 @@
 // The user's locker (endpoint 3), as JSON or as the API's own XML.
 import type { ApiClient } from './http';
 import { lockerBody, type LockerBody } from './schemas/locker';
-import { paginateConcurrent } from './paging';
+import { paginate } from './paging';
 import { callJson, callXml, type Call } from './call';
 
 export interface LockerOptions {
@@ -43,15 +43,16 @@ export function lockerReleaseKey(lr: any): string {
 }
 
 /**
- * Every page of the locker, in order, read `concurrency` pages at a time once the first page
- * has told how many there are (default 4; 50 releases a page, the most the service gives).
+ * Every page of the locker, in order, through paginate(): up to `concurrency` pages fetched ahead
+ * once the first page has told how many there are (default 4; 50 releases a page, the most the
+ * service gives).
  */
 export function lockerPages(
   c: ApiClient,
   o: Omit<LockerOptions, 'page'> & { concurrency?: number; limit?: number },
 ): AsyncGenerator<LockerBody> {
   const pageSize = o.pageSize ?? 50;
-  return paginateConcurrent((page, signal) => getLocker(c, { country: o.country, sort: o.sort, page, pageSize, signal }), {
+  return paginate((page, signal) => getLocker(c, { country: o.country, sort: o.sort, page, pageSize, signal }), {
     listPath: LOCKER_LIST_PATH,
     pagingPath: LOCKER_PAGING_PATH,
     pageSize,

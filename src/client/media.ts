@@ -46,7 +46,3 @@ export async function streamCheck(
   return { status: res.status, contentType: res.headers['content-type'], contentLength: res.contentLength };
 }
 
-/** A self-signed stream URL for a player (OAuth parameters in the query). */
-export function streamUrl(c: ApiClient, trackId: number): string {
-  return c.signedUrl(streamPath(trackId));
-}

@@ -92,3 +92,24 @@ export function authorizationHeader(oauth: Record<string, string>, realm = ''): 
     .map((k) => `${percentEncode(k)}="${percentEncode(oauth[k])}"`);
   return `OAuth realm="${realm.replace(/"/g, '')}", ${pairs.join(', ')}`;
 }
+
+/** RFC 3986-encoded `k=v&k=v` (the signature is computed over the same values). */
+export function encodeParams(params: Params): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(params)) {
+    for (const one of Array.isArray(v) ? v : [v]) parts.push(`${percentEncode(k)}=${percentEncode(one)}`);
+  }
+  return parts.join('&');
+}
+
+/** Query and form parameters together (a name in both keeps every value), as the signature sees them. */
+export function mergeParams(a: Params, b: Params): Params {
+  const out: Params = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (k in out) {
+      const prev = out[k];
+      out[k] = [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(v) ? v : [v])];
+    } else out[k] = v;
+  }
+  return out;
+}

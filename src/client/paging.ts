@@ -1,8 +1,9 @@
 // Page-by-page iteration over a listing: stoppable (break out of the loop, or a limit, or a
-// signal), never asks for a page past the last one, and stops a server whose pages do not advance.
+// signal), never asks for a page past the last one, fetches ahead (bounded) once the total is
+// known, and stops a server whose pages do not advance.
 
 import { createHash } from 'node:crypto';
-import { PagingError } from './errors';
+import { AbortedError, PagingError } from './errors';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -70,6 +71,11 @@ export class PageGuard {
     this.key = o.key ?? itemKey;
   }
 
+  /** Pages that may still be asked for. */
+  get left(): number {
+    return this.maxPages - this.fetched;
+  }
+
   /** Before asking for another page. */
   next(): void {
     if (this.fetched >= this.maxPages) {
@@ -97,6 +103,9 @@ export class PageGuard {
   }
 }
 
+/** Pages in flight at once in a walk, once its first page has given the total (`--all`, export). */
+export const DEFAULT_PAGE_CONCURRENCY = 4;
+
 export interface PaginateOptions<T = any> extends PageGuardOptions {
   /** dotted path of the item array, e.g. 'releases.releases' */
   listPath?: string;
@@ -110,113 +119,94 @@ export interface PaginateOptions<T = any> extends PageGuardOptions {
   limit?: number;
   /** the page size asked for, when a body does not say it */
   pageSize?: number;
+  /** stops the walk: no page is asked for after it fires, pages in flight are cancelled, and the walk throws AbortedError */
   signal?: AbortSignal;
-}
-
-/**
- * Yields page bodies in order until the last page, the limit, or the caller stops; throws
- * PagingError when the server's paging breaks a PageGuard rule.
- */
-export async function* paginate<T = any>(fetchPage: (page: number) => Promise<T>, o: PaginateOptions<T>): AsyncGenerator<T> {
-  const guard = new PageGuard(o);
-  let page = o.startPage ?? 1;
-  let seen = 0;
-  if (o.limit !== undefined && o.limit <= 0) return;
-  for (;;) {
-    if (o.signal?.aborted) return;
-    guard.next();
-    const body = await fetchPage(page);
-    const list = o.items ? o.items(body) : getPath(body, o.listPath ?? '');
-    const items: readonly unknown[] = Array.isArray(list) ? list : [];
-    const paging: PageInfo = (o.pageInfo ? o.pageInfo(body) : getPath(body, o.pagingPath ?? '')) ?? {};
-    guard.check(page, paging.page, items);
-    const size = Number(paging.pageSize ?? o.pageSize ?? items.length);
-    const total = paging.totalItems === undefined ? undefined : Number(paging.totalItems);
-    if (o.limit !== undefined && seen + items.length >= o.limit) {
-      if (seen + items.length > o.limit && o.listPath) setPath(body, o.listPath, items.slice(0, o.limit - seen));
-      yield body;
-      return;
-    }
-    seen += items.length;
-    yield body;
-    if (items.length === 0) return;
-    if (total !== undefined && size > 0 && page * size >= total) return;
-    if (total === undefined && size > 0 && items.length < size) return;
-    page++;
-  }
-}
-
-/** The items of every page, one by one. */
-export async function* paginateItems<I = any>(fetchPage: (page: number) => Promise<unknown>, o: PaginateOptions): AsyncGenerator<I> {
-  for await (const body of paginate(fetchPage, o)) {
-    const list = o.items ? o.items(body) : getPath(body, o.listPath ?? '');
-    if (Array.isArray(list)) yield* list as I[];
-  }
-}
-
-export interface ConcurrentPaginateOptions<T = any> extends PaginateOptions<T> {
-  /** pages in flight at once, once the first page has told how many there are (default 4) */
+  /** pages in flight at once once the total is known (default DEFAULT_PAGE_CONCURRENCY; 1: one at a time) */
   concurrency?: number;
 }
 
-/**
- * paginate, with the pages after the first fetched ahead: once the first page gives the total,
- * up to `concurrency` pages are in flight, and they are still yielded in order. paginate decides
- * where to stop, as it would alone; pages fetched ahead that it never asks for are aborted.
- */
-export async function* paginateConcurrent<T = any>(
-  fetchPage: (page: number, signal: AbortSignal) => Promise<T>,
-  o: ConcurrentPaginateOptions<T>,
-): AsyncGenerator<T> {
-  const width = Math.max(1, Math.floor(o.concurrency ?? 4));
-  const start = o.startPage ?? 1;
-  const ac = new AbortController();
-  const stop = () => ac.abort();
-  o.signal?.addEventListener('abort', stop, { once: true });
-  const ahead = new Map<number, Promise<T>>();
-  let last: number | undefined; // the last page worth asking for, once the first page is read
-  let launched = start;
+/** Fetches one page; `signal` fires when the page is no longer wanted (the walk stopped or failed). */
+export type PageFetcher<T> = (page: number, signal: AbortSignal) => Promise<T>;
 
-  const fetchOne = (page: number): Promise<T> => {
-    const p = fetchPage(page, ac.signal);
-    p.catch(() => undefined); // a page fetched ahead may fail before it is asked for: reported then
-    return p;
+/**
+ * Yields page bodies in order until the last page, the limit, or the caller stops; throws
+ * PagingError when the server's paging breaks a PageGuard rule, AbortedError when o.signal fires.
+ *
+ * The first page is read alone. Once a page gives the total, the next pages are fetched ahead,
+ * several at a time: one more after the first page, then twice as many after each page that
+ * passes the stop rules, up to o.concurrency (so a server whose paging is broken is caught
+ * after two requests, not after a burst). Pages are yielded in order, and nothing is fetched
+ * further ahead than o.concurrency pages: memory is bounded by the pages in flight however
+ * slowly the caller reads.
+ */
+export async function* paginate<T = any>(fetchPage: PageFetcher<T>, o: PaginateOptions<T>): AsyncGenerator<T> {
+  if (o.limit !== undefined && o.limit <= 0) return;
+  const guard = new PageGuard(o);
+  const width = Math.max(1, Math.floor(o.concurrency ?? DEFAULT_PAGE_CONCURRENCY));
+  // fires when the walk ends for any reason: pages fetched ahead are then not wanted
+  const done = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, done.signal]) : done.signal;
+  const ahead: { page: number; body: Promise<T> }[] = [];
+  let next = o.startPage ?? 1;
+  const launch = () => {
+    guard.next();
+    const body = fetchPage(next, signal);
+    body.catch(() => undefined); // read (and rethrown) when its turn comes
+    ahead.push({ page: next++, body });
   };
-  const learn = (body: T) => {
-    const paging: PageInfo = (o.pageInfo ? o.pageInfo(body) : getPath(body, o.pagingPath ?? '')) ?? {};
-    const size = Number(paging.pageSize ?? o.pageSize ?? 0);
-    const total = Number(paging.totalItems);
-    if (!(size > 0) || paging.totalItems === undefined || !Number.isFinite(total)) {
-      last = start; // no total: page by page
-      return;
-    }
-    last = Math.ceil(total / size);
-    if (o.limit !== undefined) last = Math.min(last, start - 1 + Math.ceil(o.limit / size));
-  };
-  const launch = (asked: number) => {
-    if (last === undefined) return;
-    for (let p = Math.max(launched + 1, asked + 1); p <= Math.min(last, asked + width - 1); p++) {
-      ahead.set(p, fetchOne(p));
-      launched = p;
-    }
-  };
-  const ask = async (page: number): Promise<T> => {
-    const pending = ahead.get(page);
-    ahead.delete(page);
-    const p = pending ?? fetchOne(page);
-    launched = Math.max(launched, page);
-    launch(page);
-    const body = await p;
-    if (last === undefined) {
-      learn(body);
-      launch(page);
-    }
-    return body;
-  };
+  let seen = 0;
+  let passed = 0;
   try {
-    yield* paginate(ask, o);
+    for (;;) {
+      if (o.signal?.aborted) throw stopped();
+      if (ahead.length === 0) launch();
+      const { page, body: pending } = ahead.shift()!;
+      let body: T;
+      try {
+        body = await pending;
+      } catch (e) {
+        throw o.signal?.aborted ? stopped() : e;
+      }
+      const list = o.items ? o.items(body) : getPath(body, o.listPath ?? '');
+      const items: readonly unknown[] = Array.isArray(list) ? list : [];
+      const paging: PageInfo = (o.pageInfo ? o.pageInfo(body) : getPath(body, o.pagingPath ?? '')) ?? {};
+      guard.check(page, paging.page, items);
+      passed++;
+      const size = Number(paging.pageSize ?? o.pageSize ?? items.length);
+      const total = paging.totalItems === undefined ? undefined : Number(paging.totalItems);
+      if (o.limit !== undefined && seen + items.length >= o.limit) {
+        if (seen + items.length > o.limit && o.listPath) setPath(body, o.listPath, items.slice(0, o.limit - seen));
+        yield body;
+        return;
+      }
+      seen += items.length;
+      const last =
+        items.length === 0 ||
+        (total !== undefined && size > 0 && page * size >= total) ||
+        (total === undefined && size > 0 && items.length < size);
+      if (!last && total !== undefined && size > 0 && width > 1) {
+        // the pages the latest total (and the limit) still allow, fetched ahead while this one is used
+        let end = Math.ceil(total / size);
+        if (o.limit !== undefined) end = Math.min(end, page + Math.ceil((o.limit - seen) / size));
+        const window = Math.min(width, 2 ** Math.max(0, passed - 1));
+        while (ahead.length < window && next <= end && guard.left > 0) launch();
+      }
+      yield body;
+      if (last) return;
+    }
   } finally {
-    ac.abort();
-    o.signal?.removeEventListener('abort', stop);
+    done.abort();
+  }
+}
+
+function stopped(): AbortedError {
+  return new AbortedError('the listing was stopped before its last page');
+}
+
+/** The items of every page, one by one. */
+export async function* paginateItems<I = any>(fetchPage: PageFetcher<unknown>, o: PaginateOptions): AsyncGenerator<I> {
+  for await (const body of paginate(fetchPage, o)) {
+    const list = o.items ? o.items(body) : getPath(body, o.listPath ?? '');
+    if (Array.isArray(list)) yield* list as I[];
   }
 }

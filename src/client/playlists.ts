@@ -12,7 +12,20 @@ export interface PlaylistQuery {
 export interface ListPlaylistsOptions extends PlaylistQuery {
   page?: number;
   pageSize?: number;
+  signal?: AbortSignal;
 }
+
+/** Optional metadata that may accompany a track in a request, in the spec's order. */
+export const TRACK_METADATA_FIELDS = [
+  'trackTitle',
+  'trackVersion',
+  'artistAppearsAs',
+  'releaseId',
+  'releaseTitle',
+  'releaseArtistAppearsAs',
+  'releaseVersion',
+] as const;
+export type TrackMetadataField = (typeof TRACK_METADATA_FIELDS)[number];
 
 export interface TrackInput {
   trackId: string | number;
@@ -57,7 +70,7 @@ function envelope(body: unknown): unknown {
 }
 
 export function listPlaylistsCall(o: ListPlaylistsOptions): Call {
-  return { method: 'GET', path: '/1.2/user/playlists', opts: { query: { ...q(o), page: o.page, pageSize: o.pageSize }, auth: 'user', schema: playlistsBody, what: 'playlists' } };
+  return { method: 'GET', path: '/1.2/user/playlists', opts: { query: { ...q(o), page: o.page, pageSize: o.pageSize }, auth: 'user', schema: playlistsBody, what: 'playlists', signal: o.signal } };
 }
 
 export function listPlaylists(c: ApiClient, o: ListPlaylistsOptions): Promise<PlaylistsBody> {
@@ -72,13 +85,25 @@ export async function getPlaylist(c: ApiClient, id: string, o: PlaylistQuery): P
   return parse(envelope(await callJson(c, getPlaylistCall(id, o))));
 }
 
-/** Not retried once it may have reached the service: a repeat could create a second playlist. */
-export function createPlaylistCall(body: CreateBody, o: PlaylistQuery): Call {
-  return { method: 'POST', path: '/1.2/playlists', opts: { query: q(o), json: body, auth: 'user', idempotent: false, what: 'new playlist' } };
+export interface CreateOptions {
+  /**
+   * A repeat could create a second playlist: after an attempt whose answer was lost, the create
+   * is sent again only when this resolves true (the caller can tell it did not take effect).
+   */
+  confirmNotApplied?: () => Promise<boolean>;
 }
 
-export async function createPlaylist(c: ApiClient, body: CreateBody, o: PlaylistQuery): Promise<PlaylistBody> {
-  return parse(envelope(await callJson(c, createPlaylistCall(body, o))));
+/** Not repeated once it may have reached the service unless how.confirmNotApplied says it did not take effect. */
+export function createPlaylistCall(body: CreateBody, o: PlaylistQuery, how: CreateOptions = {}): Call {
+  return {
+    method: 'POST',
+    path: '/1.2/playlists',
+    opts: { query: q(o), json: body, auth: 'user', idempotent: false, confirmNotApplied: how.confirmNotApplied, what: 'new playlist' },
+  };
+}
+
+export async function createPlaylist(c: ApiClient, body: CreateBody, o: PlaylistQuery, how: CreateOptions = {}): Promise<PlaylistBody> {
+  return parse(envelope(await callJson(c, createPlaylistCall(body, o, how))));
 }
 
 export function updatePlaylistDetailsCall(id: string, body: DetailsBody, o: PlaylistQuery): Call {

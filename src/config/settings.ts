@@ -49,7 +49,6 @@ export interface SettingsInput {
 
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_AUTH_IN = 'header';
-export const AUTH_IN_VALUES = ['header', 'query'] as const;
 
 /** The environment variables mcat reads, by setting. */
 export const ENV = {

@@ -3,7 +3,6 @@
 import { between, hash, hex, pick, stream, unit } from './prng';
 
 export const CURRENCY: Record<string, string> = { GB: 'GBP', US: 'USD', DE: 'EUR', FR: 'EUR' };
-export const ALL_COUNTRIES = Object.keys(CURRENCY);
 
 export const ARTIST_BASE = 1000;
 export const N_ARTISTS = 400; // the last one has no releases

@@ -1,5 +1,5 @@
 // What a sandbox tells someone testing a client: the requests it answered by status (in
-// /__sandbox/info and `mcat sandbox info --json`), and with --log FILE one NDJSON line per request
+// /__sandbox/info and `mcat sandbox info`, 429s included), and with --log FILE one NDJSON line per request
 // that never holds a secret, a signature or a token.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../src/sandbox/index';
 import { sandboxPerTest } from '../helpers/sandbox';
+import { mcat } from '../helpers/mcat';
 import { runCli, startProcess } from './processes';
 import { call, urlOf, type Creds } from './signer';
 
@@ -40,6 +41,24 @@ describe('requests answered, by status', () => {
     const after = await call('GET', `${sb.baseUrl}/__sandbox/info`);
     // the first info call is counted too
     expect(after.body.requests).toEqual({ total: 5, byStatus: { '200': 3, '401': 1, '404': 1 } });
+  });
+
+  it('429s are counted (what a rate policy under test drew), and mcat sandbox info shows the counts (--json and text)', async () => {
+    const sb = await sandbox({ rateLimit: '2/min' });
+    const key = sb.info.consumers.find((x) => x.countries.length > 1)!.key;
+    const batch = () => call('GET', urlOf(sb.baseUrl, '/1.2/release/details/batch', { releaseIds: sb.info.examples.releaseIds[0], country: 'GB', usageTypes: 'download' }), { keyOnly: key });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await batch()).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await call('GET', `${sb.baseUrl}/__sandbox/info`)).body.requests).toEqual({ total: 3, byStatus: { '200': 2, '429': 1 } });
+
+    const j = await mcat(['sandbox', 'info', '--json', '--data', sb.dataDir]);
+    expect(j.exitCode, j.stderr).toBe(0);
+    const requests = JSON.parse(j.stdout).requests;
+    expect(requests.byStatus['429']).toBe(1);
+    expect(requests.total).toBe(requests.byStatus['200'] + 1);
+    const t = await mcat(['sandbox', 'info', '--data', sb.dataDir]);
+    expect(t.stdout).toMatch(/^requests {5}\d+ answered \(200: \d+, 429: 1\)$/m);
   });
 });
 

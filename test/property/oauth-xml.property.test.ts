@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { authorizationHeader, baseUri as clientBaseUri, oauthParams } from '../../src/client/oauth';
-import { encodeParams } from '../../src/client/http';
+import { encodeParams } from '../../src/client/oauth';
 import { parseApiXml } from '../../src/client/xml';
 import { OAuthFailure, parseForm, verifyRequest, type SignedRequestParts } from '../../src/sandbox/auth';
 import { renderXml } from '../../src/sandbox/render-xml';

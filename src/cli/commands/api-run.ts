@@ -94,7 +94,7 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
   const mode = /xml/i.test(res.headers['content-type'] ?? '') ? 'xml' : 'text';
   if (body) await print(body.endsWith('\n') ? body : body + '\n', mode);
   if (res.status >= 300 && res.status < 400) {
-    const { redirectError } = await import('../../client/http');
+    const { redirectError } = await import('../../client/interpret');
     throw redirectError(res.status, res.headers, res.url);
   }
   if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);

@@ -36,8 +36,8 @@ export function registerArtist(program: Command): void {
         maxPageSize: 50,
         view: artistReleasesView,
         heading: about(s, `Releases of artist ${id}`, { catalogue: true }),
-        fetchPage: (page, pageSize) => artistReleases(s.client, query(page, pageSize)),
-        fetchXml: (page, pageSize) => xmlOfCall(s.client, artistReleasesCall(query(page, pageSize))),
+        fetchPage: (page, pageSize, signal) => artistReleases(s.client, { ...query(page, pageSize), signal }),
+        fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, artistReleasesCall({ ...query(page, pageSize), signal })),
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 1003) {

@@ -26,18 +26,21 @@ export function registerCompletion(program: Command): void {
       if (what !== 'playlist-ids') return;
       const timer = setTimeout(() => process.exit(0), 2500);
       timer.unref();
+      const lines: string[] = [];
       try {
         const { session } = await import('../context');
         const s = await session(cmd);
         const { listPlaylists } = await import('../../client/playlists');
-        const body = (await listPlaylists(s.client, { userId: s.userId, country: s.country, pageSize: 200 })) as {
-          playlists?: { playlist?: { id: string; name?: unknown }[] };
-        };
-        const lines = (body.playlists?.playlist ?? []).map((p) => `${p.id}\t${completionText(p.name)}`);
-        if (lines.length) await print(lines.join('\n') + '\n');
+        const { paginateItems } = await import('../../client/paging');
+        const playlists = paginateItems<{ id: string; name?: unknown }>(
+          (page, signal) => listPlaylists(s.client, { userId: s.userId, country: s.country, page, pageSize: 200, signal }),
+          { listPath: 'playlists.playlist', pagingPath: 'playlists', pageSize: 200, limit: 1000, what: 'the playlists', signal: AbortSignal.timeout(2000) },
+        );
+        for await (const p of playlists) lines.push(`${p.id}\t${completionText(p.name)}`);
       } catch {
-        // completion must never print an error into the user's shell
+        // completion must never print an error into the user's shell: what was read is offered
       }
+      if (lines.length) await print(lines.join('\n') + '\n');
     });
 }
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
-import { paginate, setPath, type PaginateOptions } from '../../client/paging';
+import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../client/paging';
 import { about, flagOrEnv, globalsOf, intOption, notice, ofUser, output, outputFormat, progressLine, say, type Session } from '../context';
 import { parseIntegerId } from '../ids';
 import { userSession } from '../user-token';
@@ -70,8 +70,8 @@ const LIST = LOCKER_LIST_PATH;
 const PAGING = LOCKER_PAGING_PATH;
 
 /** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
-function lockerPages<T>(s: Session, fetchPage: (page: number) => Promise<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages'>): AsyncGenerator<T> {
-  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages });
+function lockerPages<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: interruptSignal() });
 }
 
 export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void> {
@@ -91,7 +91,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
 
   if (format === 'xml') {
     const { asXml, printXml, printXmlListing } = await import('../xml-output');
-    const fetchXml = (page: number) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize });
+    const fetchXml = (page: number, signal?: AbortSignal) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize, signal });
     if (!walk) return printXml(asXml(await fetchXml(paging.page)));
     const { xmlListOf } = await import('../../output/xml-pages');
     const list = xmlListOf(PAGING, LIST);
@@ -110,7 +110,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
-    const fetchPage = (page: number) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize });
+    const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
     for await (const body of lockerPages<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;

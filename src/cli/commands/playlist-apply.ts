@@ -1,7 +1,8 @@
 // `playlist apply` and `playlist export`: the bulk engine (src/bulk) from the terminal.
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { AuthError, McatError, PartialError, UsageError } from '../../client/errors';
+import { AuthError, McatError, UsageError } from '../../client/errors';
+import { PartialError } from '../errors';
 import { globalsOf, intOption, notice, outputFormat, progressLine, quiet, say } from '../context';
 import { checkStdinUse, userSession } from '../user-token';
 import { readStdin } from '../ids';
@@ -23,7 +24,8 @@ async function readInputBytes(file: string): Promise<Buffer> {
 
 /**
  * Edits in flight by default. Throughput is edits in flight over the round trip: 32 at 20 ms (a
- * regional API) is ~1,000 edits/s where 16 stayed near 600. A 429 halves it at once (AIMD).
+ * regional API) is ~1,000 edits/s where 16 stayed near 600. A rate limit is the client's to keep:
+ * its limiter paces every request (and pauses them all on a 429), whatever is in flight.
  */
 const DEFAULT_APPLY_CONCURRENCY = 32;
 
@@ -68,10 +70,11 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
+  const api = (await import('../../client/playlist-api')).playlistApi(s.client);
 
   if (scope) notice(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
-    const plans = await bulk.dryRunEdits({ client: s.client, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
+    const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
       await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n');
     } else {
@@ -86,11 +89,11 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   let result;
   try {
     result = await bulk.applyEdits({
-      client: s.client,
+      api,
+      limiter: s.client.limiter,
       edits,
       country: q.country,
       userId: q.userId,
-      // the AIMD scheduler halves it on the first 429
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
       maxPages: s.client.maxPages,
@@ -115,7 +118,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   }
 
   if (flags.verify && !result.interrupted) {
-    const v = await bulk.verifyEdits({ client: s.client, edits, created: result.created, country: q.country, userId: q.userId });
+    const v = await bulk.verifyEdits({ api, edits, created: result.created, country: q.country, userId: q.userId });
     // a playlist some failed edit should have changed is expected to differ: the failure was reported
     const touchedByFailures = new Set(result.failed.flatMap((f) => [f.playlistId, 'playlistId' in f.edit ? f.edit.playlistId : undefined]).filter(Boolean));
     const bad = v.mismatches.filter((m) => !touchedByFailures.has(m.playlistId));
@@ -160,10 +163,11 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   }
   const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? 4) });
   const q = queryOf(s, user);
+  const api = (await import('../../client/playlist-api')).playlistApi(s.client);
   const signal = interruptSignal();
   let n = 0;
   const all: unknown[] = [];
-  for await (const edit of bulk.exportPlaylists({ client: s.client, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
+  for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
     if (asArray) {
       all.push(JSON.parse(bulk.exportLine(edit)));
       n++;

@@ -6,7 +6,7 @@ import { JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from '../../bu
 import { parseCsv, type CsvRecord } from '../../bulk/csv';
 import { formatFromFileName, validateEdit, validateTrack, type InputFormat } from '../../bulk/edits';
 import { cutDescription, DESCRIPTION_LIMIT } from '../../bulk/diff';
-import { TRACK_METADATA_FIELDS, type TrackInput } from '../../bulk/types';
+import { TRACK_METADATA_FIELDS, type TrackInput } from '../../client/playlists';
 import { readTextInput } from '../ids';
 import { notice, say } from '../context';
 import { catalogueCsvTrack, isCatalogueHeader, SHOWN_TRACK_KEYS, tracksOfRow } from './rows-in';

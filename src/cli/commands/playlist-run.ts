@@ -54,8 +54,8 @@ export async function runList(cmd: Command, flags: PagingFlags & UserTokenFlags)
     defaultPageSize: 10,
     view: playlistListView,
     heading: about(s, `Playlists of ${ofUser(q.userId)}`),
-    fetchPage: (page, pageSize) => listPlaylists(s.client, { ...q, page, pageSize }),
-    fetchXml: (page, pageSize) => xmlOfCall(s.client, listPlaylistsCall({ ...q, page, pageSize })),
+    fetchPage: (page, pageSize, signal) => listPlaylists(s.client, { ...q, page, pageSize, signal }),
+    fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, listPlaylistsCall({ ...q, page, pageSize, signal })),
   });
 }
 

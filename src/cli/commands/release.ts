@@ -47,8 +47,8 @@ export function registerRelease(program: Command): void {
         maxPageSize: 50,
         view: releaseTracksView,
         heading: about(s, `Tracks of release ${id}`, { catalogue: true }),
-        fetchPage: (page, pageSize) => releaseTracks(s.client, query(page, pageSize)),
-        fetchXml: (page, pageSize) => xmlOfCall(s.client, releaseTracksCall(query(page, pageSize))),
+        fetchPage: (page, pageSize, signal) => releaseTracks(s.client, { ...query(page, pageSize), signal }),
+        fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, releaseTracksCall({ ...query(page, pageSize), signal })),
       }),
     );
   });

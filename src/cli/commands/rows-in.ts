@@ -6,7 +6,7 @@
 //   (NDJSON, a JSON array, CSV or TSV with an `id` column), or bare ids.
 import { UsageError } from '../../client/errors';
 import { parseCsv } from '../../bulk/csv';
-import { TRACK_METADATA_FIELDS, type TrackMetadataField } from '../../bulk/types';
+import { TRACK_METADATA_FIELDS, type TrackMetadataField } from '../../client/playlists';
 import { splitIdList } from '../ids';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

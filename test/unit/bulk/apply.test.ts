@@ -19,7 +19,6 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const FAST = { baseDelayMs: 1, maxDelayMs: 4, defaultRetryAfterMs: 2 };
 const hex = (n: number) => n.toString(16).padStart(24, '0');
 
 function parse(lines: object[]): { edits: ParsedEdit[]; inputHash: string } {
@@ -30,14 +29,12 @@ function parse(lines: object[]): { edits: ParsedEdit[]; inputHash: string } {
 
 function run(api: FakeApi, edits: ParsedEdit[], extra: Partial<ApplyOptions> = {}) {
   return applyEdits({
-    client: {},
-    ops: api.forRun(),
+    api: api.forRun(),
     edits,
     country: 'GB',
     userId: 'u1',
     concurrency: 3,
     journalPath: path.join(dir, 'in.ndjson.journal'),
-    schedulerOptions: FAST,
     ...extra,
   });
 }
@@ -161,7 +158,7 @@ describe('applyEdits', () => {
     await expect(run(new FakeApi(), edits, { userId: undefined })).rejects.toThrow(/group edits need a user/);
   });
 
-  it('retries transient failures and 429s, and never creates twice when a create answer is lost', async () => {
+  it('transient failures and 429s are retried by the client policy alone; a create whose answer is lost is never made twice', async () => {
     const api = new FakeApi();
     const S = Array.from({ length: 40 }, (_, i) => api.seed('u1', { id: hex(0x1000 + i), name: `S${i}` }));
     api.nextId = 0x5000;
@@ -181,7 +178,8 @@ describe('applyEdits', () => {
       if (x < 0.22) return { kind: 'before', error: transient.gateway() };
       return undefined;
     };
-    const res = await run(api, edits, { concurrency: 6, listPageSize: 7, schedulerOptions: { ...FAST, maxAttempts: 12 } });
+    api.retries = 11;
+    const res = await run(api, edits, { concurrency: 6, listPageSize: 7 });
     expect(res.failed).toEqual([]);
     expect(res.applied).toBe(120);
     const names = [...api.playlists.values()].map((p) => p.name);
@@ -191,21 +189,44 @@ describe('applyEdits', () => {
     expect([...api.groupAdds.values()].every((n) => n === 1)).toBe(true);
     expect(res.orphans).toEqual([]);
     api.fault = () => undefined;
-    const v = await verifyEdits({ client: {}, ops: api, edits, created: res.created, country: 'GB', userId: 'u1' });
+    const v = await verifyEdits({ api, edits, created: res.created, country: 'GB', userId: 'u1' });
     expect(v).toEqual({ checked: 80, mismatches: [] });
     api.playlists.get(S[3])!.tracks = [];
-    const bad = await verifyEdits({ client: {}, ops: api, edits, created: res.created, country: 'GB', userId: 'u1' });
+    const bad = await verifyEdits({ api, edits, created: res.created, country: 'GB', userId: 'u1' });
     expect(bad.mismatches).toEqual([expect.objectContaining({ playlistId: S[3], line: 11 })]);
   });
 
-  it('gives up on a transient failure after the bounded attempts and records it', async () => {
+  it("gives up on a transient failure when the client's retries are spent, and records the requests it took", async () => {
     const api = new FakeApi();
+    api.retries = 2;
     api.seed('u1', { id: hex(1), name: 'a' });
     api.fault = () => ({ kind: 'before', error: transient.gateway() });
     const { edits } = parse([{ op: 'details', playlistId: hex(1), name: 'x' }]);
-    const res = await run(api, edits, { schedulerOptions: { ...FAST, maxAttempts: 3 } });
+    const res = await run(api, edits);
     expect(res.failed).toEqual([expect.objectContaining({ attempts: 3, error: 'HttpError', httpStatus: 503 })]);
     expect(api.calls).toHaveLength(3);
+  });
+
+  it('a create whose answer was lost: the client sends it again only when the marker search finds nothing', async () => {
+    // applied, then the answer lost: the search finds the marker, the playlist is adopted, nothing is sent twice
+    const api = new FakeApi();
+    api.fault = (c) => (c.fn === 'createPlaylist' && c.n === 1 ? { kind: 'after', error: transient.reset() } : undefined);
+    const res = await run(api, parse([{ op: 'create', name: 'once', tracks: [{ trackId: 1 }] }]).edits);
+    expect(res.failed).toEqual([]);
+    expect(res.created).toEqual([expect.objectContaining({ adopted: true })]);
+    // (the last listing: the end-of-run search for a create that took effect twice)
+    expect(api.calls.map((c) => c.fn)).toEqual(['createPlaylist', 'listPlaylists', 'updatePlaylistDetails', 'listPlaylists']);
+    expect(api.creates).toBe(1);
+    expect([...api.playlists.values()][0].annotations).toEqual({});
+
+    // refused by a gateway before it was applied: the search finds nothing, the create is sent again
+    const api2 = new FakeApi();
+    api2.fault = (c) => (c.fn === 'createPlaylist' && c.n === 1 ? { kind: 'before', error: transient.gateway() } : undefined);
+    const res2 = await run(api2, parse([{ op: 'create', name: 'once', tracks: [{ trackId: 1 }] }]).edits, { journalPath: path.join(dir, 'j2') });
+    expect(res2.failed).toEqual([]);
+    expect(res2.created).toEqual([expect.objectContaining({ adopted: false })]);
+    expect(api2.calls.map((c) => c.fn)).toEqual(['createPlaylist', 'listPlaylists', 'createPlaylist', 'updatePlaylistDetails', 'listPlaylists']);
+    expect(api2.creates).toBe(1);
   });
 
   it('does not retry permanent errors', async () => {
@@ -511,7 +532,8 @@ describe('applyEdits: random faults and kills (fuzz)', () => {
           fs.copyFileSync(current, next);
           onKill();
         };
-        const p = run(w.api, w.edits, { journalPath: current, inputHash: w.inputHash, resume: round > 1, concurrency: 4, schedulerOptions: { ...FAST, maxAttempts: 20 } });
+        w.api.retries = 19;
+        const p = run(w.api, w.edits, { journalPath: current, inputHash: w.inputHash, resume: round > 1, concurrency: 4 });
         const done = await Promise.race([p, kill]);
         if (!killed) {
           expect(done, `round ${round}`).toBeDefined();

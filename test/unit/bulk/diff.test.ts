@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cutDescription, diffPlaylist, formatDiff } from '../../../src/bulk/diff';
-import type { Playlist } from '../../../src/bulk/types';
+import type { Playlist } from '../../../src/client/playlist-api';
 
 const pl = (ids: number[], extra: Partial<Playlist> = {}): Playlist => ({
   id: 'p',

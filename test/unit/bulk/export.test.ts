@@ -12,7 +12,7 @@ const hex = (n: number) => n.toString(16).padStart(24, '0');
 
 async function exportText(api: FakeApi, userId: string, pageSize = 3): Promise<string> {
   const lines: string[] = [];
-  for await (const e of exportPlaylists({ client: {}, ops: api, country: 'GB', userId, pageSize, concurrency: 3 })) lines.push(exportLine(e));
+  for await (const e of exportPlaylists({ api, country: 'GB', userId, pageSize, concurrency: 3 })) lines.push(exportLine(e));
   return lines.map((l) => l + '\n').join('');
 }
 
@@ -57,7 +57,7 @@ describe('exportPlaylists', () => {
     expect(parsed.errors).toEqual([]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-export-'));
     try {
-      const res = await applyEdits({ client: {}, ops: api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j'), schedulerOptions: { baseDelayMs: 1 } });
+      const res = await applyEdits({ api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j') });
       expect(res.failed).toEqual([]);
       expect(res.created).toHaveLength(11);
       const restored = await exportText(api, 'u3');
@@ -65,7 +65,7 @@ describe('exportPlaylists', () => {
       expect(strip(restored)).toBe(strip(backup));
       // applying the backup to its own user changes nothing and creates nothing
       const before = api.creates;
-      const again = await applyEdits({ client: {}, ops: api, edits: parsed.edits, country: 'GB', userId: 'u1', journalPath: path.join(dir, 'j2') });
+      const again = await applyEdits({ api, edits: parsed.edits, country: 'GB', userId: 'u1', journalPath: path.join(dir, 'j2') });
       expect(again.created).toEqual([]);
       expect(api.creates).toBe(before);
       expect(await exportText(api, 'u1')).toBe(backup);
@@ -92,7 +92,7 @@ describe('dryRunEdits', () => {
       { op: 'group-replace', groupId: hex(7), name: 'G', playlistIds: [] },
     ];
     const { edits } = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'x.ndjson' });
-    const plans = await dryRunEdits({ client: {}, ops: api, edits, country: 'GB', userId: 'u1' });
+    const plans = await dryRunEdits({ api, edits, country: 'GB', userId: 'u1' });
     // the group hex(7) does not exist: adding to it would fail (the service says 2001)
     expect(plans.map((p) => p.action)).toEqual(['change', 'change', 'no-change', 'no-change', 'create', 'fail', 'create', 'fail', 'group']);
     expect(plans[0].diff).toMatchObject({ tracksAdded: [{ trackId: '3', position: 2 }], tracksRemoved: [{ trackId: '1', position: 1 }] });
@@ -107,7 +107,7 @@ describe('dryRunEdits', () => {
   it('a group-add is compared with the group as it is: one read per group, earlier edits of the file counted', async () => {
     const api = new FakeApi();
     const [a, b, c] = [1, 2, 3].map((i) => api.seed('u1', { id: hex(i), name: `P${i}` }));
-    await api.replaceGroup({}, hex(7), { name: 'G', playlistIds: [a] }, { userId: 'u1', country: 'GB' });
+    await api.replaceGroup(hex(7), { name: 'G', playlistIds: [a] }, { userId: 'u1', country: 'GB' });
     api.calls.length = 0;
     const lines = [
       { op: 'group-add', groupId: hex(7), playlistIds: [a] },
@@ -117,7 +117,7 @@ describe('dryRunEdits', () => {
       { op: 'group-add', groupId: hex(7), playlistIds: [a, c] },
     ];
     const { edits } = parseEdits(lines.map((l) => JSON.stringify(l)).join('\n'), { fileName: 'g.ndjson' });
-    const plans = await dryRunEdits({ client: {}, ops: api, edits, country: 'GB', userId: 'u1' });
+    const plans = await dryRunEdits({ api, edits, country: 'GB', userId: 'u1' });
     expect(plans.map((p) => p.action)).toEqual(['no-change', 'group', 'no-change', 'group', 'group']);
     expect(plans[0].lines).toEqual([`already in group ${hex(7)}, unchanged: ${a}`]);
     expect(plans[1].lines).toEqual([`would add 1 playlist(s) to group ${hex(7)}: ${b}`, `already in group ${hex(7)}, unchanged: ${a}`]);

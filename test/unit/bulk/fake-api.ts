@@ -1,11 +1,24 @@
-// An in-memory stand-in for the playlist API, shaped like src/bulk/ops.ts's BulkOps, with
-// injectable faults: errors before a change, errors after it (the response lost), 429s, and a
+// An in-memory stand-in for the playlist API as the bulk engine sees it: it implements the
+// client's own PlaylistApi (so the compiler catches drift), and each call goes through the
+// client's real retry and rate policy, as every request of the real client does. Injectable
+// faults, per attempt: errors before a change, errors after it (the response lost), 429s, and a
 // simulated SIGKILL that freezes the world at a chosen call.
 import { ApiError, AuthError, HttpError, NetworkError } from '../../../src/client/errors';
-import type { BulkOps, ListQuery } from '../../../src/bulk/ops';
-import type { CreateBody, DetailsBody, Playlist, PlaylistQuery, ReplaceBody, TrackInput } from '../../../src/bulk/types';
+import type {
+  CreateBody,
+  CreateOptions,
+  DetailsBody,
+  GroupQuery,
+  ListPlaylistsOptions,
+  Playlist,
+  PlaylistApi,
+  PlaylistQuery,
+  ReplaceBody,
+  TrackInput,
+} from '../../../src/client/playlist-api';
+import { RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted } from '../../../src/client/policy';
 
-export type FnName = keyof BulkOps;
+export type FnName = keyof PlaylistApi;
 export interface Call {
   fn: FnName;
   n: number;
@@ -31,7 +44,27 @@ interface StoredPlaylist {
 
 const cap = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
-export class FakeApi implements BulkOps {
+/** The client's policy with waits of a millisecond or two: `retries` retries a call. */
+export function fastPolicy(retries = 3): RetryPolicy {
+  return new RetryPolicy({ retries, backoffBaseMs: 1, maxBackoffMs: 2, limiter: new RateLimiter({ defaultPauseMs: 1 }) });
+}
+
+/** An answer with no body: what the policy sees of a fake call (with the sandbox's generous X-RateLimit-*). */
+function answer(status: number, label: string): Attempted {
+  return {
+    status,
+    headers: { 'x-ratelimit-limit': '1000000', 'x-ratelimit-current': '1', 'x-ratelimit-reset': '60' },
+    ms: 0,
+    label,
+    text: async () => '',
+    stream: () => {
+      throw new Error('no stream');
+    },
+    discard: async () => undefined,
+  };
+}
+
+export class FakeApi implements PlaylistApi {
   playlists = new Map<string, StoredPlaylist>();
   groups = new Map<string, { owner: string; name: string; playlistIds: string[] }>();
   calls: Call[] = [];
@@ -48,6 +81,10 @@ export class FakeApi implements BulkOps {
   delayMs = 0;
   maxConcurrent = 0;
   private concurrent = 0;
+  /** retries of the client's policy (each run's: see forRun) */
+  retries = 3;
+  /** the client's policy every call goes through */
+  policy: RetryPolicy = fastPolicy();
   constructor(readonly defaultUser = 'u1') {}
 
   newId(): string {
@@ -71,7 +108,38 @@ export class FakeApi implements BulkOps {
     return id;
   }
 
-  private async call<T>(fn: FnName, args: unknown[], apply: () => T): Promise<T> {
+  /**
+   * One call as the client makes it: attempts through the policy. A fault that is an HTTP answer
+   * the policy retries (429, 502/503/504) comes back to it as that status; a reset is thrown to it.
+   */
+  private async call<T>(fn: FnName, args: unknown[], apply: () => T, how: { safe: boolean; confirmNotApplied?: () => Promise<boolean> } = { safe: true }): Promise<T> {
+    let value!: T;
+    let failure: Error | undefined;
+    // a call belongs to the process that made it: after a crash, its retries are never sent
+    const gen = this.epoch;
+    const a = await this.policy.send(
+      async () => {
+        if (this.epoch !== gen) return new Promise<Attempted>(() => {});
+        failure = undefined;
+        try {
+          value = await this.attempt(fn, args, apply);
+          return answer(200, fn);
+        } catch (e) {
+          const status = (e as { httpStatus?: number }).httpStatus;
+          if (status !== undefined && RETRY_STATUSES.has(status)) {
+            failure = e as Error;
+            return answer(status, fn);
+          }
+          throw e;
+        }
+      },
+      how,
+    );
+    if (a.status !== 200) throw Object.assign(failure!, { attempts: a.attempts });
+    return value;
+  }
+
+  private async attempt<T>(fn: FnName, args: unknown[], apply: () => T): Promise<T> {
     if (this.frozen) return new Promise<T>(() => {});
     const c: Call = { fn, n: this.calls.length + 1, args };
     this.calls.push(c);
@@ -147,11 +215,14 @@ export class FakeApi implements BulkOps {
     if (b.visibility !== undefined) p.visibility = b.visibility;
     if (b.description !== undefined) p.description = [...b.description].slice(0, 500).join('');
     if (b.imageUrl !== undefined) p.image = b.imageUrl;
-    if (b.annotations !== undefined) p.annotations = mergeAnnotations ? { ...p.annotations, ...b.annotations } : { ...b.annotations };
+    if (b.annotations !== undefined) {
+      const given = Object.fromEntries(Object.entries(b.annotations).map(([k, v]) => [k, String(v)]));
+      p.annotations = mergeAnnotations ? { ...p.annotations, ...given } : given;
+    }
     p.lastUpdated = new Date(this.calls.length * 1000).toISOString();
   }
 
-  listPlaylists(_c: object, q: ListQuery) {
+  listPlaylists(q: ListPlaylistsOptions) {
     return this.call('listPlaylists', [q], () => {
       const user = q.userId ?? this.defaultUser;
       const all = [...this.playlists.values()].filter((p) => p.owner === user);
@@ -173,11 +244,11 @@ export class FakeApi implements BulkOps {
     });
   }
 
-  getPlaylist(_c: object, id: string, q: PlaylistQuery) {
+  getPlaylist(id: string, q: PlaylistQuery) {
     return this.call('getPlaylist', [id, q], () => ({ playlist: this.view(this.own(id, q)) }));
   }
 
-  createPlaylist(_c: object, body: CreateBody, q: PlaylistQuery) {
+  createPlaylist(body: CreateBody, q: PlaylistQuery, how: CreateOptions = {}) {
     return this.call('createPlaylist', [structuredClone(body), q], () => {
       this.creates++;
       const id = this.newId();
@@ -196,10 +267,10 @@ export class FakeApi implements BulkOps {
       this.setFields(p, body, false);
       this.playlists.set(id, p);
       return { playlist: this.view(p) };
-    });
+    }, { safe: false, confirmNotApplied: how.confirmNotApplied });
   }
 
-  updatePlaylistDetails(_c: object, id: string, body: DetailsBody, q: PlaylistQuery) {
+  updatePlaylistDetails(id: string, body: DetailsBody, q: PlaylistQuery) {
     return this.call('updatePlaylistDetails', [id, structuredClone(body), q], () => {
       const p = this.own(id, q);
       this.setFields(p, body, this.detailsMergesAnnotations);
@@ -207,7 +278,7 @@ export class FakeApi implements BulkOps {
     });
   }
 
-  replacePlaylist(_c: object, id: string, body: ReplaceBody, q: PlaylistQuery) {
+  replacePlaylist(id: string, body: ReplaceBody, q: PlaylistQuery) {
     return this.call('replacePlaylist', [id, structuredClone(body), q], () => {
       const p = this.own(id, q);
       this.setFields(p, body, false);
@@ -216,7 +287,7 @@ export class FakeApi implements BulkOps {
     });
   }
 
-  replaceGroup(_c: object, groupId: string, body: { name: string; playlistIds?: string[] }, q: { userId: string; country: string }) {
+  replaceGroup(groupId: string, body: { name: string; playlistIds?: string[] }, q: GroupQuery) {
     return this.call('replaceGroup', [groupId, structuredClone(body), q], () => {
       const g = { owner: q.userId, name: body.name, playlistIds: [...new Set(body.playlistIds ?? [])] };
       this.groups.set(groupId, g);
@@ -224,7 +295,7 @@ export class FakeApi implements BulkOps {
     });
   }
 
-  addToGroup(_c: object, groupId: string, body: { playlistIds: string[] }, q: { userId: string; country: string }) {
+  addToGroup(groupId: string, body: { playlistIds: string[] }, q: GroupQuery) {
     return this.call('addToGroup', [groupId, structuredClone(body), q], () => {
       let g = this.groups.get(groupId);
       if (!g) {
@@ -243,7 +314,7 @@ export class FakeApi implements BulkOps {
   }
 
   /** like the sandbox: a group that does not exist is error 2001 (the read changes nothing) */
-  readGroup(_c: object, groupId: string, q: { userId: string; country: string }) {
+  readGroup(groupId: string, q: GroupQuery) {
     return this.call('readGroup', [groupId, q], () => {
       const g = this.groups.get(groupId);
       if (!g) throw new ApiError(2001, 'Playlist group not found', 404);
@@ -255,8 +326,9 @@ export class FakeApi implements BulkOps {
   /** bumped by a crash: calls from a process started before it never return (it is dead) */
   epoch = 0;
 
-  /** the API as seen by one process: after a crash, that process makes no more calls */
-  forRun(): BulkOps {
+  /** the API as seen by one process (a client, with a policy of its own): after a crash, that process makes no more calls */
+  forRun(): PlaylistApi {
+    this.policy = fastPolicy(this.retries);
     const gen = this.epoch;
     const wrap =
       <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
@@ -285,7 +357,7 @@ export class FakeApi implements BulkOps {
 
 export const transient = {
   reset: () => new NetworkError('socket hang up', 'ECONNRESET'),
-  server: () => new ApiError(9001, 'Unexpected server error', 500),
+  server: () => new ApiError(9001, 'Unexpected server error', 503),
   gateway: () => new HttpError(503, 'HTTP 503'),
   rateLimited: () => new HttpError(429, 'HTTP 429'),
 };

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chunk, mapBounded } from '../../../src/client/batch';
 import { releaseDetailsBatch } from '../../../src/client/catalogue';
 import { ApiError } from '../../../src/client/errors';
-import { PageGuard, paginate, paginateConcurrent, paginateItems } from '../../../src/client/paging';
-import { PagingError } from '../../../src/client/errors';
+import { PageGuard, paginate, paginateItems } from '../../../src/client/paging';
+import { AbortedError, PagingError } from '../../../src/client/errors';
 import { json, mockApi } from './helpers';
 
 let api: ReturnType<typeof mockApi>;
@@ -149,7 +149,7 @@ describe('paginate', () => {
 
   it('stops when the caller breaks out, and starts from the given page', async () => {
     const asked: number[] = [];
-    for await (const p of paginate(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, startPage: 3 })) {
+    for await (const p of paginate(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, startPage: 3, concurrency: 1 })) {
       if (p.releases.page === 4) break;
     }
     expect(asked).toEqual([3, 4]);
@@ -163,13 +163,117 @@ describe('paginate', () => {
     expect(pages).toHaveLength(1);
   });
 
-  it('an abort signal stops before the next page', async () => {
+  it('an abort signal stops before the next page: the walk throws AbortedError', async () => {
     const ac = new AbortController();
     const asked: number[] = [];
-    for await (const _ of paginate(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, signal: ac.signal })) {
-      if (asked.length === 2) ac.abort();
-    }
+    const err = await (async () => {
+      for await (const _ of paginate(async (n) => (asked.push(n), pageOf(n, 10, 100)), { ...opts, signal: ac.signal, concurrency: 1 })) {
+        if (asked.length === 2) ac.abort();
+      }
+    })().catch((e) => e);
+    expect(err).toBeInstanceOf(AbortedError);
     expect(asked).toEqual([1, 2]);
+  });
+
+  describe('pages fetched ahead once the total is known', () => {
+    /** a page server whose answers come back in a shuffled order, recording what was in flight */
+    function server(total: number, size = 10) {
+      const asked: number[] = [];
+      const cancelled: number[] = [];
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const fetch = (n: number, signal: AbortSignal) => {
+        asked.push(n);
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        return new Promise<ReturnType<typeof pageOf>>((resolve, reject) => {
+          // later pages answer sooner: order comes from the iterator, not from the network
+          const onAbort = () => (clearTimeout(t), inFlight--, cancelled.push(n), reject(new AbortedError()));
+          const t = setTimeout(() => (signal.removeEventListener('abort', onAbort), inFlight--, resolve(pageOf(n, size, total))), 2 + ((7 * n) % 5));
+          signal.addEventListener('abort', onAbort, { once: true });
+        });
+      };
+      return { fetch, asked, cancelled, stats: () => ({ maxInFlight }) };
+    }
+
+    it('yields every page in order, with at most `concurrency` in flight', async () => {
+      const s = server(205);
+      const ids: number[] = [];
+      for await (const id of paginateItems<{ id: number }>(s.fetch, { ...opts, concurrency: 4 })) ids.push(id.id);
+      expect(ids).toEqual(Array.from({ length: 205 }, (_, i) => i + 1));
+      expect([...s.asked].sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+      expect(s.stats().maxInFlight).toBe(4);
+    });
+
+    it('one more page after the first, then twice as many after each good page (so broken paging costs two requests)', async () => {
+      const s = server(1000);
+      const inFlightAtYield: number[] = [];
+      let n = 0;
+      for await (const _ of paginate(s.fetch, { ...opts, concurrency: 8 })) {
+        inFlightAtYield.push(s.asked.length - ++n);
+        if (n === 6) break;
+      }
+      expect(inFlightAtYield).toEqual([1, 2, 4, 8, 8, 8]);
+    });
+
+    it('memory is bounded by the pages in flight however slowly the caller reads', async () => {
+      const s = server(500);
+      let n = 0;
+      for await (const _ of paginate(s.fetch, { ...opts, concurrency: 3 })) {
+        await new Promise((r) => setTimeout(r, 5));
+        n++;
+        // fetched but not yet read: never more than the window
+        expect(s.asked.length - n).toBeLessThanOrEqual(3);
+      }
+      expect(n).toBe(50);
+    });
+
+    it('a limit asks for no page past the one that completes it', async () => {
+      const s = server(1000);
+      const ids: number[] = [];
+      for await (const r of paginateItems<{ id: number }>(s.fetch, { ...opts, limit: 45, concurrency: 8 })) ids.push(r.id);
+      expect(ids).toHaveLength(45);
+      expect(Math.max(...s.asked)).toBe(5);
+    });
+
+    it('breaking out or aborting cancels the pages in flight (their signal fires)', async () => {
+      const s = server(1000);
+      let n = 0;
+      for await (const _ of paginate(s.fetch, { ...opts, concurrency: 4 })) if (++n === 5) break;
+      await new Promise((r) => setTimeout(r, 0));
+      expect(s.cancelled.length).toBeGreaterThan(0);
+      expect(s.cancelled.every((p) => p > 5)).toBe(true);
+
+      const t = server(1000);
+      const ac = new AbortController();
+      let m = 0;
+      const err = await (async () => {
+        for await (const _ of paginate(t.fetch, { ...opts, concurrency: 4, signal: ac.signal })) if (++m === 4) ac.abort();
+      })().catch((e) => e);
+      expect(err).toBeInstanceOf(AbortedError);
+      expect(t.cancelled.length).toBeGreaterThan(0);
+    });
+
+    it('a list that shrinks while read ends at its new last page; pages fetched past it are dropped', async () => {
+      const asked: number[] = [];
+      const ids: number[] = [];
+      const fetch = async (n: number) => (asked.push(n), pageOf(n, 10, n >= 3 ? 35 : 100));
+      for await (const r of paginateItems<{ id: number }>(fetch, { ...opts, concurrency: 4 })) ids.push(r.id);
+      expect(ids).toEqual(Array.from({ length: 35 }, (_, i) => i + 1));
+    });
+
+    it('a page that fails fails the walk in its turn, after the pages before it', async () => {
+      const got: number[] = [];
+      const fetch = async (n: number) => {
+        if (n === 4) throw new ApiError(9001, 'boom', 500);
+        return pageOf(n, 10, 100);
+      };
+      const err = await (async () => {
+        for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) got.push(p.releases.page);
+      })().catch((e) => e);
+      expect(got).toEqual([1, 2, 3]);
+      expect(err).toBeInstanceOf(ApiError);
+    });
   });
 
   describe('stop rules for servers that misbehave', () => {
@@ -237,7 +341,8 @@ describe('paginate', () => {
   });
 });
 
-describe('paginateConcurrent', () => {
+// once paginateConcurrent (the locker walk's own reader), now paginate's fetch-ahead: the same promises
+describe('paginate reading ahead, as the locker walk uses it', () => {
 
   /** A fake service whose pages answer in scrambled time, counting what is in flight. */
   function service(total: number, size = 10) {
@@ -268,7 +373,7 @@ describe('paginateConcurrent', () => {
   it('reads ahead once the first page gives the total, never more than `concurrency` at once, and yields in order', async () => {
     const { s, fetch } = service(95);
     const pages: number[] = [];
-    for await (const p of paginateConcurrent(fetch, { ...opts, concurrency: 3 })) pages.push(p.releases.page);
+    for await (const p of paginate(fetch, { ...opts, concurrency: 3 })) pages.push(p.releases.page);
     expect(pages).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(s.asked[0]).toBe(1);
     expect([...s.asked].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]); // each page once, none past the last
@@ -277,13 +382,13 @@ describe('paginateConcurrent', () => {
 
   it('leaving the loop early aborts the pages read ahead; a limit asks for no page beyond it', async () => {
     const { s, fetch } = service(1000);
-    for await (const p of paginateConcurrent(fetch, { ...opts, concurrency: 4 })) if (p.releases.page === 2) break;
+    for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) if (p.releases.page === 2) break;
     expect(s.inFlight).toBe(0);
     expect(Math.max(...s.asked)).toBeLessThanOrEqual(5);
 
     const lim = service(1000);
     const ids: number[] = [];
-    for await (const p of paginateConcurrent(lim.fetch, { ...opts, concurrency: 8, limit: 25 })) ids.push(...p.releases.releases.map((r) => r.id));
+    for await (const p of paginate(lim.fetch, { ...opts, concurrency: 8, limit: 25 })) ids.push(...p.releases.releases.map((r) => r.id));
     expect(ids).toHaveLength(25);
     expect([...lim.s.asked].sort((a, b) => a - b)).toEqual([1, 2, 3]);
   });
@@ -296,7 +401,7 @@ describe('paginateConcurrent', () => {
     };
     await expect(
       (async () => {
-        for await (const p of paginateConcurrent(fetch, { ...opts, concurrency: 4 })) pages.push(p.releases.page);
+        for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) pages.push(p.releases.page);
       })(),
     ).rejects.toThrow('page 3 failed');
     expect(pages).toEqual([1, 2]);
@@ -309,7 +414,7 @@ describe('paginateConcurrent', () => {
       return { releases: { releases: n < 3 ? [{ id: n }, { id: n + 100 }] : [{ id: n }] } };
     };
     const pages = [];
-    for await (const p of paginateConcurrent(fetch, { ...opts, pageSize: 2, concurrency: 4 })) pages.push(p);
+    for await (const p of paginate(fetch, { ...opts, pageSize: 2, concurrency: 4 })) pages.push(p);
     expect(asked).toEqual([1, 2, 3]);
     expect(pages).toHaveLength(3);
   });

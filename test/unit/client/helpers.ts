@@ -31,6 +31,8 @@ export function mockApi(opts: Partial<ApiClientOptions> = {}) {
   const pool = agent.get(ORIGIN);
   const sleeps: number[] = [];
   const calls: Recorded[] = [];
+  // sleeps take no time: they move a clock of their own, which the rate limiter reads
+  const clock = { now: 1_700_000_000_000 };
   const client = new ApiClient({
     baseUrl: ORIGIN,
     credentials: CREDS,
@@ -38,7 +40,9 @@ export function mockApi(opts: Partial<ApiClientOptions> = {}) {
     dispatcher: agent,
     sleep: async (ms) => {
       sleeps.push(ms);
+      clock.now += ms;
     },
+    now: () => clock.now,
     random: () => 0.5,
     ...opts,
   });
@@ -62,7 +66,7 @@ export function mockApi(opts: Partial<ApiClientOptions> = {}) {
       })
       .times(times);
   }
-  return { agent, pool, client, calls, sleeps, on };
+  return { agent, pool, client, calls, sleeps, on, clock };
 }
 
 export const xml = { 'content-type': 'application/xml; charset=utf-8' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { authorizationHeader, baseUri, oauthParams, percentEncode, nonce } from '../../../src/client/oauth';
-import { encodeParams } from '../../../src/client/http';
+import { encodeParams } from '../../../src/client/oauth';
 
 describe('OAuth 1.0a HMAC-SHA1 vectors (test/fixtures/oauth-vectors.md)', () => {
   const rfc = {

@@ -1,0 +1,145 @@
+// Response to value or typed error: reads one answer's body (JSON, or XML read into the JSON
+// shape) and returns it, or throws the error it stands for (ApiError, AuthError, HttpError,
+// RedirectError, ResponseError). Knows nothing of sending.
+import type { ZodMiniType } from 'zod/mini';
+import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
+import { parseRetryAfter } from './policy';
+import { maskQuery } from './trace';
+import type { parseApiXml as ParseApiXml } from './xml';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+type BodyKind = 'empty' | 'json' | 'xml' | 'html' | 'oauth' | 'text';
+
+function sniff(text: string, contentType: string | undefined): BodyKind {
+  const t = text.replace(/^\uFEFF/, '').trimStart();
+  if (t === '') return 'empty';
+  if (/^OAuth authentication error/i.test(t)) return 'oauth';
+  if (t.startsWith('{') || t.startsWith('[')) return 'json';
+  if (/^<!doctype html|^<html[\s>]/i.test(t)) return 'html';
+  if (t.startsWith('<')) return 'xml';
+  if (contentType && /json/i.test(contentType)) return 'json';
+  if (contentType && /html/i.test(contentType)) return 'html';
+  return 'text';
+}
+
+function firstWords(text: string, max = 120): string {
+  const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(text)?.[1];
+  const plain = (title ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return plain.length > max ? plain.slice(0, max - 1) + '…' : plain;
+}
+
+// The XML reader (fast-xml-parser) is loaded only when an XML body arrives: most runs never see one.
+let parseXml: typeof ParseApiXml | undefined;
+
+/** Loads the XML reader when this body needs it: call before interpret(). */
+export async function xmlReady(res: { text: string; headers: Record<string, string> }): Promise<void> {
+  if (!parseXml && sniff(res.text, res.headers['content-type']) === 'xml') parseXml = (await import('./xml')).parseApiXml;
+}
+
+/** Reads one answer: returns the JSON-shaped body, or throws the typed error it stands for. */
+export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string): any {
+  // Never followed: the signed request (and its token) would go wherever the server says.
+  if (status >= 300 && status < 400) return throwIt(redirectError(status, headers, url));
+  const kind = sniff(text, headers['content-type']);
+  const label = what ? `${what}: ` : '';
+  if (kind === 'oauth') {
+    const reason = text.trim().replace(/^OAuth authentication error:?\s*/i, '') || 'rejected';
+    return throwIt(new AuthError(reason, status));
+  }
+  // A 429 that outlived the retries: always the same error, whatever its body, carrying its
+  // Retry-After (a bulk run records it as such: refused, so not applied).
+  if (status === 429) return throwIt(httpError(status, kind === 'html' || kind === 'text' ? text : '', headers));
+  if (kind === 'empty') {
+    if (status >= 400) return throwIt(httpError(status, text, headers));
+    return undefined;
+  }
+  if (kind === 'html' || kind === 'text') {
+    if (status >= 400) return throwIt(httpError(status, text, headers));
+    return throwIt(
+      new ResponseError(`${label}expected JSON or XML, got ${kind === 'html' ? 'an HTML page' : 'plain text'} ("${firstWords(text, 60)}")`, status),
+    );
+  }
+  let body: any;
+  if (kind === 'json') {
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      if (status >= 400) return throwIt(httpError(status, text, headers));
+      return throwIt(new ResponseError(`${label}malformed JSON (${(e as Error).message})`, status));
+    }
+  } else {
+    try {
+      if (!parseXml) throw new Error('internal: interpret() of an XML body before xmlReady()');
+      body = parseXml(text, status).body;
+    } catch (e) {
+      if (status >= 400 && e instanceof ResponseError && /no <response>/.test(e.message)) {
+        return throwIt(httpError(status, text, headers));
+      }
+      if (e instanceof ResponseError && what) e.message = `${label}${e.message}`;
+      throw e;
+    }
+    if (body.status === undefined) {
+      if (status >= 400) return throwIt(httpError(status, text, headers));
+      return throwIt(new ResponseError(`${label}the <response> element has no status`, status));
+    }
+  }
+  const isObj = body !== null && typeof body === 'object' && !Array.isArray(body);
+  const errObj = isObj && body.error && typeof body.error === 'object' ? body.error : undefined;
+  if (isObj && (body.status === 'error' || (errObj && body.status === undefined && ('code' in errObj || 'errorMessage' in errObj)))) {
+    const code = errObj?.code !== undefined && errObj.code !== '' && Number.isFinite(Number(errObj.code)) ? Number(errObj.code) : undefined;
+    const message = typeof errObj?.errorMessage === 'string' ? errObj.errorMessage : '';
+    if (status === 401) return throwIt(new AuthError(message || 'access denied', status, code));
+    return throwIt(new ApiError(code, message, status, url));
+  }
+  // In XML the status is always the envelope's; in JSON only beside a version (a playlist has
+  // a status of its own: published, draft).
+  const envelopeStatus = kind === 'xml' || (isObj && 'version' in body);
+  if (isObj && envelopeStatus && typeof body.status === 'string' && body.status !== 'ok') {
+    return throwIt(new ResponseError(`${label}unrecognised response status "${body.status}"`, status));
+  }
+  if (status >= 400) {
+    if (status === 401) return throwIt(new AuthError(`HTTP 401`, status));
+    return throwIt(httpError(status, text, headers));
+  }
+  return body;
+}
+
+/** The error a 3xx answer stands for; the Location resolved against the request, secrets masked. */
+export function redirectError(status: number, headers: Record<string, string>, requestUrl?: string): RedirectError {
+  const raw = headers.location?.trim();
+  if (!raw) return new RedirectError(status);
+  let where = raw;
+  try {
+    where = new URL(raw, requestUrl).href;
+  } catch {
+    // not a URL: shown as sent
+  }
+  where = maskQuery(where);
+  return new RedirectError(status, where.length > 300 ? where.slice(0, 299) + '…' : where);
+}
+
+function httpError(status: number, text: string, headers: Record<string, string>): HttpError {
+  const words = text.trim() ? firstWords(text) : '';
+  const what =
+    status === 429 ? 'rate limited: the service refused the request (too many requests)' : status >= 500 ? `server error` : `request refused`;
+  const e = new HttpError(status, `${what}${words ? `: ${words}` : ''}`, text);
+  const ra = parseRetryAfter(headers['retry-after']);
+  if (ra !== undefined) e.retryAfterSeconds = ra;
+  return e;
+}
+
+function throwIt(e: Error): never {
+  throw e;
+}
+
+/** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
+export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status: number): unknown {
+  if (!schema) return data;
+  const r = schema.safeParse(data);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue?.path?.length ? issue.path.join('.') : 'the body';
+  throw new ResponseError(`${what ?? 'response'}: ${where}: ${issue?.message ?? 'does not match'}`, status);
+}

@@ -1,0 +1,77 @@
+// --verbose: one line per request and per answer, with every secret masked. Also the masking of
+// URLs that error messages carry (a query-signed URL holds the signature and the token).
+import { percentEncode, type Credentials } from './oauth';
+
+const SECRET_PARAMS = new Set(['oauth_signature', 'oauth_token', 'oauth_token_secret', 'oauth_consumer_secret']);
+
+export class Tracer {
+  constructor(
+    private readonly out: ((line: string) => void) | undefined,
+    private readonly credentials: Credentials,
+  ) {}
+
+  get on(): boolean {
+    return this.out !== undefined;
+  }
+
+  line(text: string): void {
+    if (!this.out) return;
+    try {
+      this.out(this.scrub(text));
+    } catch {
+      // a tracer must never break a request
+    }
+  }
+
+  /** Removes any literal secret that slipped into a line. */
+  scrub(text: string): string {
+    let out = text;
+    for (const s of [this.credentials.consumerSecret, this.credentials.tokenSecret, this.credentials.token]) {
+      if (s && s.length >= 4) {
+        out = out.split(s).join('***');
+        const enc = percentEncode(s);
+        if (enc !== s) out = out.split(enc).join('***');
+      }
+    }
+    return out;
+  }
+
+  maskUrl(url: string): string {
+    return this.scrub(maskQuery(url));
+  }
+}
+
+/** Masks the values of oauth_signature, oauth_token and other secret parameters in a URL. */
+export function maskQuery(url: string): string {
+  return url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (m, sep: string, key: string, value: string) => {
+    const k = decodeURIComponentSafe(key);
+    if (SECRET_PARAMS.has(k) || /secret/i.test(k)) return `${sep}${key}=***`;
+    if (k === 'oauth_consumer_key') return `${sep}${key}=${maskKey(decodeURIComponentSafe(value))}`;
+    return m;
+  });
+}
+
+/** The OAuth parameters of an Authorization header as a trace shows them. */
+export function maskOauth(oauth: Record<string, string>): string {
+  return Object.keys(oauth)
+    .sort()
+    .map((k) => {
+      if (SECRET_PARAMS.has(k)) return `${k}="***"`;
+      if (k === 'oauth_consumer_key') return `${k}="${maskKey(oauth[k])}"`;
+      if (k === 'oauth_nonce') return `${k}="…"`;
+      return `${k}="${oauth[k]}"`;
+    })
+    .join(', ');
+}
+
+function maskKey(v: string): string {
+  return v.length > 4 ? `…${v.slice(-4)}` : '***';
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
