@@ -49,7 +49,7 @@ export function buildProgram(args?: readonly string[]): Command {
 
 /** The one line a subcommand's help gives the global options. */
 function globalsLine(program: Command): string {
-  const flags = program.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.short ?? o.long);
+  const flags = program.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.short ?? o.long ?? o.flags);
   // wrapped to 80 columns like the rest of the help, continuation lines indented
   const words = [...flags.map((f, i) => (i < flags.length - 1 ? `${f},` : f)), "(see 'mcat help globals')"];
   const lines: string[] = [];
