@@ -69,8 +69,8 @@ export function lockerFilter(flags: LockerFlags): LockerFilter {
 const LIST = LOCKER_LIST_PATH;
 const PAGING = LOCKER_PAGING_PATH;
 
-/** Every walk over the locker's pages goes through paginate(), and so through its stop rules. */
-function lockerPages<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
+/** The locker listing's walk (--all, --limit) with the session's page cap and Ctrl-C; through paginate(), so its stop rules hold. (The whole-locker walk of summary/find/check is client/locker.ts lockerPages.) */
+function walkLocker<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
   return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: interruptSignal() });
 }
 
@@ -111,7 +111,7 @@ export async function runLocker(cmd: Command, flags: LockerFlags): Promise<void>
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
     const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
-    for await (const body of lockerPages<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
+    for await (const body of walkLocker<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
       const last = limit !== undefined && seen + items.length >= limit;
