@@ -146,7 +146,9 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     const pager = join(dir, 'int.sh');
     writeFileSync(pager, `#!/bin/sh\ntrap '' INT\nhead -c 2000 > ${q(out)}\nkill -INT 0\nsleep 0.3\ncat >> ${q(out)}\necho PAGER-END\n`);
     chmodSync(pager, 0o755);
-    const r = await pty(`${mcatLine(['locker', '--all'])} 2>/dev/null; echo EXIT=$?`, {
+    // the pager's Ctrl-C reaches the whole process group, the shell too: its trap keeps it alive to
+    // say how mcat ended (a non-interactive sh would otherwise end on the signal itself)
+    const r = await pty(`trap 'true' INT; ${mcatLine(['locker', '--all'])} 2>/dev/null; echo EXIT=$?`, {
       cols: 80,
       sandboxDir: sb.dataDir,
       env: { ...userEnv(sb.info.examples.bigLockerUser), MCAT_PAGER: pager },

@@ -26,7 +26,9 @@ export interface PtyOptions {
 export async function pty(line: string, opts: PtyOptions = {}): Promise<{ out: string; exitCode: number }> {
   const cmd = `stty cols ${opts.cols ?? 120} rows 50 2>/dev/null; ${line}`;
   const r = await execa('script', ['-qec', cmd, '/dev/null'], {
-    env: { ...(mcatEnv({ sandboxDir: opts.sandboxDir, env: opts.env }) as Record<string, string>), TERM: 'xterm-256color' },
+    // script(1) runs the line with $SHELL: pinned, so a test sees the same shell here and in CI
+    // (whose SHELL may be unset, i.e. dash), not whatever shell started the suite
+    env: { ...(mcatEnv({ sandboxDir: opts.sandboxDir, env: opts.env }) as Record<string, string>), TERM: 'xterm-256color', SHELL: '/bin/sh' },
     extendEnv: true,
     reject: false,
     timeout: opts.timeout ?? 30_000,
