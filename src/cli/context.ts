@@ -7,7 +7,7 @@ import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
-import { markInterrupted, onCleanup, onOutputEnd } from './lifecycle';
+import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
 import { noteUserScope } from './errors';
 import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
 
@@ -54,16 +54,16 @@ export function globalsOf(cmd: Command): GlobalOptions {
   };
 }
 
-let quietFlag = false;
+const QUIET = Symbol('--quiet');
 
 /** -q, --quiet (set before the command runs) or MCAT_QUIET=1: no notices on stderr. */
 export function setQuiet(on: boolean): void {
-  quietFlag = on;
+  setRunValue(QUIET, on);
 }
 
 export function quiet(): boolean {
-  const env = process.env.MCAT_QUIET?.trim().toLowerCase();
-  return quietFlag || (env !== undefined && env !== '' && env !== '0' && env !== 'false' && env !== 'no');
+  const env = runEnv().MCAT_QUIET?.trim().toLowerCase();
+  return runValue(QUIET, () => false) || (env !== undefined && env !== '' && env !== '0' && env !== 'false' && env !== 'no');
 }
 
 /** A line for people that is not an error or a warning (the sandbox label, a summary): silenced by --quiet. */
@@ -101,7 +101,7 @@ export function sizeOption(value: string | undefined, flag: string): number | un
 /** A flag's value, else the environment's (blank counts as unset), with the name to blame. */
 export function flagOrEnv(flag: string | undefined, flagName: string, envName: string): { value: string | undefined; name: string } {
   if (flag !== undefined) return { value: flag, name: flagName };
-  const e = process.env[envName];
+  const e = runEnv()[envName];
   return { value: e === undefined || e.trim() === '' ? undefined : e, name: envName };
 }
 
@@ -130,22 +130,22 @@ export interface SessionOverrides {
   countryFallback?: string;
 }
 
-let sessionPromise: Promise<Session> | undefined;
+const SESSION = Symbol('session');
 
-/** The API session of this run: settings resolved, sandbox started if needed, client built. */
+/** The API session of this run: settings resolved, sandbox started if needed, client built (once a run). */
 export function session(cmd: Command, overrides: SessionOverrides = {}): Promise<Session> {
-  sessionPromise ??= openSession(cmd, overrides);
-  return sessionPromise;
+  return runValue(SESSION, () => openSession(cmd, overrides));
 }
 
 async function openSession(cmd: Command, overrides: SessionOverrides): Promise<Session> {
   const g = globalsOf(cmd);
   const { resolveSettings } = await import('../config/settings');
   const { readStore } = await import('../config/store');
+  const env = runEnv();
   const settings = resolveSettings({
     flags: { profile: g.profile, baseUrl: g.baseUrl, country: g.country, authIn: g.authIn },
-    env: process.env,
-    store: readStore(),
+    env,
+    store: readStore(env),
   });
 
   let baseUrl = settings.baseUrl.value;
@@ -166,7 +166,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
   const needsSandbox = settings.isSandbox && !baseUrl;
   if (needsSandbox) {
     const sb = await import('../sandbox/index');
-    const dataDir = sb.defaultSandboxDir(process.env);
+    const dataDir = sb.defaultSandboxDir(env);
     let url = baseUrl ?? (await sb.findRunningSandbox(dataDir));
     let info;
     if (url) {
@@ -209,7 +209,7 @@ async function openSession(cmd: Command, overrides: SessionOverrides): Promise<S
   const retries = intOption(g.retries, '--retries', { max: 20 });
   const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
   const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);
-  const maxPages = intOption(process.env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
+  const maxPages = intOption(env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
   const client = new ApiClient({
     baseUrl,
     credentials: { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined },
@@ -294,7 +294,7 @@ export function outputFormat(cmd: Command): Format {
   }
   // -o xml prints the service's XML as received: there are no columns to pick
   if (f === 'xml' && g.fields !== undefined) throw new UsageError('--fields does not apply to -o xml', 'use --fields with table, csv, tsv or ndjson');
-  return f ?? (process.stdout.isTTY ? 'table' : 'json');
+  return f ?? (runContext().io.stdout.isTTY ? 'table' : 'json');
 }
 
 /** --fields, or the fields of --json FIELDS. */
@@ -313,7 +313,8 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
   const { colorEnabled, terminalWidth } = await import('../output/tty');
   const { parseFields } = await import('../output/fields');
   const format = opts.format ?? outputFormat(cmd);
-  const pager = format === 'table' && g.pager && process.stdout.isTTY ? await import('../output/pager') : undefined;
+  const { io, env } = runContext();
+  const pager = format === 'table' && g.pager && io.stdout.isTTY ? await import('../output/pager') : undefined;
   const fields = fieldsSpec(cmd);
   const jqProgram = g.jq;
   const jq = jqProgram === undefined
@@ -324,15 +325,15 @@ export async function output(cmd: Command, opts: { format?: Format } = {}): Prom
     fields: fields !== undefined ? parseFields(fields) : undefined,
     fieldsFlag: typeof g.json === 'string' ? '--json' : '--fields',
     jq,
-    color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
-    width: terminalWidth(process.stdout, process.env),
+    color: colorEnabled({ isTTY: Boolean(io.stdout.isTTY), env, flag: g.color }),
+    width: terminalWidth(io.stdout, env),
     stdout: pager ? () => pagedStdout(pager) : stdoutStream(),
     notice,
   });
 }
 
 type Target = import('../output/streams').WritableLike;
-let pagedTarget: Target | undefined;
+const PAGED = Symbol('pager');
 
 /**
  * Standard output through the pager, started at the first byte of the first table (one pager
@@ -340,12 +341,12 @@ let pagedTarget: Target | undefined;
  * person read on; mcat ends (130) once they quit the pager, never under it.
  */
 function pagedStdout(pagers: typeof import('../output/pager')): Target {
-  pagedTarget ??= openPager(pagers);
-  return pagedTarget;
+  return runValue(PAGED, () => openPager(pagers));
 }
 
 function openPager({ pagerSpec, startPager }: typeof import('../output/pager')): Target {
-  const spec = pagerSpec(process.env);
+  const ctx = runContext();
+  const spec = pagerSpec(ctx.env);
   if (spec === undefined) return stdoutStream();
   if ('missing' in spec) {
     say(`mcat: pager '${spec.missing}' not found; writing to the terminal (set MCAT_PAGER or PAGER, or use --no-pager)`);
@@ -356,10 +357,10 @@ function openPager({ pagerSpec, startPager }: typeof import('../output/pager')):
     markInterrupted();
     pager.stop();
   };
-  process.on('SIGINT', onInterrupt);
+  const off = ctx.onInterrupt(onInterrupt);
   onOutputEnd(async () => {
     await pager.finish();
-    process.off('SIGINT', onInterrupt);
+    off();
   });
   return pager.input;
 }
@@ -373,10 +374,13 @@ export function whoseLabel(s: Session): string {
 export async function printSheet(cmd: Command, pairs: [string, string][]): Promise<void> {
   const g = globalsOf(cmd);
   const { renderSheet } = await import('../output/table');
-  const { colorEnabled, terminalWidth } = await import('../output/tty');
-  const text = renderSheet(pairs, {
-    color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
-    width: terminalWidth(process.stdout, process.env),
-  });
+  const text = renderSheet(pairs, await terminalLook(g.color));
   await (await output(cmd, { format: 'table' })).raw(text.endsWith('\n') ? text : text + '\n');
+}
+
+/** Whether the run's stdout gets colour, and how wide its tables are (--no-color is `flag` false). */
+export async function terminalLook(flag: boolean): Promise<{ color: boolean; width: number }> {
+  const { colorEnabled, terminalWidth } = await import('../output/tty');
+  const { io, env } = runContext();
+  return { color: colorEnabled({ isTTY: Boolean(io.stdout.isTTY), env, flag }), width: terminalWidth(io.stdout, env) };
 }

@@ -15,6 +15,7 @@ import {
   UsageError,
   type TimeoutPhase,
 } from '../client/errors';
+import { inRun, runValue } from './lifecycle';
 
 export class InterruptedError extends McatError {
   override name = 'InterruptedError';
@@ -37,9 +38,15 @@ interface UserScope {
   tokenFrom?: string;
   sandbox?: boolean;
 }
-const scope: UserScope = {};
+const SCOPE = Symbol('user scope');
+
+/** This run's scope (outside a run, as in unit tests of the messages: nothing known). */
+function userScope(): UserScope {
+  return inRun() ? runValue<UserScope>(SCOPE, () => ({})) : {};
+}
 
 export function noteUserScope(s: UserScope): void {
+  const scope = userScope();
   for (const [k, v] of Object.entries(s)) if (v !== undefined) (scope as Record<string, unknown>)[k] = v;
 }
 
@@ -49,6 +56,7 @@ export function noteUserScope(s: UserScope): void {
  */
 function accessDenied(err: AuthError): { line: string; hint: string } | undefined {
   if (!/^\s*access to resource denied\s*$/i.test(err.reason)) return undefined;
+  const scope = userScope();
   const status = err.httpStatus ? ` (HTTP ${err.httpStatus})` : '';
   const holder = scope.tokenUser ? `user ${scope.tokenUser}'s` : "another user's";
   const from = scope.tokenFrom ? ` (from ${scope.tokenFrom})` : '';

@@ -1,6 +1,7 @@
 // Id lists from arguments, a file or stdin: space-, comma- or newline-separated; blank lines
 // and # comments ignored. Every id is checked before anything is sent.
 import { UsageError } from '../client/errors';
+import { runContext } from './lifecycle';
 
 export function splitIdList(text: string): string[] {
   const out: string[] = [];
@@ -58,9 +59,9 @@ export async function readTextInput(file: string): Promise<string> {
 }
 
 export async function readStdin(): Promise<Buffer> {
-  if (process.stdin.isTTY) throw new UsageError("'-' reads from standard input, but it is a terminal", 'pipe the input in, e.g. cat ids.txt | mcat …');
+  if (runContext().io.stdin.isTTY) throw new UsageError("'-' reads from standard input, but it is a terminal", 'pipe the input in, e.g. cat ids.txt | mcat …');
   const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
+  for await (const c of runContext().io.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
 

@@ -1,25 +1,106 @@
-// Process-wide resources of one mcat run (connection pools, an in-process sandbox),
-// closed once when the command ends, and the Ctrl-C state.
+// One mcat run: what it may touch (its CliContext: streams, environment, Ctrl-C) and the
+// resources it opened (connection pools, an in-process sandbox), closed once when the command ends.
+// runCli begins a run and ends it; nothing here outlives it, so runs in one process (the tests'
+// in-process runner) never see each other's session, cleanups, pager or Ctrl-C state.
+import type { Readable } from 'node:stream';
+import type { WritableLike } from '../output/streams';
 
-type Cleanup = () => Promise<void> | void;
-const cleanups: Cleanup[] = [];
-let wasInterrupted = false;
-
-export function onCleanup(fn: Cleanup): void {
-  cleanups.push(fn);
+/** A stream mcat writes to: a terminal, a pipe, a file, or a test's buffer. */
+export interface OutStream extends WritableLike {
+  isTTY?: boolean;
+  columns?: number;
+  writableLength?: number;
 }
 
-const outputEnds: Cleanup[] = [];
+/** The streams of a run. */
+export interface Io {
+  readonly stdout: OutStream & NodeJS.WritableStream;
+  readonly stderr: OutStream & NodeJS.WritableStream;
+  readonly stdin: Readable & { isTTY?: boolean };
+}
+
+/** The environment of a run: a plain record (the launcher copies process.env into it). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a run may touch of the world outside it. The launcher builds it from the process; tests fake it. */
+export interface CliContext {
+  io: Io;
+  env: Env;
+  /** the folder relative paths are read from */
+  cwd: string;
+  /** Ctrl-C and SIGTERM: `fn` is called on each; returns the unsubscribe */
+  onInterrupt(fn: () => void): () => void;
+  /** ends the process at once with `code` (a second Ctrl-C); a test's context records it */
+  exitNow(code: number): void;
+}
+
+type Cleanup = () => Promise<void> | void;
+
+/** The mutable state of one run: made by beginRun, dropped by endRun. */
+interface RunState {
+  ctx: CliContext;
+  cleanups: Cleanup[];
+  outputEnds: Cleanup[];
+  interrupted: boolean;
+  /** other modules' per-run values (the session, --quiet, the pager): see runValue */
+  values: Map<symbol, unknown>;
+}
+
+let current: RunState | undefined;
+
+export function beginRun(ctx: CliContext): void {
+  current = { ctx, cleanups: [], outputEnds: [], interrupted: false, values: new Map() };
+}
+
+export function endRun(): void {
+  current = undefined;
+}
+
+/** Whether a run is in progress (code shared with unit tests asks before it reads run state). */
+export function inRun(): boolean {
+  return current !== undefined;
+}
+
+function state(): RunState {
+  if (!current) throw new Error('mcat: no run in progress (runCli begins one)');
+  return current;
+}
+
+/** The context of the run in progress. */
+export function runContext(): CliContext {
+  return state().ctx;
+}
+
+/** The run's environment. */
+export function runEnv(): Env {
+  return state().ctx.env;
+}
+
+/** A value kept for the rest of this run only (made by `make` on first use). */
+export function runValue<T>(key: symbol, make: () => T): T {
+  const values = state().values;
+  if (!values.has(key)) values.set(key, make());
+  return values.get(key) as T;
+}
+
+export function setRunValue<T>(key: symbol, value: T): void {
+  state().values.set(key, value);
+}
+
+export function onCleanup(fn: Cleanup): void {
+  state().cleanups.push(fn);
+}
 
 /** Work that ends the output (a pager to close and wait for): before an error is printed, so it shows after. */
 export function onOutputEnd(fn: Cleanup): void {
-  outputEnds.push(fn);
+  state().outputEnds.push(fn);
 }
 
 export async function endOutput(): Promise<void> {
-  while (outputEnds.length) {
+  const ends = state().outputEnds;
+  while (ends.length) {
     try {
-      await outputEnds.pop()!();
+      await ends.pop()!();
     } catch {
       // the output is over either way
     }
@@ -28,6 +109,7 @@ export async function endOutput(): Promise<void> {
 
 export async function runCleanups(): Promise<void> {
   await endOutput();
+  const cleanups = state().cleanups;
   while (cleanups.length) {
     const fn = cleanups.pop()!;
     try {
@@ -39,36 +121,36 @@ export async function runCleanups(): Promise<void> {
 }
 
 export function markInterrupted(): void {
-  wasInterrupted = true;
+  state().interrupted = true;
 }
 
 export function interrupted(): boolean {
-  return wasInterrupted;
+  return state().interrupted;
 }
 
+const SIGNAL = Symbol('interrupt signal');
+
 /**
- * An AbortSignal that fires on the first SIGINT/SIGTERM; a second Ctrl-C exits at once with 130.
- * Commands that can finish in-flight work (bulk apply, downloads) use it.
+ * An AbortSignal that fires on the first Ctrl-C (or SIGTERM); a second Ctrl-C exits at once with 130.
+ * Commands that can finish in-flight work (bulk apply, downloads, listings) use it; one per run.
  */
 export function interruptSignal(): AbortSignal {
-  const ac = new AbortController();
-  let count = 0;
-  let first = 0;
-  const handler = () => {
-    // conf's atomic writer (when-exit) re-raises every signal it sees, so one Ctrl-C arrives
-    // twice within a few milliseconds: only a second press a moment later means "exit now"
-    if (count > 0 && Date.now() - first < 250) return;
-    count++;
-    if (count === 1) first = Date.now();
-    markInterrupted();
-    if (count > 1) process.exit(130);
-    ac.abort();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  onCleanup(() => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+  return runValue(SIGNAL, () => {
+    const ctx = runContext();
+    const ac = new AbortController();
+    let count = 0;
+    let first = 0;
+    const off = ctx.onInterrupt(() => {
+      // conf's atomic writer (when-exit) re-raises every signal it sees, so one Ctrl-C arrives
+      // twice within a few milliseconds: only a second press a moment later means "exit now"
+      if (count > 0 && Date.now() - first < 250) return;
+      count++;
+      if (count === 1) first = Date.now();
+      markInterrupted();
+      if (count > 1) ctx.exitNow(130);
+      ac.abort();
+    });
+    onCleanup(off);
+    return ac.signal;
   });
-  return ac.signal;
 }

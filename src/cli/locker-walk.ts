@@ -4,6 +4,7 @@
 import type { LockerBody } from '../client/schemas/locker';
 import { progressLine, type Session } from './context';
 import { lockerReleasesOf, lockerTracksOf } from './views/locker';
+import { runEnv } from './lifecycle';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -30,7 +31,7 @@ export async function* walkLocker(s: Session, o: { sort?: string; signal?: Abort
   let page = 0;
   let seen = 0;
   try {
-    for await (const body of lockerPages(s.client, { country: s.country, sort: o.sort, concurrency: walkConcurrency(), signal: o.signal })) {
+    for await (const body of lockerPages(s.client, { country: s.country, sort: o.sort, concurrency: walkConcurrency(runEnv()), signal: o.signal })) {
       const paging: any = (body as LockerBody)?.locker?.lockerReleases ?? {};
       const releases = lockerReleasesOf(body);
       page++;

@@ -3,10 +3,10 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
-import { endOutput, runCleanups, interrupted } from './lifecycle';
+import { beginRun, endOutput, endRun, interrupted, runCleanups, type CliContext } from './lifecycle';
 import { registerCommands } from './commands/index';
 import { commandWords } from './argv';
-import { guardStreams, print, printHelp, say, sayText } from '../output/streams';
+import { guardStreams, print, printHelp, say, sayText, useStreams } from '../output/streams';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -41,7 +41,6 @@ export function buildProgram(args?: readonly string[]): Command {
       formatHelp: (cmd, helper) => Help.prototype.formatHelp.call(helper, cmd, helper) + (cmd.parent ? globalsLine(program) : ''),
     });
   program.hook('preAction', async (_program, action) => (await import('./globals')).checkGlobals(action));
-  applyConventions(program);
   const words = args ? commandWords(args) : [];
   registerCommands(program, words[0], args !== undefined && words.length === 0 && (args.includes('--help') || args.includes('-h')));
   return program;
@@ -75,9 +74,14 @@ function globalsHelp(program: Command): string {
 }
 
 /** Usage errors: one line on stderr, a hint, exit 2 (commander's defaults adjusted to the conventions). */
-function applyConventions(cmd: Command): void {
+function applyConventions(cmd: Command, io: CliContext['io']): void {
   cmd.exitOverride();
   cmd.configureOutput({
+    // the run's streams, not the process's: help fits the run's terminal, never coloured by commander
+    getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) as number, // undefined: 80
+    getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) as number,
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
     writeOut: printHelp,
     // commander writes help here when a command that needs a subcommand has none (`mcat`,
     // `mcat playlist`): that help is what was asked for, so it goes to stdout (exit 0), as gh does
@@ -87,41 +91,52 @@ function applyConventions(cmd: Command): void {
       sayText(`mcat: ${line}\n`);
     },
   });
-  for (const sub of cmd.commands) applyConventions(sub);
+  for (const sub of cmd.commands) applyConventions(sub, io);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  guardStreams();
-  const program = buildProgram(argv.slice(2));
-  // Sub-commands registered after applyConventions (none today) would miss it: apply again.
-  applyConventions(program);
-  if (argv.length === 4 && argv[2] === 'help' && argv[3] === 'globals') {
-    await print(globalsHelp(program));
-    return 0;
-  }
-  let code = 0;
+/**
+ * Runs one command line (`args`: the words after `mcat`) in `ctx` and resolves to its exit code.
+ * Never exits the process: the launcher does, with this code. Everything the run touches of the
+ * world comes from ctx, so runs in one process (tests) are independent of each other.
+ */
+export async function runCli(args: readonly string[], ctx: CliContext): Promise<number> {
+  beginRun(ctx);
+  useStreams(ctx.io);
   try {
-    await program.parseAsync(argv);
-    if (interrupted()) code = 130;
-  } catch (err) {
-    await endOutput(); // a pager first: the error shows under what it showed, not behind it
-    code = handleError(err, program);
+    guardStreams();
+    const program = buildProgram(args);
+    applyConventions(program, ctx.io);
+    if (args.length === 2 && args[0] === 'help' && args[1] === 'globals') {
+      await print(globalsHelp(program));
+      return 0;
+    }
+    let code = 0;
+    try {
+      await program.parseAsync([...args], { from: 'user' });
+      if (interrupted()) code = 130;
+    } catch (err) {
+      await endOutput(); // a pager first: the error shows under what it showed, not behind it
+      code = handleError(err, program, args);
+    } finally {
+      await runCleanups();
+    }
+    return code;
   } finally {
-    await runCleanups();
+    endRun();
+    useStreams(undefined);
   }
-  return code;
 }
 
-function handleError(err: unknown, program: Command): number {
+function handleError(err: unknown, program: Command, args: readonly string[]): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
     if (err.exitCode === 0) return 0;
     // commander already printed the one line; add the hint
-    const cmdName = guessCommandPath(process.argv.slice(2), program);
+    const cmdName = guessCommandPath(args, program);
     say(`hint: run 'mcat ${cmdName ? cmdName + ' ' : ''}--help' for usage`);
     return 2;
   }
-  const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+  const verbose = args.includes('--verbose') || args.includes('-v');
   for (const line of formatError(err).split('\n')) say(line);
   if (verbose && err instanceof Error && !(err instanceof McatError) && err.stack) {
     for (const line of err.stack.split('\n')) say(line);
@@ -129,7 +144,7 @@ function handleError(err: unknown, program: Command): number {
   return exitCodeFor(err);
 }
 
-function guessCommandPath(args: string[], program: Command): string {
+function guessCommandPath(args: readonly string[], program: Command): string {
   const path: string[] = [];
   let cmd: Command | undefined = program;
   for (const a of args) {

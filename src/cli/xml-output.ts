@@ -10,14 +10,14 @@ import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
 import { notice, session } from './context';
-import { interruptSignal } from './lifecycle';
+import { interruptSignal, runContext } from './lifecycle';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /** One XML document written in pieces: re-indented on a terminal, ending in a newline. */
 function xmlWriter(): { write(piece: string): Promise<void>; end(): Promise<void> } {
-  const tty = Boolean(process.stdout.isTTY);
+  const tty = Boolean(runContext().io.stdout.isTTY);
   let depth = 0;
   let last = '';
   return {

@@ -316,6 +316,37 @@ for (const name of ['stdout', 'stderr'] as const) {
   });
 }
 
+/**
+ * What a run may touch, from this process: its streams (each made by Node on first use only), a
+ * copy of its environment, its folder, its Ctrl-C and SIGTERM, and exiting at once.
+ */
+function processContext(): import('../cli/lifecycle').CliContext {
+  return {
+    io: {
+      get stdout() {
+        return process.stdout;
+      },
+      get stderr() {
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+    },
+    env: { ...process.env },
+    cwd: process.cwd(),
+    onInterrupt(fn) {
+      process.on('SIGINT', fn);
+      process.on('SIGTERM', fn);
+      return () => {
+        process.off('SIGINT', fn);
+        process.off('SIGTERM', fn);
+      };
+    },
+    exitNow: (code) => process.exit(code),
+  };
+}
+
 /** Command groups that never call the API. */
 const OFFLINE_GROUPS = new Set(['profile', 'completion', 'version']);
 
@@ -346,7 +377,7 @@ export async function run(argv: string[]): Promise<void> {
   const v8 = flags.length ? (nodeRequire('node:v8') as typeof import('node:v8')) : undefined;
   if (v8) v8.setFlagsFromString(flags.join(' '));
 
-  let mcat: { main: (argv: string[]) => Promise<number> };
+  let mcat: { runCli: typeof import('../cli/main').runCli };
   let where: CacheFile | undefined;
   if (ownLoader) {
     where = root === undefined ? undefined : cacheFileFor(root, args, v8!.cachedDataVersionTag());
@@ -361,7 +392,7 @@ export async function run(argv: string[]): Promise<void> {
     if (traceFile) process.on('exit', traceRequired);
     mcat = nodeRequire('./mcat.cjs') as typeof mcat;
   }
-  const code = await mcat.main(argv);
+  const code = await mcat.runCli(args, processContext());
   // A successful run knows the command's code: keep it when the cache lacked any of it.
   if (where && code === 0 && loaded.some((l) => l.compiled)) writeCache(where);
   // The command is over (its cleanups ran). With nothing left to flush, exit now rather than

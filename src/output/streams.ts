@@ -103,8 +103,26 @@ export function writerFor(stream: WritableLike): StreamWriter {
   return w;
 }
 
-const out = () => writerFor(process.stdout);
-const err = () => writerFor(process.stderr);
+/** The streams of the run: the process's unless the run brought its own (useStreams). */
+export interface StdStreams {
+  stdout: WritableLike & NodeJS.WritableStream;
+  stderr: WritableLike & NodeJS.WritableStream;
+  stdin: Readable & { isTTY?: boolean };
+}
+
+let std: StdStreams | undefined;
+
+/** The run's streams from here on (runCli, with its context's io); undefined: the process's. */
+export function useStreams(streams: StdStreams | undefined): void {
+  std = streams;
+}
+
+const stdout = (): StdStreams['stdout'] => std?.stdout ?? process.stdout;
+const stderr = (): StdStreams['stderr'] => std?.stderr ?? process.stderr;
+const stdin = (): StdStreams['stdin'] => std?.stdin ?? process.stdin;
+
+const out = () => writerFor(stdout());
+const err = () => writerFor(stderr());
 
 /** Called first thing: from here on a closed stdout or stderr is a quiet end, not a crash. */
 export function guardStreams(): void {
@@ -112,9 +130,9 @@ export function guardStreams(): void {
   err();
 }
 
-/** The process's stdout, for the output sink. */
+/** The run's stdout, for the output sink. */
 export function stdoutStream(): WritableLike {
-  return process.stdout;
+  return stdout();
 }
 
 /** Data on stdout (a listing, a document, a script): cleaned, waiting for a slow reader. */
@@ -124,7 +142,7 @@ export function print(text: string, mode: CleanMode = 'text'): Promise<void> {
 
 /** true once stdout's reader has gone: a streaming command stops there (and fetches no more). */
 export function stdoutClosed(): boolean {
-  return out().closed || Boolean(process.stdout.destroyed);
+  return out().closed || Boolean(stdout().destroyed);
 }
 
 function toStderr(text: string, mode: CleanMode, lead: '' | typeof CLEAR_LINE = ''): void {
@@ -162,16 +180,16 @@ export interface StatusLine {
 
 /** `off`: never shown (--quiet). */
 export function statusLine(opts: { off?: boolean } = {}): StatusLine {
-  const active = Boolean(process.stderr.isTTY) && !opts.off;
+  const active = Boolean(stderr().isTTY) && !opts.off;
   let shown = false;
   return {
     active,
     get columns() {
-      return process.stderr.columns || 80;
+      return stderr().columns || 80;
     },
     show(text) {
       if (!active) return;
-      const width = Math.max(20, (process.stderr.columns || 80) - 1);
+      const width = Math.max(20, (stderr().columns || 80) - 1);
       toStderr([...clean(text, 'line')].slice(0, width).join(''), 'text', CLEAR_LINE);
       shown = true;
     },
@@ -197,7 +215,7 @@ export async function pipeToStdout(
 ): Promise<void> {
   const { pipeline } = await import('node:stream/promises');
   try {
-    await pipeline(source, through, process.stdout, { signal: opts.signal, end: false } as any);
+    await pipeline(source, through, stdout(), { signal: opts.signal, end: false } as any);
   } catch (e) {
     if (isClosedPipe(e) || stdoutClosed()) return;
     throw e;
@@ -206,5 +224,5 @@ export async function pipeToStdout(
 
 /** The streams of a question on the terminal: readline draws the line (labels cleaned by the caller). */
 export function promptStreams(): { input: Readable; output: Writable } {
-  return { input: process.stdin, output: process.stderr };
+  return { input: stdin(), output: stderr() as unknown as Writable };
 }

@@ -177,7 +177,7 @@ const [dist, out, mark] = process.argv.slice(2);
 v8.setFlagsFromString('--verify-snapshot-checksum'); // as the launcher does for an offline command
 const filename = dist + '/mcat.cjs';
 const genuine = fs.readFileSync(filename, 'utf8');
-let evil = 'require("node:fs").writeFileSync(' + JSON.stringify(mark) + ', "planted"); module.exports = { main: async () => 0 };';
+let evil = 'require("node:fs").writeFileSync(' + JSON.stringify(mark) + ', "planted"); module.exports = { runCli: async () => 0 };';
 evil += ' '.repeat(genuine.length - evil.length);
 const script = new vm.Script('(function (exports, require, module, __filename, __dirname) { ' + evil + '\n})', {
   filename,
@@ -185,7 +185,7 @@ const script = new vm.Script('(function (exports, require, module, __filename, _
 });
 const mod = { exports: {} };
 script.runInThisContext().call(mod.exports, mod.exports, require, mod, filename, dist);
-mod.exports.main(); // compiled now, so it is in the cached data (else V8 would compile it from the real source)
+mod.exports.runCli(); // compiled now, so it is in the cached data (else V8 would compile it from the real source)
 fs.rmSync(mark);
 const data = script.createCachedData();
 const header = Buffer.from(JSON.stringify([['mcat.cjs', data.length]]));

@@ -6,6 +6,7 @@ import { readTextInput } from '../ids';
 import { globalsOf, session } from '../context';
 import { print } from '../../output/streams';
 import type { ApiFlags } from './api';
+import { runContext } from '../lifecycle';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 type Method = (typeof METHODS)[number];
@@ -83,7 +84,7 @@ export async function runApi(cmd: Command, methodArg: string, pathArg: string, f
     await printJson(cmd, doc);
     return;
   }
-  if (process.stdout.isTTY && /json/i.test(res.headers['content-type'] ?? '')) {
+  if (runContext().io.stdout.isTTY && /json/i.test(res.headers['content-type'] ?? '')) {
     try {
       body = JSON.stringify(JSON.parse(body), null, 2);
     } catch {

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { AuthError, McatError, UsageError } from '../../client/errors';
 import { globalsOf, intOption, notice, outputFormat, say, session } from '../context';
-import { onCleanup } from '../lifecycle';
+import { onCleanup, runEnv, runContext } from '../lifecycle';
 import { maskUrlCredentials } from '../../config/mask';
 import { print } from '../../output/streams';
 import { ENV, envValue, resolveSettings, SANDBOX_PROFILE, type Profile } from '../../config/settings';
@@ -70,7 +70,7 @@ export function checkSecrets(values: string[], from: string): Secrets {
 
 function loginProfileName(cmd: Command): string {
   const g = globalsOf(cmd);
-  const name = g.profile?.trim() || envValue(process.env, ENV.profile)?.trim() || 'default';
+  const name = g.profile?.trim() || envValue(runEnv(), ENV.profile)?.trim() || 'default';
   checkProfileName(name);
   if (name === SANDBOX_PROFILE) {
     throw new UsageError(`'${SANDBOX_PROFILE}' is the built-in profile and cannot be saved`, "choose another name with --profile, e.g. 'mcat auth login --profile live'");
@@ -81,9 +81,9 @@ function loginProfileName(cmd: Command): string {
 export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
   const g = globalsOf(cmd);
   const name = loginProfileName(cmd);
-  const store = await openStore();
+  const store = await openStore(runEnv());
   const existing: Profile = store.snapshot().profiles[name] ?? {};
-  const interactive = !flags.withSecretsFromStdin && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
+  const interactive = !flags.withSecretsFromStdin && Boolean(runContext().io.stdin.isTTY) && Boolean(runContext().io.stderr.isTTY);
   if (!flags.withSecretsFromStdin && !interactive) {
     throw new UsageError('no terminal to prompt for the credentials on', "pipe them in with --with-secrets-from-stdin: four lines, consumer key, consumer secret, token, token secret");
   }
@@ -117,7 +117,7 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
     secrets = checkSecrets(answers, 'login');
   } else {
     const { readLines } = await import('../prompt');
-    const lines = await readLines(process.stdin, 4, '--with-secrets-from-stdin');
+    const lines = await readLines(runContext().io.stdin, 4, '--with-secrets-from-stdin');
     secrets = checkSecrets(lines, '--with-secrets-from-stdin');
   }
 
@@ -137,7 +137,7 @@ export async function runLogin(cmd: Command, flags: LoginFlags): Promise<void> {
 async function sandboxDefaults(): Promise<SandboxDefaults | undefined> {
   try {
     const sb = (await import('../../sandbox/index')) as unknown as SandboxModuleLike;
-    const dir = sb.defaultSandboxDir(process.env);
+    const dir = sb.defaultSandboxDir(runEnv());
     const info = await sb.getSandboxInfo(dir);
     const consumer = info.consumers.find((c) => c.countries.length > 1) ?? info.consumers[0];
     const user = info.users.find((u) => u.userId === info.examples?.lockerUser) ?? info.users[0];
@@ -210,10 +210,10 @@ export async function runStatus(cmd: Command, flags: { verify?: boolean } = {}):
   if (format !== 'json' && format !== 'ndjson' && format !== 'table') {
     throw new UsageError(`auth status prints table or json, not ${format}`);
   }
-  const store = await openStore();
+  const store = await openStore(runEnv());
   const settings = resolveSettings({
     flags: { profile: g.profile, baseUrl: g.baseUrl, country: g.country, authIn: g.authIn },
-    env: process.env,
+    env: runEnv(),
     store: store.snapshot(),
   });
   const needSandbox =
@@ -229,9 +229,9 @@ export async function runStatus(cmd: Command, flags: { verify?: boolean } = {}):
 
 export async function runLogout(cmd: Command): Promise<void> {
   const g = globalsOf(cmd);
-  const store: ProfileStore = await openStore();
+  const store: ProfileStore = await openStore(runEnv());
   const snap = store.snapshot();
-  const name = g.profile?.trim() || envValue(process.env, ENV.profile)?.trim() || snap.current;
+  const name = g.profile?.trim() || envValue(runEnv(), ENV.profile)?.trim() || snap.current;
   if (!name || (name === SANDBOX_PROFILE && !Object.hasOwn(snap.profiles, name))) {
     throw new UsageError('the built-in sandbox profile has no stored credentials to remove', "name a profile with --profile; see 'mcat profile list'");
   }

@@ -24,7 +24,8 @@ export function registerCompletion(program: Command): void {
     .argument('<what>')
     .action(async (what: string, _flags: unknown, cmd: Command) => {
       if (what !== 'playlist-ids') return;
-      const timer = setTimeout(() => process.exit(0), 2500);
+      const ctx = (await import('../lifecycle')).runContext();
+      const timer = setTimeout(() => ctx.exitNow(0), 2500);
       timer.unref();
       const lines: string[] = [];
       try {

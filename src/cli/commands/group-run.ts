@@ -4,7 +4,7 @@ import { UsageError } from '../../client/errors';
 import type { Call } from '../../client/call';
 import type { GroupQuery } from '../../client/groups';
 import { noteUserScope } from '../errors';
-import { about, globalsOf, output, outputFormat, say, type Session } from '../context';
+import { about, globalsOf, output, outputFormat, say, type Session, terminalLook } from '../context';
 import { userSession } from '../user-token';
 import { groupSheet, groupView, ignoredGroupIds } from '../views/playlists';
 import type { GroupFlags } from './group';
@@ -67,11 +67,7 @@ async function printGroup(cmd: Command, body: any, s: Session, q: GroupQuery): P
   const g = globalsOf(cmd);
   if (outputFormat(cmd) === 'table' && g.fields === undefined) {
     const { renderSheet } = await import('../../output/table');
-    const { colorEnabled, terminalWidth } = await import('../../output/tty');
-    const text = renderSheet(groupSheet(body?.playlistGroup ?? {}), {
-      color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
-      width: terminalWidth(process.stdout, process.env),
-    });
+    const text = renderSheet(groupSheet(body?.playlistGroup ?? {}), await terminalLook(g.color));
     await out.raw(text.endsWith('\n') ? text : text + '\n');
     if (!Array.isArray(body?.playlistGroup?.playlists) || body.playlistGroup.playlists.length === 0) return;
   }

@@ -5,6 +5,7 @@ import { ApiError, AuthError, UsageError } from '../../client/errors';
 import { PartialError } from '../errors';
 import { outputFormat, printSheet, whoseLabel } from '../context';
 import { ranOutAt } from '../download-log';
+import { runEnv } from '../lifecycle';
 import { parseIntegerId } from '../ids';
 import { findTrack } from '../locker-walk';
 import { userSession, type UserTokenFlags } from '../user-token';
@@ -36,7 +37,7 @@ export async function runCheck(cmd: Command, trackIdArg: string, flags: UserToke
     const { hit, searched } = await findTrack(s, trackId);
     input.hit = hit;
     input.searched = searched;
-    if (hit && hit.lr.available !== false && hit.lt.remainingDownloads === 0) input.noDownloadsLeftSince = ranOutAt(s.account, trackId);
+    if (hit && hit.lr.available !== false && hit.lt.remainingDownloads === 0) input.noDownloadsLeftSince = ranOutAt(s.account, trackId, runEnv());
   } catch (e) {
     input.countryRefused = countryRefusal(e);
     if (input.countryRefused === undefined) throw e;

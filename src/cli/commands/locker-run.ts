@@ -12,7 +12,7 @@ import { LOCKER_SORT_FIELDS, type DownloadFlags, type LockerFlags } from './lock
 import { findTrack as findInLocker, remainingNow, type TrackHit } from '../locker-walk';
 import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../client/locker';
 import { recordDownload } from '../download-log';
-import { interruptSignal } from '../lifecycle';
+import { interruptSignal, runContext, runEnv } from '../lifecycle';
 import { pipeToStdout, print, stdoutClosed } from '../../output/streams';
 import { InterruptedError } from '../errors';
 import { checkTarget, PartFile } from '../part-file';
@@ -151,7 +151,7 @@ async function downloadsLeftAfter(s: Session, trackId: number, hit: TrackHit): P
     left = undefined; // the file is saved; the count is only information
   }
   left ??= before !== undefined ? Math.max(0, before - 1) : undefined;
-  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null });
+  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null }, runEnv());
   if (left === undefined) return 'downloads left: not shown by the service';
   if (left === 0) return 'no downloads left now (streaming stays possible)';
   return `${left} download${left === 1 ? '' : 's'} left`;
@@ -176,7 +176,7 @@ export async function runDownload(cmd: Command, trackIdArg: string, flags: Downl
   else if (g.output !== undefined && (g.output as string) !== '-') {
     throw new UsageError(`locker download writes a file, not a '${g.output}' listing`, 'use -O FILE, or -o - for standard output');
   }
-  if (dest === '-' && process.stdout.isTTY) {
+  if (dest === '-' && runContext().io.stdout.isTTY) {
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
   if (dest !== undefined && dest !== '-') await checkTarget(dest, clobber);

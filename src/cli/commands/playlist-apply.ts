@@ -6,7 +6,7 @@ import { PartialError } from '../errors';
 import { globalsOf, intOption, notice, outputFormat, progressLine, quiet, say } from '../context';
 import { checkStdinUse, userSession } from '../user-token';
 import { readStdin } from '../ids';
-import { interruptSignal } from '../lifecycle';
+import { interruptSignal, runEnv } from '../lifecycle';
 import { print, stdoutClosed } from '../../output/streams';
 import type { ApplyFlags } from './playlist';
 import { checkInputFormat } from './playlist-input';
@@ -39,7 +39,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
     throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
   }
   const bulk = await import('../../bulk/index');
-  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, runEnv());
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
@@ -62,7 +62,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   const fmt = flags.dryRun ? outputFormat(cmd) : undefined;
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: process.env, ...(shard ? { shard } : {}) });
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: runEnv(), ...(shard ? { shard } : {}) });
   // the input split another way by a run that has not finished: its edits would be applied twice
   if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
@@ -96,6 +96,7 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       userId: q.userId,
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
+      env: runEnv(),
       maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
       signal,
@@ -154,7 +155,7 @@ export async function runExport(cmd: Command, flags: { user?: string; concurrenc
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
   const bulk = await import('../../bulk/index');
-  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard);
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, runEnv());
   const g = globalsOf(cmd);
   // --json or --jq: the edits as one JSON array (through the jq program)
   const asArray = g.jq !== undefined || g.json !== undefined;

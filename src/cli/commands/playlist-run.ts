@@ -4,7 +4,7 @@ import { UsageError } from '../../client/errors';
 import type { Call } from '../../client/call';
 import { noteUserScope } from '../errors';
 import { checkStdinUse, userSession, type UserTokenFlags } from '../user-token';
-import { about, globalsOf, notice, ofUser, output, outputFormat, type Session } from '../context';
+import { about, globalsOf, notice, ofUser, output, outputFormat, type Session, terminalLook } from '../context';
 import { print } from '../../output/streams';
 import { checkPaging, runListing, type PagingFlags } from '../listing';
 import { playlistListView, playlistSheet, playlistTracksView } from '../views/playlists';
@@ -66,11 +66,7 @@ export async function printPlaylist(cmd: Command, body: any, s: Session, user: s
   const g = globalsOf(cmd);
   if (outputFormat(cmd) === 'table' && g.fields === undefined) {
     const { renderSheet } = await import('../../output/table');
-    const { colorEnabled, terminalWidth } = await import('../../output/tty');
-    const text = renderSheet(playlistSheet(body?.playlist ?? {}), {
-      color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: g.color }),
-      width: terminalWidth(process.stdout, process.env),
-    });
+    const text = renderSheet(playlistSheet(body?.playlist ?? {}), await terminalLook(g.color));
     await out.raw(text.endsWith('\n') ? text : text + '\n');
     if (!Array.isArray(body?.playlist?.tracks) || body.playlist.tracks.length === 0) return;
   }

@@ -6,11 +6,12 @@ import { print } from '../../output/streams';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../config/settings';
 import { openStore } from '../../config/store';
 import { profileCsv, profileRows, profileView } from '../views/profiles';
+import { runEnv } from '../lifecycle';
 
 export async function runProfileList(cmd: Command): Promise<void> {
   const format = outputFormat(cmd);
   if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson or csv, not xml');
-  const store = await openStore();
+  const store = await openStore(runEnv());
   const rows = profileRows(store.snapshot());
   if (globalsOf(cmd).verbose) say(`mcat: ${rows.length} profile(s), config file ${store.path}`);
   if (format === 'table') {
@@ -29,7 +30,7 @@ export async function runProfileList(cmd: Command): Promise<void> {
 
 export async function runProfileUse(cmd: Command, name: string): Promise<void> {
   void cmd;
-  const store = await openStore();
+  const store = await openStore(runEnv());
   const snap = store.snapshot();
   if (!Object.hasOwn(snap.profiles, name) && name !== SANDBOX_PROFILE) {
     const names = Object.keys(snap.profiles).sort();
@@ -41,6 +42,6 @@ export async function runProfileUse(cmd: Command, name: string): Promise<void> {
   store.use(name);
   if (store.current() === undefined) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
   else notice(`mcat: '${name}' is now the current profile`);
-  const env = envValue(process.env, ENV.profile);
+  const env = envValue(runEnv(), ENV.profile);
   if (env !== undefined && env !== name) say(`mcat: note: ${ENV.profile}=${env} is set and takes precedence in this shell`);
 }

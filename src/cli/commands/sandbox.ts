@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { notice } from '../context';
 import { print } from '../../output/streams';
 import { UsageError } from '../../client/errors';
+import { runContext, runEnv } from '../lifecycle';
 
 interface StartFlags {
   host: string;
@@ -29,7 +30,7 @@ async function dataDirOf(data: string | undefined, mustExist = false): Promise<s
     return data;
   }
   const { defaultSandboxDir } = await import('../../sandbox/index');
-  return defaultSandboxDir(process.env);
+  return defaultSandboxDir(runEnv());
 }
 
 export function registerSandbox(program: Command): void {
@@ -89,13 +90,10 @@ export function registerSandbox(program: Command): void {
       ].filter(Boolean);
       // Ctrl-C is listened for before the line that says to press it, so one pressed at once still stops cleanly
       const stopped = new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
+        const off = runContext().onInterrupt(() => {
+          off();
           resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        });
       });
       for (const line of lines) notice(line);
       await stopped;

@@ -1,6 +1,6 @@
 // `track metadata`: a readable sheet of the enhanced metadata; json/xml give everything.
 import type { Command } from 'commander';
-import { about, intOption, output, outputFormat, session, globalsOf } from '../context';
+import { about, intOption, output, outputFormat, session, globalsOf, terminalLook } from '../context';
 import { parseIntegerId } from '../ids';
 import type { View } from '../../output/types';
 import { duration } from '../views/format';
@@ -98,11 +98,7 @@ export async function runTrackMetadata(cmd: Command, trackIdArg: string, flags: 
   out.heading(about(s, `Metadata of track ${trackId}`, { catalogue: true }));
   if (format === 'table' && globalsOf(cmd).fields === undefined) {
     const { renderSheet } = await import('../../output/table');
-    const { colorEnabled, terminalWidth } = await import('../../output/tty');
-    const text = renderSheet(metadataSheet(body.track ?? {}, { top, embeddings: Boolean(flags.embeddings) }), {
-      color: colorEnabled({ isTTY: Boolean(process.stdout.isTTY), env: process.env, flag: globalsOf(cmd).color }),
-      width: terminalWidth(process.stdout, process.env),
-    });
+    const text = renderSheet(metadataSheet(body.track ?? {}, { top, embeddings: Boolean(flags.embeddings) }), await terminalLook(globalsOf(cmd).color));
     await out.raw(text.endsWith('\n') ? text : text + '\n');
     return;
   }

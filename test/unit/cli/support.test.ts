@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, NetworkError, TimeoutError } from '../../../src/client/errors';
 import { downloadLogPath, ranOutAt, recordDownload } from '../../../src/cli/download-log';
 import { formatError, noteUserScope, withMeaning } from '../../../src/cli/errors';
+import { beginRun, endRun, type CliContext } from '../../../src/cli/lifecycle';
 import { suggestWord } from '../../../src/cli/suggest';
 import { addToSummary, emptySummary } from '../../../src/cli/views/locker';
 import { checkVerdict, fold, lockerMatcher, summaryDoc } from '../../../src/cli/views/locker-support';
@@ -96,8 +97,17 @@ describe('error lines', () => {
   });
 
   it("access denied with a --user: whose token it is, that the credentials are fine, how to see the other user's data", () => {
-    noteUserScope({ tokenUser: '10001', tokenFrom: "profile 'work'", requestedUser: '10002' });
-    const text = formatError(new AuthError('access to resource denied', 401));
+    // whose token it is is noted during a run, for that run only
+    beginRun({ env: {} } as unknown as CliContext);
+    let text: string;
+    try {
+      noteUserScope({ tokenUser: '10001', tokenFrom: "profile 'work'", requestedUser: '10002' });
+      text = formatError(new AuthError('access to resource denied', 401));
+    } finally {
+      endRun();
+    }
+    // the next run starts knowing nothing of it
+    expect(formatError(new AuthError('access to resource denied', 401))).not.toMatch(/10001/);
     expect(text).toBe(
       "mcat: the token in use (from profile 'work') is user 10001's, not user 10002's: the credentials are fine, the data is another user's (HTTP 401)\n" +
         "hint: for user 10002's data use their token: a profile per customer ('mcat auth login --profile cust-10002 --user-id 10002 …') or --user-token-from-stdin",

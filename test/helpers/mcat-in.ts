@@ -1,0 +1,76 @@
+// Runs mcat IN this vitest worker: runCli from src/ with a fake io (buffers, stdin from a string,
+// no terminal) and the environment mcat() would give the binary. Same options and result as
+// mcat() in ./mcat.ts, so a test file switches with its import; what only the real binary shows
+// (the launcher, exit through the process, signals, a pty, start-up, --version, Node 24) stays there.
+//
+// Runs are independent: each gets a context of its own, and runCli keeps every piece of run
+// state (session, cleanups, Ctrl-C, pager, --quiet) in that run. Call it sequentially (await each).
+import { Readable, Writable } from 'node:stream';
+import { runCli } from '../../src/cli/main';
+import type { CliContext } from '../../src/cli/lifecycle';
+import { mcatEnv, repoRoot, type McatOptions, type McatRun } from './mcat';
+
+export type { McatOptions, McatRun } from './mcat';
+
+/** A stream that keeps what is written to it. */
+class Sink extends Writable {
+  readonly chunks: Buffer[] = [];
+  readonly isTTY = false;
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    cb();
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+export interface McatInRun extends McatRun {
+  /** codes the run asked the process to exit with at once (a second Ctrl-C); the run went on */
+  exitRequests: number[];
+}
+
+export interface McatInOptions extends McatOptions {
+  /** called with the context's interrupt trigger once the run starts: a test presses Ctrl-C through it */
+  onStart?: (interrupt: () => void) => void;
+}
+
+let running = false;
+
+export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<McatInRun> {
+  if (running) throw new Error('mcatIn: runs in one worker are sequential: await the previous one');
+  running = true;
+  const stdout = new Sink();
+  const stderr = new Sink();
+  const input = opts.input;
+  const stdin = Readable.from(input === undefined ? [] : [typeof input === 'string' ? Buffer.from(input) : input]) as Readable & { isTTY?: boolean };
+  // the binary's environment: this process's, with mcatEnv's values on top (undefined removes one)
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...mcatEnv(opts) })) if (v !== undefined) env[k] = v;
+  const listeners = new Set<() => void>();
+  const exitRequests: number[] = [];
+  const ctx: CliContext = {
+    io: { stdout, stderr, stdin },
+    env,
+    cwd: opts.cwd ?? repoRoot,
+    onInterrupt(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    exitNow: (code) => void exitRequests.push(code),
+  };
+  opts.onStart?.(() => {
+    for (const fn of [...listeners]) fn();
+  });
+  // relative paths are read from the run's folder, as the binary's would be
+  const before = process.cwd();
+  if (ctx.cwd !== before) process.chdir(ctx.cwd);
+  try {
+    const exitCode = await runCli(args, ctx);
+    // what the streams were handed is written synchronously by Sink: nothing is left to flush
+    return { stdout: stdout.text(), stderr: stderr.text(), exitCode, exitRequests };
+  } finally {
+    if (process.cwd() !== before) process.chdir(before);
+    running = false;
+  }
+}
