@@ -75,8 +75,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+cli/(?!argv(\\.ts)?$)',
-              message: 'the launcher reaches only cli/argv (a pure reader of the command line): see docs/architecture.md',
+              regex: '^(\\.\\./)+cli/(?!(argv|run-context)(\\.ts)?$)',
+              message: 'the launcher reaches only cli/argv (a pure reader of the command line) and cli/run-context (the types of a run\'s context): see docs/architecture.md',
             },
             {
               regex: `^(\\.\\./)+(${others('launcher', 'cli').join('|')})(/|$)`,
@@ -85,6 +85,14 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // a command touches the world only through its context (ctx.io, ctx.env, ctx.onInterrupt, …):
+    // runCli runs it in tests with a fake one, so `process` here would reach past the test
+    files: ['src/cli/commands/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: "a command reaches the process only through its context (ctx.io, ctx.env, ctx.cwd, ctx.onInterrupt, ctx.exitNow)" }],
     },
   },
   {

@@ -1,23 +1,9 @@
 // Which command a command line names, read without commander: the launcher keys its code cache
-// by it, and main registers only that command group. Loads nothing.
+// by it, and main registers only that command group. Loads nothing but the global options' list.
+import { GLOBAL_OPTIONS, optionNames, takesValue } from './global-options';
 
-/** Global options that take a value (`-o json`): their value is not a command word. A test keeps this
- *  list equal to the program's own global options. */
-export const GLOBAL_OPTIONS_WITH_VALUE = [
-  '-o',
-  '--output',
-  '--fields',
-  '--json', // an optional value: commander takes the next word when it is not an option
-  '--jq',
-  '-p',
-  '--profile',
-  '--base-url',
-  '--country',
-  '--auth-in',
-  '--timeout',
-  '--retries',
-  '--max-body',
-] as const;
+/** Global options that take a value (`-o json`): their value is not a command word. */
+export const GLOBAL_OPTIONS_WITH_VALUE: readonly string[] = GLOBAL_OPTIONS.filter((o) => takesValue(o.flags)).flatMap((o) => optionNames(o.flags));
 
 const WITH_VALUE = new Set<string>(GLOBAL_OPTIONS_WITH_VALUE);
 const WORD = /^[a-z_][a-z0-9_-]{0,31}$/;

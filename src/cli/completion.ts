@@ -1,5 +1,7 @@
-// Shell completion scripts generated from the command tree (pure: tree in, script out).
+// Shell completion scripts generated from the command tree, with what completes each option's value
+// and each command's arguments from the registry's definitions (tree in, script out).
 import type { Command, Option } from 'commander';
+import { madeOf, optionCompletion } from './registry';
 
 export interface OptSpec {
   flags: string[]; // e.g. ['-o', '--output']
@@ -16,55 +18,26 @@ export interface CmdSpec {
   args?: string[] | '@playlist' | '@file';
 }
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
-
-/** Values of options whose commander definition has no choices list. */
-const KNOWN_VALUES: Record<string, string[] | '@file' | '@playlist'> = {
-  '--output': FORMATS,
-  '--usage-types': ['download', 'subscriptionstreaming', 'adsupportedstreaming'],
-  '--sort': ['purchaseDate:desc', 'purchaseDate:asc', 'artistName:asc', 'artistName:desc', 'releaseTitle:asc', 'releaseTitle:desc'],
-  '--visibility': ['private', 'public'],
-  '--status': ['draft', 'published'],
-  '--auth-in': ['header', 'query'],
-  '--input-format': ['ndjson', 'json', 'csv'],
-  '--ids-file': '@file',
-  '--from': '@file',
-  '--input': '@file',
-  '--description-file': '@file',
-  '--journal': '@file',
-  '--report': '@file',
-  '--output-file': '@file',
-  '--data': '@file',
-  '--playlist': '@playlist',
-};
-
-const TYPE_VALUES: Record<string, string[]> = {
-  'release batch': ['album', 'single'],
-  'artist releases': ['album', 'single', 'video'],
-};
-
-const PLAYLIST_ARG_COMMANDS = new Set(['playlist show', 'playlist details', 'playlist replace']);
-
-function optionSpec(o: Option, path: string): OptSpec {
+function optionSpec(o: Option): OptSpec {
   const flags = [o.short, o.long].filter((f): f is string => Boolean(f));
   const takesValue = Boolean(o.required || o.optional);
-  let values: OptSpec['values'];
-  if (o.argChoices?.length) values = o.argChoices;
-  else if (o.long === '--type' && TYPE_VALUES[path]) values = TYPE_VALUES[path];
-  else if (o.long && KNOWN_VALUES[o.long]) values = KNOWN_VALUES[o.long];
-  return { flags, takesValue, values, description: o.description ?? '' };
+  const complete = optionCompletion(o) ?? (o.argChoices?.length ? o.argChoices : undefined);
+  return { flags, takesValue, values: complete === undefined ? undefined : typeof complete === 'string' ? complete : [...complete], description: o.description ?? '' };
+}
+
+/** What completes a command's arguments: its definition's first that says. */
+function argsSpec(cmd: Command): CmdSpec['args'] {
+  const complete = madeOf(cmd)?.arguments.find((a) => a.complete !== undefined)?.complete;
+  return complete === undefined ? undefined : typeof complete === 'string' ? complete : [...complete];
 }
 
 export function commandTree(program: Command): CmdSpec[] {
   const out: CmdSpec[] = [];
   const visit = (cmd: Command, path: string) => {
     const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-    const options = cmd.options.filter((o) => !o.hidden).map((o) => optionSpec(o, path));
+    const options = cmd.options.filter((o) => !o.hidden).map((o) => optionSpec(o));
     options.push({ flags: ['-h', '--help'], takesValue: false, description: 'display help' });
-    let args: CmdSpec['args'];
-    if (PLAYLIST_ARG_COMMANDS.has(path)) args = '@playlist';
-    else if (path === 'completion') args = ['bash', 'zsh', 'fish'];
-    else if (path === 'playlist apply') args = '@file';
+    const args = argsSpec(cmd);
     out.push({ path, description: cmd.description(), subcommands: subs.map((c) => ({ name: c.name(), description: c.description() })), options, args });
     for (const s of subs) visit(s, path ? `${path} ${s.name()}` : s.name());
   };

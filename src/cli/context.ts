@@ -1,6 +1,7 @@
 // Resolves profile + environment + flags into a client and an output sink, lazily:
 // nothing here loads a heavy module until a command asks for it.
 import type { Command } from 'commander';
+import type { CommandContext } from './command';
 import type { ApiClient } from '../client/http';
 import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
@@ -33,7 +34,9 @@ export interface GlobalOptions {
   quiet: boolean;
 }
 
-export function globalsOf(cmd: Command): GlobalOptions {
+/** The global flags of a command: read from commander once (by the registry), then from its context. */
+export function globalsOf(cmd: Command | CommandContext): GlobalOptions {
+  if ('globals' in cmd) return cmd.globals;
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
   return {
     output: o.output as Format | undefined,
@@ -133,11 +136,11 @@ export interface SessionOverrides {
 const SESSION = Symbol('session');
 
 /** The API session of this run: settings resolved, sandbox started if needed, client built (once a run). */
-export function session(cmd: Command, overrides: SessionOverrides = {}): Promise<Session> {
+export function session(cmd: CommandContext, overrides: SessionOverrides = {}): Promise<Session> {
   return runValue(SESSION, () => openSession(cmd, overrides));
 }
 
-async function openSession(cmd: Command, overrides: SessionOverrides): Promise<Session> {
+async function openSession(cmd: CommandContext, overrides: SessionOverrides): Promise<Session> {
   const g = globalsOf(cmd);
   const { resolveSettings } = await import('../config/settings');
   const { readStore } = await import('../config/store');
@@ -275,7 +278,7 @@ export function ofUser(userId: string | undefined): string {
 const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
 
 /** The output format: -o, else json for --jq and --json, else table on a terminal and json otherwise. */
-export function outputFormat(cmd: Command): Format {
+export function outputFormat(cmd: Command | CommandContext): Format {
   const g = globalsOf(cmd);
   let f: Format | undefined;
   if (g.output !== undefined) {
@@ -298,7 +301,7 @@ export function outputFormat(cmd: Command): Format {
 }
 
 /** --fields, or the fields of --json FIELDS. */
-export function fieldsSpec(cmd: Command): string | undefined {
+export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   const g = globalsOf(cmd);
   if (typeof g.json === 'string') {
     if (g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one of them');
@@ -307,7 +310,7 @@ export function fieldsSpec(cmd: Command): string | undefined {
   return g.fields;
 }
 
-export async function output(cmd: Command, opts: { format?: Format } = {}): Promise<Output> {
+export async function output(cmd: CommandContext, opts: { format?: Format } = {}): Promise<Output> {
   const g = globalsOf(cmd);
   const { createOutput } = await import('../output/sink');
   const { colorEnabled, terminalWidth } = await import('../output/tty');
@@ -371,7 +374,7 @@ export function whoseLabel(s: Session): string {
 }
 
 /** A label/value sheet on stdout (table format), coloured and fitted as the output settings say. */
-export async function printSheet(cmd: Command, pairs: [string, string][]): Promise<void> {
+export async function printSheet(cmd: CommandContext, pairs: [string, string][]): Promise<void> {
   const g = globalsOf(cmd);
   const { renderSheet } = await import('../output/table');
   const text = renderSheet(pairs, await terminalLook(g.color));

@@ -2,37 +2,9 @@
 // resources it opened (connection pools, an in-process sandbox), closed once when the command ends.
 // runCli begins a run and ends it; nothing here outlives it, so runs in one process (the tests'
 // in-process runner) never see each other's session, cleanups, pager or Ctrl-C state.
-import type { Readable } from 'node:stream';
-import type { WritableLike } from '../output/streams';
+import type { CliContext, Env } from './run-context';
 
-/** A stream mcat writes to: a terminal, a pipe, a file, or a test's buffer. */
-export interface OutStream extends WritableLike {
-  isTTY?: boolean;
-  columns?: number;
-  writableLength?: number;
-}
-
-/** The streams of a run. */
-export interface Io {
-  readonly stdout: OutStream & NodeJS.WritableStream;
-  readonly stderr: OutStream & NodeJS.WritableStream;
-  readonly stdin: Readable & { isTTY?: boolean };
-}
-
-/** The environment of a run: a plain record (the launcher copies process.env into it). */
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** What a run may touch of the world outside it. The launcher builds it from the process; tests fake it. */
-export interface CliContext {
-  io: Io;
-  env: Env;
-  /** the folder relative paths are read from */
-  cwd: string;
-  /** Ctrl-C and SIGTERM: `fn` is called on each; returns the unsubscribe */
-  onInterrupt(fn: () => void): () => void;
-  /** ends the process at once with `code` (a second Ctrl-C); a test's context records it */
-  exitNow(code: number): void;
-}
+export type { CliContext, Env, Io, OutStream } from './run-context';
 
 type Cleanup = () => Promise<void> | void;
 

@@ -1,6 +1,6 @@
 // Paged listings from the terminal: --page/--page-size for one page, --all/--limit to walk
 // pages (streamed to ndjson/csv; merged into one envelope for json/xml).
-import type { Command } from 'commander';
+import type { CommandContext, OptionDef } from './command';
 import { UsageError } from '../client/errors';
 import type { View } from '../output/types';
 import type { ListInfo, Shown } from '../output/sink';
@@ -31,12 +31,13 @@ export interface ListingSpec {
   heading?: string;
 }
 
-export function pagingOptions(cmd: Command, max: number): Command {
-  return cmd
-    .option('--page <n>', 'page number (from 1)')
-    .option('--page-size <n>', `items per page (at most ${max})`)
-    .option('--all', 'every page, streamed')
-    .option('--limit <n>', 'stop after N items (walks pages as needed)');
+export function pagingOptions(max: number): OptionDef[] {
+  return [
+    { flags: '--page <n>', description: 'page number (from 1)' },
+    { flags: '--page-size <n>', description: `items per page (at most ${max})` },
+    { flags: '--all', description: 'every page, streamed' },
+    { flags: '--limit <n>', description: 'stop after N items (walks pages as needed)' },
+  ];
 }
 
 export function checkPaging(flags: PagingFlags, max: number): { page: number; pageSize: number | undefined; all: boolean; limit: number | undefined } {
@@ -81,7 +82,7 @@ export function walkPageSize(spec: Pick<ListingSpec, 'maxPageSize'>, pageSize: n
   return pageSize ?? (limit !== undefined ? Math.min(limit, spec.maxPageSize) : spec.maxPageSize);
 }
 
-export async function runListing(cmd: Command, flags: PagingFlags, spec: ListingSpec): Promise<void> {
+export async function runListing(cmd: CommandContext, flags: PagingFlags, spec: ListingSpec): Promise<void> {
   const { page, pageSize, all, limit } = checkPaging(flags, spec.maxPageSize);
   const out = await output(cmd);
   if (outputFormat(cmd) === 'xml') return (await import('./xml-output')).runXmlListing(cmd, spec, { page, pageSize, all, limit });

@@ -1,39 +1,27 @@
 // The mcat entry point: builds the commander program, runs it, and turns every error
 // into one stderr line and an exit code. This is the only place that decides exit codes.
-import { Command, CommanderError, Help, Option } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
 import { beginRun, endOutput, endRun, interrupted, runCleanups, type CliContext } from './lifecycle';
-import { registerCommands } from './commands/index';
-import { commandWords } from './argv';
+import { addAllCommands, addCommands, makeOption } from './registry';
+import { GLOBAL_OPTIONS } from './global-options';
 import { guardStreams, print, printHelp, say, sayText, useStreams } from '../output/streams';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'] as const;
-
-/** The program; given the command line, with only the command group it names. */
-export function buildProgram(args?: readonly string[]): Command {
+/**
+ * The program with the commands a command line needs (registry.ts: only the command it names);
+ * without one, every command (completion scripts, tests that read every help).
+ */
+export async function buildProgram(args?: readonly string[]): Promise<Command> {
   const program = new Command('mcat');
   program
     .description('Music Catalogue, Locker and Playlist API from the terminal (sandbox built in)')
-    .version(VERSION, '-V, --version', 'print the version')
-    .option('-o, --output <format>', `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, json otherwise)`)
-    .option('--fields <paths>', 'comma-separated fields to show: dotted paths (artist.name, tracks[].trackId) or a column name')
-    .option('--json [fields]', 'JSON of just these fields (-o json --fields); alone: the fields there are')
-    .option('--jq <program>', 'filter the JSON through this jq program (jq is built in); strings print raw')
-    .option('-q, --quiet', 'no notices on stderr (sandbox label, progress, summaries); errors still print (also MCAT_QUIET=1)')
-    .option('--no-color', 'no colour, whatever the terminal')
-    .option('--no-pager', 'never page a long table (default on a terminal: MCAT_PAGER, PAGER, else less)')
-    .option('-v, --verbose', 'trace requests and responses on stderr (secrets masked)')
-    .option('-p, --profile <name>', 'profile to use (default: the current profile, else the sandbox)')
-    .option('--base-url <url>', 'API base URL (overrides the profile)')
-    .option('--country <code>', 'ISO 3166 two-letter country of the request (overrides the profile)')
-    .addOption(new Option('--auth-in <where>', 'where OAuth parameters travel').choices(['header', 'query']))
-    .option('--timeout <ms>', 'timeout of each request in milliseconds')
-    .option('--retries <n>', 'retries of a request on 429, and of safe ones on 502/503/504 and resets (default 3)')
-    .option('--max-body <size>', 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt')
+    .version(VERSION, '-V, --version', 'print the version');
+  for (const o of GLOBAL_OPTIONS) program.addOption(makeOption(o));
+  program
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
@@ -41,8 +29,8 @@ export function buildProgram(args?: readonly string[]): Command {
       formatHelp: (cmd, helper) => Help.prototype.formatHelp.call(helper, cmd, helper) + (cmd.parent ? globalsLine(program) : ''),
     });
   program.hook('preAction', async (_program, action) => (await import('./globals')).checkGlobals(action));
-  const words = args ? commandWords(args) : [];
-  registerCommands(program, words[0], args !== undefined && words.length === 0 && (args.includes('--help') || args.includes('-h')));
+  if (args === undefined) await addAllCommands(program);
+  else await addCommands(program, args);
   return program;
 }
 
@@ -104,7 +92,7 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   useStreams(ctx.io);
   try {
     guardStreams();
-    const program = buildProgram(args);
+    const program = await buildProgram(args);
     applyConventions(program, ctx.io);
     if (args.length === 2 && args[0] === 'help' && args[1] === 'globals') {
       await print(globalsHelp(program));

@@ -1,7 +1,6 @@
 // `-o xml`: the service's own XML, asked for with Accept: application/xml and printed as
 // received (re-indented on a terminal), through the one writer in xml mode. Several answers
 // (--all, --limit, a batch of more than 500 ids) become one document: see output/xml-pages.ts.
-import type { Command } from 'commander';
 import type { ApiClient } from '../client/http';
 import { callXml, type Call } from '../client/call';
 import { paginate } from '../client/paging';
@@ -12,6 +11,7 @@ import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type 
 import { notice, session } from './context';
 import { interruptSignal, runContext } from './lifecycle';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
+import type { CommandContext } from './command';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -114,13 +114,13 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
 
 /** A listing (runListing) in the service's XML: one page as received, or the pages of a walk merged. */
 export async function runXmlListing(
-  cmd: Command,
+  ctx: CommandContext,
   spec: ListingSpec,
   o: { page: number; pageSize?: number; all: boolean; limit?: number },
 ): Promise<void> {
   if (!o.all && o.limit === undefined) return printXml(asXml(await spec.fetchXml(o.page, o.pageSize ?? spec.defaultPageSize ?? 10)));
   const size = walkPageSize(spec, o.pageSize, o.limit);
-  const { client } = await session(cmd);
+  const { client } = await session(ctx);
   await printXmlListing({
     list: xmlListOf(spec.pagingPath, spec.listPath),
     fetchPage: (p, signal) => spec.fetchXml(p, size, signal),

@@ -45,6 +45,7 @@ import Module, { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 import { asksForHelp, commandWords } from '../cli/argv';
+import { processContext } from './process-context';
 
 declare const __MCAT_BUILD_ID__: string;
 
@@ -314,37 +315,6 @@ for (const name of ['stdout', 'stderr'] as const) {
       return s;
     },
   });
-}
-
-/**
- * What a run may touch, from this process: its streams (each made by Node on first use only), a
- * copy of its environment, its folder, its Ctrl-C and SIGTERM, and exiting at once.
- */
-function processContext(): import('../cli/lifecycle').CliContext {
-  return {
-    io: {
-      get stdout() {
-        return process.stdout;
-      },
-      get stderr() {
-        return process.stderr;
-      },
-      get stdin() {
-        return process.stdin;
-      },
-    },
-    env: { ...process.env },
-    cwd: process.cwd(),
-    onInterrupt(fn) {
-      process.on('SIGINT', fn);
-      process.on('SIGTERM', fn);
-      return () => {
-        process.off('SIGINT', fn);
-        process.off('SIGTERM', fn);
-      };
-    },
-    exitNow: (code) => process.exit(code),
-  };
 }
 
 /** Command groups that never call the API. */

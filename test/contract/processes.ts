@@ -1,5 +1,5 @@
-// Sandbox processes for the contract tests: the real `sandbox` command (src/cli/commands/sandbox.ts
-// under a bare commander program), bundled with esbuild, so the tests need no full CLI build.
+// Sandbox processes for the contract tests: the real `sandbox` command (src/cli/commands/sandbox/),
+// run by runCli in a process of its own, bundled with esbuild, so the tests need no full CLI build.
 import { build } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -16,18 +16,9 @@ export function sandboxCli(): Promise<string> {
     await build({
       stdin: {
         contents: `
-          import { Command } from 'commander';
-          import { registerSandbox } from './src/cli/commands/sandbox';
-          const program = new Command('mcat');
-          // the CLI's global --json and -o (main.ts), which 'sandbox info' reads for its JSON
-          program.option('--json [fields]').option('-o, --output <format>');
-          registerSandbox(program);
-          try {
-            await program.parseAsync(process.argv);
-          } catch (e) {
-            process.stderr.write('mcat: ' + e.message + '\\n');
-            process.exitCode = e.name === 'UsageError' ? 2 : 1;
-          }
+          import { runCli } from './src/cli/main';
+          import { processContext } from './src/launcher/process-context';
+          process.exitCode = await runCli(process.argv.slice(2), processContext());
         `,
         resolveDir: root,
         loader: 'ts',

@@ -16,7 +16,7 @@ type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
 
 /** [command path, its full help text] for every visible command. */
-function helpTexts(): [string, string][] {
+async function helpTexts(): Promise<[string, string][]> {
   const out: [string, string][] = [];
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.commands) {
@@ -28,7 +28,7 @@ function helpTexts(): [string, string][] {
       walk(sub, [...path, sub.name()]);
     }
   };
-  walk(buildProgram(), []);
+  walk(await buildProgram(), []);
   return out;
 }
 
@@ -53,8 +53,8 @@ afterAll(async () => {
 });
 
 describe('help examples', () => {
-  it('are found: every command that does something has some, all of them mcat command lines', () => {
-    const texts = helpTexts();
+  it('are found: every command that does something has some, all of them mcat command lines', async () => {
+    const texts = await helpTexts();
     const leaves = texts.filter(([path]) => !texts.some(([other]) => other.startsWith(path + ' ')) || path === 'locker');
     const without = leaves.filter(([, text]) => examplesOf(text).length === 0).map(([path]) => path);
     expect(without).toEqual([]);
@@ -99,7 +99,7 @@ describe('help examples', () => {
     };
 
     const ran: string[] = [];
-    for (const [path, text] of helpTexts()) {
+    for (const [path, text] of await helpTexts()) {
       for (const example of examplesOf(text)) {
         if (/^mcat sandbox start\b/.test(example)) {
           const child = execa('bash', ['-c', example], { cwd: work, env, extendEnv: true, reject: false, stdin: 'ignore' });

@@ -26,6 +26,7 @@ describe('layer rules (eslint.config.js)', () => {
     ['src/config/store.ts', '../bulk/journal'],
     ['src/launcher/boot.ts', '../cli/main'],
     ['src/launcher/boot.ts', '../client/http'],
+    ['src/launcher/process-context.ts', '../cli/lifecycle'],
     ['src/cli/main.ts', '../launcher/boot'],
   ];
   const allowed: [string, string][] = [
@@ -35,8 +36,9 @@ describe('layer rules (eslint.config.js)', () => {
     ['src/output/sink.ts', '../client/errors'],
     ['src/config/store.ts', '../client/errors'],
     ['src/launcher/boot.ts', '../cli/argv'],
+    ['src/launcher/process-context.ts', '../cli/run-context'],
     ['src/cli/main.ts', '../client/http'],
-    ['src/cli/commands/locker.ts', '../../sandbox/index'],
+    ['src/cli/commands/locker/list.ts', '../../../sandbox/index'],
   ];
 
   it.each(refused)('%s may not import %s', async (file, spec) => {
@@ -45,5 +47,26 @@ describe('layer rules (eslint.config.js)', () => {
 
   it.each(allowed)('%s may import %s', async (file, spec) => {
     expect(await importErrors(file, spec)).toEqual([]);
+  });
+});
+
+describe('commands reach the process only through their context (eslint.config.js)', () => {
+  async function processErrors(file: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-globals').map((m) => m.message);
+  }
+
+  it.each([
+    'export const e = process.env.HOME;',
+    "export const t = process.stdout.isTTY;",
+    'export function f() { process.exit(1); }',
+    "export function g(fn: () => void) { process.on('SIGINT', fn); }",
+  ])('a command may not write `%s`', async (code) => {
+    expect(await processErrors('src/cli/commands/playlist/replace.ts', code)).toHaveLength(1);
+  });
+
+  it('its context, and code outside the commands, may', async () => {
+    expect(await processErrors('src/cli/commands/playlist/replace.ts', 'export function f(ctx: { env: Record<string, string> }) { return ctx.env.HOME; }')).toEqual([]);
+    expect(await processErrors('src/launcher/process-context.ts', 'export const e = process.env.HOME;')).toEqual([]);
   });
 });

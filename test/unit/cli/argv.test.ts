@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForHelp, commandWords, GLOBAL_OPTIONS_WITH_VALUE } from '../../../src/cli/argv';
+import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli/main';
 
 describe('commandWords', () => {
@@ -36,8 +37,8 @@ describe('commandWords', () => {
 });
 
 describe('GLOBAL_OPTIONS_WITH_VALUE', () => {
-  it('lists exactly the global options of the program that take a value', () => {
-    const program = buildProgram();
+  it('lists exactly the global options of the program that take a value', async () => {
+    const program = await buildProgram([]);
     const expected = program.options
       .filter((o) => o.required || o.optional)
       .flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)));
@@ -45,36 +46,46 @@ describe('GLOBAL_OPTIONS_WITH_VALUE', () => {
   });
 });
 
-describe('buildProgram', () => {
-  it('registers only the group a command line names', () => {
-    const names = (args?: string[]) => buildProgram(args).commands.map((c) => c.name());
-    expect(names(['release', 'batch', '1'])).toEqual(['release']);
-    expect(names(['-o', 'json', 'locker'])).toEqual(['locker']);
-    expect(names(['__complete', 'playlist-ids'])).toEqual(['completion', '__complete']);
+/** The commands of a program, with their sub-commands: 'release[batch,tracks]'. */
+const tree = (program: Command) => program.commands.map((c) => (c.commands.length ? `${c.name()}[${c.commands.map((s) => s.name()).join(',')}]` : c.name()));
+
+describe('buildProgram: a command line loads only what it needs (the registry)', () => {
+  it('a run has only the group it names, with only the command it names', async () => {
+    expect(tree(await buildProgram(['release', 'batch', '1']))).toEqual(['release[batch]']);
+    expect(tree(await buildProgram(['-o', 'json', 'playlist', 'replace', 'x']))).toEqual(['playlist[replace]']);
+    // a group's default (the locker listing) needs none of the group's other commands
+    expect(tree(await buildProgram(['-o', 'json', 'locker', '--all']))).toEqual(['locker']);
+    expect(tree(await buildProgram(['__complete', 'playlist-ids']))).toEqual(['__complete']);
   });
 
-  it('registers every group for help, completion, no command and a misspelt one', () => {
-    const all = buildProgram().commands.map((c) => c.name());
-    expect(all).toEqual(expect.arrayContaining(['release', 'artist', 'track', 'locker', 'playlist', 'group', 'auth', 'profile', 'sandbox', 'api', 'completion']));
-    for (const args of [[], ['--help'], ['help'], ['completion', 'bash'], ['relase', 'batch']]) {
-      expect(buildProgram(args).commands.map((c) => c.name())).toEqual(all);
+  it("a group's help, or a word that is not one of its commands, has all of that group's commands", async () => {
+    for (const args of [['playlist', '--help'], ['playlist'], ['playlist', 'lst'], ['help', 'playlist'], ['locker', '--sort', 'find']]) {
+      const group = args.includes('locker') ? 'locker' : 'playlist';
+      const t = tree(await buildProgram(args));
+      expect(t.find((x) => x.startsWith(group + '[')), args.join(' ')).toBeDefined();
+      expect(t.filter((x) => x.includes('[')), args.join(' ')).toHaveLength(1);
     }
   });
 
-  it("the top-level --help builds the groups without their sub-commands (it lists groups only), and prints the same help", () => {
-    const full = buildProgram();
-    expect(full.commands.find((c) => c.name() === 'release')!.commands.length).toBeGreaterThan(0);
-    for (const flag of ['--help', '-h']) {
-      const shallow = buildProgram([flag]);
-      for (const group of shallow.commands) expect(group.commands.map((c) => c.name()), group.name()).toEqual([]);
+  it('a word that is no group (misspelt) has everything, for the suggestion and the hint', async () => {
+    expect(tree(await buildProgram(['relase', 'batch']))).toEqual(tree(await buildProgram()));
+  });
+
+  it("`mcat --help`, `mcat help` and no command have every group and no group's commands", async () => {
+    const full = await buildProgram();
+    expect(full.commands.map((c) => c.name())).toEqual(['release', 'artist', 'track', 'locker', 'playlist', 'group', 'auth', 'profile', 'sandbox', 'api', 'version', 'completion', '__complete']);
+    for (const args of [[], ['--help'], ['-h'], ['help']]) {
+      const shallow = await buildProgram(args);
+      expect(tree(shallow), args.join(' ')).toEqual(full.commands.map((c) => c.name()));
       expect(shallow.helpInformation()).toBe(full.helpInformation());
     }
     // a group's own options and arguments are in its line of the help
-    const line = (name: string) => buildProgram(['--help']).helpInformation().split('\n').find((l) => l.trimStart().startsWith(name + ' '));
+    const help = (await buildProgram(['--help'])).helpInformation();
+    const line = (name: string) => help.split('\n').find((l) => l.trimStart().startsWith(name + ' '));
     expect(line('locker')).toMatch(/^\s+locker \[options\]/);
     expect(line('api')).toMatch(/^\s+api \[options\] <method> <path>/);
     // a sub-command's help still has it all
-    const batch = buildProgram(['release', 'batch', '--help']).commands[0].commands.find((c) => c.name() === 'batch')!;
+    const batch = (await buildProgram(['release', 'batch', '--help'])).commands[0].commands.find((c) => c.name() === 'batch')!;
     expect(batch.options.map((o) => o.long)).toContain('--ids-file');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completionText } from '../../../src/cli/commands/completion';
+import { completionText } from '../../../src/cli/commands/completion/ids';
 
 describe('completionText: a playlist name as a completion description', () => {
   it('is one line without a tab (the separator) or a raw control character (a name comes from the network), cut at 60 characters', () => {

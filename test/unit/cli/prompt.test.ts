@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough, Readable } from 'node:stream';
 import { readLines } from '../../../src/cli/prompt';
-import { checkSecrets } from '../../../src/cli/commands/auth-run';
+import { checkSecrets } from '../../../src/cli/commands/auth/login';
 import { UsageError } from '../../../src/client/errors';
 
 describe('readLines', () => {

@@ -24,7 +24,7 @@ const HANDLE_HOLDERS: Record<string, RegExp> = {
   [path.join('cli', 'context.ts')]: /\bstdoutStream\(\)/g, // the output sink (cleans itself)
   [path.join('cli', 'prompt.ts')]: /\bpromptStreams\(\)/g, // readline's line editing (labels cleaned)
   // the run's context: the process's streams handed to runCli, which gives them to streams.ts (useStreams)
-  [path.join('launcher', 'boot.ts')]: /\breturn process\.(stdout|stderr);/g,
+  [path.join('launcher', 'process-context.ts')]: /\breturn process\.(stdout|stderr);/g,
 };
 
 // Reading a stream's properties is fine; holding the stream or writing to it is not. (The launcher

@@ -1,0 +1,110 @@
+// `mcat api`: the escape hatch. Signed like every other call, retried only when safe,
+// body printed as received (JSON pretty-printed on a terminal).
+import { McatError, UsageError } from '../../../client/errors';
+import { readTextInput } from '../../ids';
+import { session } from '../../context';
+import { print } from '../../../output/streams';
+import { defineCommand, type CommandContext } from '../../command';
+import type { ApiFlags } from './index';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+type Method = (typeof METHODS)[number];
+
+export class HttpStatusError extends McatError {
+  override name = 'HttpStatusError';
+  constructor(readonly httpStatus: number) {
+    super(`the API answered HTTP ${httpStatus}`);
+  }
+}
+
+export function parseFields(fields: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of fields) {
+    const i = f.indexOf('=');
+    if (i <= 0) throw new UsageError(`-f expects key=value, got '${f}'`);
+    (out[f.slice(0, i)] ??= []).push(f.slice(i + 1));
+  }
+  return out;
+}
+
+export default defineCommand<ApiFlags>({
+  name: 'request',
+  description: 'a signed request to any path of the API',
+  groupDefault: true,
+  json: true,
+  run: runApi,
+});
+
+async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
+  const { method: methodArg, path: pathArg } = flags;
+  const method = methodArg.toUpperCase() as Method;
+  const jq = ctx.globals.jq;
+  if (jq !== undefined && (flags.xml || flags.include)) throw new UsageError(`--jq reads a JSON body: it does not go with ${flags.xml ? '--xml' : '--include'}`);
+  if (!METHODS.includes(method)) throw new UsageError(`unknown HTTP method '${methodArg}'`, `use one of ${METHODS.join(', ')}`);
+  if (!pathArg.startsWith('/')) throw new UsageError(`the path must start with '/', got '${pathArg}'`);
+  const fields = parseFields(flags.field ?? []);
+  let json: unknown;
+  if (flags.input !== undefined) {
+    const text = await readTextInput(flags.input);
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`${flags.input === '-' ? 'standard input' : flags.input} is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  const url = new URL(pathArg, 'http://x');
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  const bodyInQuery = method === 'GET' || method === 'DELETE' || json !== undefined;
+  let form: Record<string, string | string[]> | undefined;
+  if (bodyInQuery) for (const [k, v] of Object.entries(fields)) query[k] = v.join(',');
+  else if (Object.keys(fields).length) form = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+
+  const s = await session(ctx);
+  const hasCountry = Object.keys(query).some((k) => k.toLowerCase() === 'country') || Object.keys(form ?? {}).some((k) => k.toLowerCase() === 'country');
+  if (flags.autoCountry !== false && !hasCountry) query.country = s.country;
+
+  const res = await s.client.requestRaw({
+    method,
+    path: url.pathname,
+    query,
+    json,
+    form,
+    accept: flags.xml ? 'xml' : 'json',
+    auth: flags.consumerOnly ? 'consumer' : undefined,
+    throwOnHttpError: false,
+  });
+  if (flags.include) {
+    let head = `HTTP ${res.status}\n`;
+    for (const [k, v] of Object.entries(res.headers)) head += `${k}: ${v}\n`;
+    await print(head + '\n');
+  }
+  let body = res.body;
+  // a redirect is reported below as for any answer (never followed)
+  if (jq !== undefined && res.status < 300) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(body);
+    } catch {
+      throw new McatError(`--jq: the answer is not JSON (${res.headers['content-type'] ?? 'no content type'})`);
+    }
+    const { printJson } = await import('../../json-out');
+    await printJson(ctx, doc);
+    return;
+  }
+  if (ctx.io.stdout.isTTY && /json/i.test(res.headers['content-type'] ?? '')) {
+    try {
+      body = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      // not JSON after all: print as received
+    }
+  }
+  // XML keeps its values (C1 as character references); anything else is text
+  const mode = /xml/i.test(res.headers['content-type'] ?? '') ? 'xml' : 'text';
+  if (body) await print(body.endsWith('\n') ? body : body + '\n', mode);
+  if (res.status >= 300 && res.status < 400) {
+    const { redirectError } = await import('../../../client/interpret');
+    throw redirectError(res.status, res.headers, res.url);
+  }
+  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);
+}

@@ -1,0 +1,127 @@
+// `mcat auth status`: the profile in use and why, what it holds (masked: never a secret), and
+// whether the service accepts it.
+import { AuthError, McatError, UsageError } from '../../../client/errors';
+import { resolveSettings } from '../../../config/settings';
+import { openStore } from '../../../config/store';
+import { print } from '../../../output/streams';
+import { defineCommand, type CommandContext } from '../../command';
+import { outputFormat, say, session } from '../../context';
+import type { CredentialChecks } from '../../verify';
+import { statusLines, statusView, type SandboxDefaults } from '../../views/profiles';
+
+export default defineCommand<{ verify?: boolean }>({
+  name: 'status',
+  description: 'the profile in use and why, its base URL, key (last 4 characters), countries, token and user, and whether the service accepts them: never a secret',
+  options: [{ flags: '--no-verify', description: 'show the settings only: no request to check the credentials' }],
+  help: 'Each credential is checked with the service (a signed catalogue read; with a token, a signed read of one\nlocker item): valid, rejected (with the reason) or unreachable. Exit 4 when one is rejected, 1 when\nthe service cannot be reached.',
+  examples: ['mcat auth status', 'mcat auth status -o json | jq .checks'],
+  json: true,
+  run: runStatus,
+});
+
+/** The parts of the sandbox module auth status reads (never starting a server). */
+interface SandboxInfoLike {
+  consumers: { key: string; secret: string; countries: string[] }[];
+  users: { userId: string; token: string; tokenSecret: string }[];
+  examples?: { lockerUser?: string };
+}
+interface SandboxModuleLike {
+  defaultSandboxDir(env?: NodeJS.ProcessEnv): string;
+  getSandboxInfo(dataDir: string): Promise<SandboxInfoLike>;
+  findRunningSandbox?(dataDir: string): Promise<string | undefined>;
+}
+
+
+async function sandboxDefaults(env: CommandContext['env']): Promise<SandboxDefaults | undefined> {
+  try {
+    const sb = (await import('../../../sandbox/index')) as unknown as SandboxModuleLike;
+    const dir = sb.defaultSandboxDir(env);
+    const info = await sb.getSandboxInfo(dir);
+    const consumer = info.consumers.find((c) => c.countries.length > 1) ?? info.consumers[0];
+    const user = info.users.find((u) => u.userId === info.examples?.lockerUser) ?? info.users[0];
+    let baseUrl: string | undefined;
+    try {
+      baseUrl = (await sb.findRunningSandbox?.(dir)) ?? undefined;
+    } catch {
+      baseUrl = undefined;
+    }
+    return {
+      baseUrl,
+      consumerKey: consumer?.key,
+      consumerSecretSet: Boolean(consumer?.secret),
+      countriesByKey: Object.fromEntries(info.consumers.map((c) => [c.key, c.countries])),
+      token: user?.token,
+      tokenSecretSet: Boolean(user?.tokenSecret),
+      userId: user?.userId,
+    };
+  } catch {
+    // no sandbox data yet (or none readable): status shows what settings alone say
+    return undefined;
+  }
+}
+
+/** The resolved credentials, tried against the service (the built-in sandbox is started if needed). */
+async function statusChecks(ctx: CommandContext): Promise<CredentialChecks> {
+  let s;
+  try {
+    // any country will do to check a signature: a 2002 answer still says the credentials passed
+    s = await session(ctx, { countryFallback: 'GB' });
+  } catch (e) {
+    if (!(e instanceof McatError)) throw e;
+    return { consumer: { state: 'not checked', reason: e.message }, token: { state: 'not checked' } };
+  }
+  const { verifyCredentials } = await import('../../verify');
+  const checks = await verifyCredentials(s.client, { country: s.country, userId: s.userId, hasToken: s.client.hasToken });
+  if (s.settings.country.value === undefined && !s.isSandbox) delete checks.countryRefused; // GB was only a stand-in
+  return checks;
+}
+
+/** After the status is printed: exit 4 for a rejected credential or country, 1 when the service could not be reached. */
+function statusOutcome(checks: CredentialChecks, profile: string, fromEnv: boolean): void {
+  const rejected = [
+    checks.consumer.state === 'rejected' ? `the consumer key and secret (${checks.consumer.reason})` : '',
+    checks.token.state === 'rejected' ? `the token (${checks.token.reason})` : '',
+  ].filter(Boolean);
+  if (rejected.length) {
+    const e = new AuthError(`profile '${profile}': the service rejected ${rejected.join(' and ')}`);
+    e.hint = fromEnv
+      ? 'check MCAT_CONSUMER_KEY, MCAT_CONSUMER_SECRET, MCAT_TOKEN and MCAT_TOKEN_SECRET'
+      : `log in again with 'mcat auth login --profile ${profile}'`;
+    throw e;
+  }
+  if (checks.countryRefused) {
+    const e = new AuthError(`profile '${profile}': ${checks.countryRefused} (2002)`);
+    e.hint = 'use a country the key is entitled to: --country, MCAT_COUNTRY, or the profile';
+    throw e;
+  }
+  const down = [checks.consumer, checks.token].find((c) => c.state === 'unreachable' || (c.state === 'not checked' && c.reason));
+  if (down) {
+    const e = new McatError(`profile '${profile}': the credentials could not be checked: ${down.reason}`);
+    e.hint = "check the base URL; 'mcat auth status --no-verify' shows the settings without a request";
+    throw e;
+  }
+}
+
+async function runStatus(flags: { verify?: boolean }, ctx: CommandContext): Promise<void> {
+  const g = ctx.globals;
+  const format = outputFormat(ctx);
+  if (format !== 'json' && format !== 'ndjson' && format !== 'table') {
+    throw new UsageError(`auth status prints table or json, not ${format}`);
+  }
+  const store = await openStore(ctx.env);
+  const settings = resolveSettings({
+    flags: { profile: g.profile, baseUrl: g.baseUrl, country: g.country, authIn: g.authIn },
+    env: ctx.env,
+    store: store.snapshot(),
+  });
+  const needSandbox =
+    settings.isSandbox && (!settings.consumerKey.value || !settings.token.value || !settings.country.value || !settings.baseUrl.value);
+  const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults(ctx.env) : undefined);
+  if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
+  if (flags.verify !== false) view.checks = await statusChecks(ctx);
+  if (format === 'table') await print(statusLines(view).join('\n') + '\n');
+  else if (format === 'json') await (await import('../../json-out')).printJson(ctx, view);
+  else await print(JSON.stringify(view) + '\n');
+  if (view.checks) statusOutcome(view.checks, view.profile, Object.values(view.sources).includes('env'));
+}
+

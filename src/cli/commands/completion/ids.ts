@@ -1,0 +1,37 @@
+// `mcat __complete playlist-ids`: called by the completion scripts when the shell asks for playlist
+// ids; bounded and silent. One "id<TAB>name" line each: zsh and fish show the name beside the id, bash matches it.
+import { print } from '../../../output/streams';
+import { clean } from '../../../output/clean';
+import { defineCommand } from '../../command';
+
+export default defineCommand<{ what: string }>({
+  name: 'ids',
+  description: 'playlist ids for the completion scripts',
+  groupDefault: true,
+  async run({ what }, ctx) {
+    if (what !== 'playlist-ids') return;
+    const timer = setTimeout(() => ctx.exitNow(0), 2500);
+    timer.unref();
+    const lines: string[] = [];
+    try {
+      const s = await ctx.session();
+      const { listPlaylists } = await import('../../../client/playlists');
+      const { paginateItems } = await import('../../../client/paging');
+      const playlists = paginateItems<{ id: string; name?: unknown }>(
+        (page, signal) => listPlaylists(s.client, { userId: s.userId, country: s.country, page, pageSize: 200, signal }),
+        { listPath: 'playlists.playlist', pagingPath: 'playlists', pageSize: 200, limit: 1000, what: 'the playlists', signal: AbortSignal.timeout(2000) },
+      );
+      for await (const p of playlists) lines.push(`${p.id}\t${completionText(p.name)}`);
+    } catch {
+      // completion must never print an error into the user's shell: what was read is offered
+    }
+    clearTimeout(timer);
+    if (lines.length) await print(lines.join('\n') + '\n');
+  },
+});
+
+/** A playlist name as a completion description: one line, no tab (the separator), control characters as visible escapes, not too long. */
+export function completionText(name: unknown): string {
+  const one = clean(typeof name === 'string' ? name : '', 'line').replace(/\t/g, ' ').trim();
+  return [...one].length > 60 ? [...one].slice(0, 59).join('') + '…' : one;
+}

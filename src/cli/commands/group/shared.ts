@@ -1,0 +1,89 @@
+// What the group commands share: their flags and options, whose group, the call and its printing.
+import { UsageError } from '../../../client/errors';
+import type { Call } from '../../../client/call';
+import type { GroupQuery } from '../../../client/groups';
+import type { CommandContext, OptionDef } from '../../command';
+import { about, output, outputFormat, say, type Session, terminalLook } from '../../context';
+import { noteUserScope } from '../../errors';
+import { USER_TOKEN_OPTION } from '../../user-token';
+import { groupSheet, groupView, ignoredGroupIds } from '../../views/playlists';
+import { checkPlaylistId } from '../playlist/input';
+
+export interface GroupFlags {
+  groupId: string;
+  user?: string;
+  userTokenFromStdin?: boolean;
+  name?: string;
+  playlist?: string[];
+}
+
+export const GROUP_ID = { name: '<groupId>', description: 'group id' } as const;
+
+/** --user and the token flag: whose group (every group command takes them, last). */
+export const WHOSE: readonly OptionDef[] = [{ flags: '--user <id>', description: "the group's owner (default: the user of the profile's token)" }, USER_TOKEN_OPTION];
+
+export const PLAYLIST_IDS = "playlist ids (repeatable, space- or comma-separated; '-' reads ids or playlist rows from standard input)";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** Ids given to --playlist; '-' reads them from standard input (ids, or playlist rows as `playlist list` prints them). */
+export async function playlistIds(values: string[] | undefined): Promise<string[]> {
+  const out: string[] = [];
+  const add = (id: string) => {
+    const checked = checkPlaylistId(id);
+    if (!out.includes(checked)) out.push(checked);
+  };
+  for (const v of values ?? []) {
+    if (v === '-') {
+      const { readTextInput } = await import('../../ids');
+      const { playlistIdsFromText } = await import('../../rows-in');
+      for (const id of playlistIdsFromText(await readTextInput('-'), 'standard input')) add(id.trim());
+      continue;
+    }
+    for (const part of v.split(',')) if (part.trim()) add(part.trim());
+  }
+  return out;
+}
+
+export function groupQuery(s: Session, user: string | undefined): GroupQuery {
+  const userId = user ?? s.userId;
+  noteUserScope({ requestedUser: user });
+  if (!userId) {
+    throw new UsageError('playlist group calls need a user id', "pass --user ID, or set MCAT_USER_ID / the profile's user");
+  }
+  return { country: s.country, userId };
+}
+
+function sayIgnored(body: any): void {
+  const ignored = ignoredGroupIds(body);
+  if (ignored.length) {
+    say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
+  }
+}
+
+/** The group call's answer: the service's XML as received for -o xml, else its parsed body printed. */
+export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuery, call: Call): Promise<void> {
+  if (outputFormat(ctx) === 'xml') {
+    const { fetchXml, printXml } = await import('../../xml-output');
+    const { text, body } = await fetchXml(s.client, call);
+    sayIgnored(body);
+    return printXml(text);
+  }
+  const { callJson } = await import('../../../client/call');
+  await printGroup(ctx, await callJson(s.client, call), s, q);
+}
+
+async function printGroup(ctx: CommandContext, body: any, s: Session, q: GroupQuery): Promise<void> {
+  sayIgnored(body);
+  const out = await output(ctx);
+  out.heading(about(s, `Playlist group ${body?.playlistGroup?.id ?? ''} of user ${q.userId}`));
+  const g = ctx.globals;
+  if (outputFormat(ctx) === 'table' && g.fields === undefined) {
+    const { renderSheet } = await import('../../../output/table');
+    const text = renderSheet(groupSheet(body?.playlistGroup ?? {}), await terminalLook(g.color));
+    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    if (!Array.isArray(body?.playlistGroup?.playlists) || body.playlistGroup.playlists.length === 0) return;
+  }
+  await out.document(body, groupView);
+}
+

@@ -1,0 +1,138 @@
+// `mcat locker`: the locker's releases, filtered, page by page or walked whole. Its options are the
+// group's (commands/locker/index.ts), as `mcat locker --unavailable` takes them.
+import { UsageError } from '../../../client/errors';
+import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../../client/paging';
+import { about, ofUser, output, outputFormat, type Session } from '../../context';
+import { parseIntegerId } from '../../ids';
+import { userSession } from '../../user-token';
+import { checkPaging, listInfo } from '../../listing';
+import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../../views/locker';
+import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../../client/locker';
+import { interruptSignal } from '../../lifecycle';
+import { defineCommand, type CommandContext } from '../../command';
+import { LOCKER_SORT_FIELDS, type LockerFlags } from './index';
+
+export default defineCommand<LockerFlags>({
+  name: 'list',
+  description: "a user's locker: purchased releases and tracks, what is available, what can still be downloaded",
+  groupDefault: true,
+  json: async () => lockerView,
+  run: runLocker,
+});
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+function parseSort(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const m = /^([A-Za-z]+)(?::(asc|desc))?$/i.exec(value.trim());
+  const field = m && LOCKER_SORT_FIELDS.find((f) => f.toLowerCase() === m[1].toLowerCase());
+  if (!m || !field) {
+    throw new UsageError(`--sort must be ${LOCKER_SORT_FIELDS.join('|')} with an optional :asc or :desc, got '${value}'`);
+  }
+  return `${field} ${(m[2] ?? (field === 'purchaseDate' ? 'desc' : 'asc')).toLowerCase()}`;
+}
+
+interface LockerFilter {
+  active: boolean;
+  apply(lr: any): any | undefined;
+}
+
+function lockerFilter(flags: LockerFlags): LockerFilter {
+  if (flags.available && flags.unavailable) throw new UsageError('--available and --unavailable exclude each other');
+  const releaseId = flags.release !== undefined ? parseIntegerId(flags.release, 'release') : undefined;
+  const trackId = flags.track !== undefined ? parseIntegerId(flags.track, 'track') : undefined;
+  let since: number | undefined;
+  if (flags.purchasedSince !== undefined) {
+    const v = flags.purchasedSince.trim();
+    since = /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
+    if (!Number.isFinite(since)) throw new UsageError(`--purchased-since must be a date like 2024-01-31, got '${flags.purchasedSince}'`);
+  }
+  const noneLeft = flags.downloadsLeft === false;
+  const trackLevel = trackId !== undefined || since !== undefined || noneLeft;
+  const active = Boolean(flags.available || flags.unavailable || releaseId !== undefined || trackLevel);
+  return {
+    active,
+    apply(lr: any) {
+      if (flags.available && lr.available === false) return undefined;
+      if (flags.unavailable && lr.available !== false) return undefined;
+      if (releaseId !== undefined && Number(lr.release?.id) !== releaseId) return undefined;
+      if (!trackLevel) return lr;
+      const tracks = lockerTracksOf(lr).filter((lt: any) => {
+        if (trackId !== undefined && Number(lt.track?.id) !== trackId) return false;
+        if (since !== undefined && !(Date.parse(lt.purchaseDate) >= since)) return false;
+        if (noneLeft && !noDownloadsLeft(lt, lr)) return false;
+        return true;
+      });
+      if (tracks.length === 0) return undefined;
+      return { ...lr, lockerTracks: { ...lr.lockerTracks, lockerTrack: tracks } };
+    },
+  };
+}
+
+const LIST = LOCKER_LIST_PATH;
+const PAGING = LOCKER_PAGING_PATH;
+
+/** The locker listing's walk (--all, --limit) with the session's page cap and Ctrl-C; through paginate(), so its stop rules hold. (The whole-locker walk of summary/find/check is client/locker.ts lockerPages.) */
+function walkLocker<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: interruptSignal() });
+}
+
+async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void> {
+  const paging = checkPaging(flags, 50);
+  const sort = parseSort(flags.sort);
+  const filter = lockerFilter(flags);
+  const format = outputFormat(ctx);
+  if (format === 'xml' && filter.active) {
+    throw new UsageError('filters do not apply to -o xml, which prints the API\'s XML as received', 'use -o json or -o ndjson with filters');
+  }
+  const explicitPage = flags.page !== undefined;
+  const walk = paging.all || paging.limit !== undefined || (filter.active && !explicitPage);
+  const s = await userSession(ctx, flags);
+  const locker = await import('../../../client/locker');
+  const out = await output(ctx);
+  const pageSize = paging.pageSize ?? (walk ? 50 : 10);
+
+  if (format === 'xml') {
+    const { asXml, printXml, printXmlListing } = await import('../../xml-output');
+    const fetchXml = (page: number, signal?: AbortSignal) => locker.getLockerXml(s.client, { country: s.country, sort, page, pageSize, signal });
+    if (!walk) return printXml(asXml(await fetchXml(paging.page)));
+    const { xmlListOf } = await import('../../../output/xml-pages');
+    const list = xmlListOf(PAGING, LIST);
+    return printXmlListing({ list, fetchPage: fetchXml, startPage: paging.page, pageSize, limit: paging.limit, what: 'the locker', maxPages: s.client.maxPages });
+  }
+
+  out.heading(about(s, `Locker of ${ofUser(s.userId)}`));
+  // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
+  if (!walk) {
+    const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
+    await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false }));
+    return;
+  }
+
+  const limit = paging.limit;
+  // the limit counts items after the filters, so it is applied here rather than by paginate()
+  async function* pages(): AsyncGenerator<unknown> {
+    let seen = 0;
+    const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
+    for await (const body of walkLocker<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
+      const raw = lockerReleasesOf(body);
+      let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
+      const last = limit !== undefined && seen + items.length >= limit;
+      if (last) items = items.slice(0, limit - seen);
+      seen += items.length;
+      setPath(body, LIST, items);
+      yield body;
+      if (last) return;
+    }
+  }
+  const { mergePages } = await import('../../../output/json');
+  await out.streamPages(pages(), lockerView, {
+    merge: (bodies: unknown[]) => {
+      const merged: any = mergePages(bodies, { listPath: LIST, pagingPath: PAGING });
+      if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
+      return merged;
+    },
+    list: filter.active ? undefined : listInfo(PAGING, { walked: true, limit }),
+  });
+}
+

@@ -1,0 +1,43 @@
+// `mcat locker stream-check ID`: whether a purchased track can be streamed (uses no download).
+import { ApiError, HttpError, McatError } from '../../../client/errors';
+import { output, outputFormat } from '../../context';
+import { parseIntegerId } from '../../ids';
+import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
+import { print } from '../../../output/streams';
+import { defineCommand, type CommandContext } from '../../command';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export default defineCommand<UserTokenFlags & { trackId: string }>({
+  name: 'stream-check',
+  description: 'check that a purchased track can be streamed (never changes remaining downloads)',
+  arguments: [{ name: '<trackId>', description: 'track id' }],
+  options: [USER_TOKEN_OPTION],
+  examples: ['mcat locker stream-check 10000101'],
+  json: true,
+  run: runStreamCheck,
+});
+
+async function runStreamCheck(flags: UserTokenFlags & { trackId: string }, ctx: CommandContext): Promise<void> {
+  const trackId = parseIntegerId(flags.trackId, 'track');
+  const s = await userSession(ctx, flags);
+  const { streamCheck } = await import('../../../client/media');
+  let r;
+  try {
+    r = await streamCheck(s.client, trackId);
+  } catch (e) {
+    if ((e instanceof HttpError || e instanceof ApiError) && e.httpStatus === 410) {
+      throw new McatError(`track ${trackId} cannot be streamed: its release is no longer available (HTTP 410)`);
+    }
+    throw e;
+  }
+  const result = { trackId, streamable: true, status: r.status, contentType: r.contentType, contentLength: r.contentLength };
+  const format = outputFormat(ctx);
+  if (format === 'table') {
+    await print(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
+  } else {
+    const out = await output(ctx);
+    await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: any) => [b] });
+  }
+}
+

@@ -1,0 +1,56 @@
+// `mcat playlist create --name NAME`: a new playlist, its tracks from a file if given.
+import { UsageError } from '../../../client/errors';
+import { defineCommand, type CommandContext } from '../../command';
+import { notice, outputFormat } from '../../context';
+import { checkStdinUse, userFlag, userSession } from '../../user-token';
+import { checkInputFormat, fieldsFromFlags, readPlaylistFile, warnDescription } from './input';
+import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, INPUT_FORMAT, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export default defineCommand<ReplaceFlags>({
+  name: 'create',
+  description: 'create a playlist',
+  options: [
+    { flags: '--name <name>', description: 'playlist name', required: true },
+    STATUS,
+    VISIBILITY,
+    IMAGE_URL,
+    DESCRIPTION,
+    DESCRIPTION_FILE,
+    ANNOTATION,
+    { flags: '--from <file>', description: "tracks (and fields) from a JSON body, NDJSON or CSV file ('-' for standard input)", complete: '@file' },
+    INPUT_FORMAT,
+    ...WHOSE,
+  ],
+  examples: ['mcat playlist create --name "Road trip" --visibility public', 'mcat playlist create --name Chill --from tracks.csv'],
+  json: async () => (await import('../../views/playlists')).playlistTracksView,
+  run: runCreate,
+});
+
+async function runCreate(flags: ReplaceFlags, ctx: CommandContext): Promise<void> {
+  checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
+  const user = userFlag(flags.user);
+  const fromFlags = await fieldsFromFlags(flags);
+  const format = checkInputFormat(flags.inputFormat);
+  if (format && flags.from === undefined) throw new UsageError('--input-format applies to --from');
+  let body: Record<string, unknown> = {};
+  if (flags.from !== undefined) {
+    const file = await readPlaylistFile(flags.from, { format, tracksOptional: true });
+    body = { ...bodyFields(file), tracks: file.tracks };
+    if (file.annotations && fromFlags.annotations) fromFlags.annotations = { ...file.annotations, ...fromFlags.annotations };
+  }
+  body = { ...body, ...bodyFields(fromFlags) };
+  warnDescription(body.description as string | undefined);
+  const xml = outputFormat(ctx) === 'xml';
+  const s = await userSession(ctx, { ...flags, user });
+  const { createPlaylist, createPlaylistCall } = await import('../../../client/playlists');
+  if (xml) {
+    const res = await xmlOf(s, createPlaylistCall(body as any, queryOf(s, user)));
+    notice(`mcat: created playlist${res.body?.playlist?.id !== undefined ? ` ${res.body.playlist.id}` : ''}`);
+    return (await import('../../xml-output')).printXml(res.text);
+  }
+  const res = await createPlaylist(s.client, body as any, queryOf(s, user));
+  notice(`mcat: created playlist ${res.playlist.id}`);
+  await printPlaylist(ctx, res, s, user);
+}

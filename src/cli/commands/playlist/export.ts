@@ -1,0 +1,56 @@
+// `mcat playlist export`: every playlist of a user as replace edits (NDJSON), for `playlist apply`.
+import { UsageError } from '../../../client/errors';
+import { print, stdoutClosed } from '../../../output/streams';
+import { defineCommand, type CommandContext } from '../../command';
+import { intOption, notice } from '../../context';
+import { runEnv } from '../../lifecycle';
+import { userFlag, userSession, type UserTokenFlags } from '../../user-token';
+import { queryOf, WHOSE } from './shared';
+
+type ExportFlags = UserTokenFlags & { concurrency?: string; shard?: string };
+
+export default defineCommand<ExportFlags>({
+  name: 'export',
+  description: "every playlist of a user as replace edits (NDJSON), for 'playlist apply' to restore",
+  options: [
+    { flags: '--concurrency <n>', description: 'playlists read at once (default 4)' },
+    { flags: '--shard <K/N>', description: "only the playlists of shard K of N, split by id as 'playlist apply --shard' splits edits" },
+    ...WHOSE,
+  ],
+  examples: ['mcat playlist export > backup.ndjson', 'mcat playlist export | jq -r .playlistId', 'mcat playlist apply backup.ndjson', 'mcat playlist export --shard 1/4 > part-1.ndjson'],
+  json: true,
+  run: runExport,
+});
+
+async function runExport(flags: ExportFlags, ctx: CommandContext): Promise<void> {
+  const user = userFlag(flags.user);
+  const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
+  const bulk = await import('../../../bulk/index');
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, runEnv());
+  const g = ctx.globals;
+  // --json or --jq: the edits as one JSON array (through the jq program)
+  const asArray = g.jq !== undefined || g.json !== undefined;
+  if (g.output !== undefined && String(g.output).toLowerCase() !== 'ndjson' && !(asArray && String(g.output).toLowerCase() === 'json')) {
+    throw new UsageError(`playlist export writes NDJSON edits, not '${g.output}'`, 'drop -o, or use -o ndjson');
+  }
+  const s = await userSession(ctx, { ...flags, user }, { connections: Math.max(16, concurrency ?? 4) });
+  const q = queryOf(s, user);
+  const api = (await import('../../../client/playlist-api')).playlistApi(s.client);
+  const signal = ctx.signal;
+  let n = 0;
+  const all: unknown[] = [];
+  for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
+    if (asArray) {
+      all.push(JSON.parse(bulk.exportLine(edit)));
+      n++;
+      continue;
+    }
+    await print(bulk.exportLine(edit) + '\n');
+    // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
+    if (stdoutClosed()) return;
+    n++;
+  }
+  if (signal.aborted) return;
+  if (asArray) await (await import('../../json-out')).printJson(ctx, all);
+  notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
+}

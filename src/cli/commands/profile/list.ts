@@ -1,0 +1,36 @@
+// `mcat profile list`: every stored profile (keys masked; secrets never read out).
+import { UsageError } from '../../../client/errors';
+import { openStore } from '../../../config/store';
+import { print } from '../../../output/streams';
+import { defineCommand, type CommandContext } from '../../command';
+import { output, outputFormat, say } from '../../context';
+import { runEnv } from '../../lifecycle';
+import { profileCsv, profileRows, profileView } from '../../views/profiles';
+
+export default defineCommand<unknown>({
+  name: 'list',
+  description: 'every profile: current marker, base URL, key (last 4 characters), default country',
+  examples: ['mcat profile list', 'mcat profile list -o json'],
+  json: true,
+  run: runProfileList,
+});
+
+async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<void> {
+  const format = outputFormat(ctx);
+  if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson or csv, not xml');
+  const store = await openStore(runEnv());
+  const rows = profileRows(store.snapshot());
+  if (ctx.globals.verbose) say(`mcat: ${rows.length} profile(s), config file ${store.path}`);
+  if (format === 'table') {
+    const out = await output(ctx);
+    out.heading(`Profiles in ${store.path}`);
+    await out.document({ profiles: rows }, profileView);
+    return;
+  }
+  if (format === 'json') return (await import('../../json-out')).printJson(ctx, rows);
+  let out: string;
+  if (format === 'ndjson') out = rows.map((r) => JSON.stringify(r) + '\n').join('');
+  else if (format === 'tsv') throw new UsageError('profile list prints table, json, ndjson or csv, not tsv');
+  else out = profileCsv(rows);
+  await print(out);
+}

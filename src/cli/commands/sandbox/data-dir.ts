@@ -1,0 +1,19 @@
+// The data directory the sandbox commands work in: --data, else MCAT_SANDBOX_DIR or the user data directory.
+import { UsageError } from '../../../client/errors';
+import type { OptionDef } from '../../command';
+import { runEnv } from '../../lifecycle';
+
+export const DATA_OPTION: OptionDef = { flags: '--data <dir>', description: 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)', complete: '@file' };
+
+export async function dataDirOf(data: string | undefined, mustExist = false): Promise<string> {
+  if (data !== undefined) {
+    if (data.trim() === '') throw new UsageError('--data must name a directory');
+    if (mustExist) {
+      const { existsSync } = await import('node:fs');
+      if (!existsSync(data)) throw new UsageError(`sandbox data directory ${data} does not exist`, `start a sandbox there first: mcat sandbox start --data ${data}`);
+    }
+    return data;
+  }
+  const { defaultSandboxDir } = await import('../../../sandbox/index');
+  return defaultSandboxDir(runEnv());
+}

@@ -1,0 +1,9 @@
+import { defineGroup } from '../../command';
+
+export default defineGroup({
+  name: 'track',
+  description: 'catalogue tracks',
+  commands: {
+    metadata: () => import('./metadata'),
+  },
+});
