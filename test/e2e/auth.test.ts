@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { mcat, tempHome } from '../helpers/mcat';
+import { tempHome } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 import { startTestSandbox } from '../helpers/sandbox';
 
 const KEY = 'live-consumer-key-QRST';

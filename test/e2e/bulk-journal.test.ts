@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
-import { binPath, mcat, mcatEnv, tempHome } from '../helpers/mcat';
+import { binPath, mcatEnv, tempHome } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
-import { binPath, cliNode, mcat, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
+import { binPath, cliNode, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 

@@ -4,7 +4,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startTestSandbox } from '../helpers/sandbox';
-import { mcat } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 // End to end: playlist groups from the terminal (replace, add, show), against a sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../helpers/sandbox';
-import { mcat } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;

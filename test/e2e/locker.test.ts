@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { XMLValidator, XMLParser } from 'fast-xml-parser';
 import { startTestSandbox } from '../helpers/sandbox';
-import { mcat } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
-import { mcat, repoRoot } from '../helpers/mcat';
+import { repoRoot } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 
  
 

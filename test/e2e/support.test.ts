@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, hasCommand, mcat, mcatEnv, tempHome } from '../helpers/mcat';
+import { binPath, hasCommand, mcatEnv, tempHome } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 import { startTestSandbox } from '../helpers/sandbox';
 
 

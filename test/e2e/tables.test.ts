@@ -5,7 +5,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcat, tempHome } from '../helpers/mcat';
+import { tempHome } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 import { hasScript, mcatLine, pty, q } from '../helpers/pty';
 import { startTestSandbox } from '../helpers/sandbox';
 import { textWidth } from '../../src/output/width';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../helpers/sandbox';
-import { mcat } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 import { hostileEnv, hostilePerTest, jsonOf, releasesPage } from '../helpers/hostile-server';
 
  

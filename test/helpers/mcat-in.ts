@@ -37,6 +37,11 @@ export interface McatInOptions extends McatOptions {
 
 let running = false;
 
+function setTz(tz: string | undefined): void {
+  if (tz === undefined) delete process.env.TZ;
+  else process.env.TZ = tz;
+}
+
 export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<McatInRun> {
   if (running) throw new Error('mcatIn: runs in one worker are sequential: await the previous one');
   running = true;
@@ -62,14 +67,18 @@ export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<
   opts.onStart?.(() => {
     for (const fn of [...listeners]) fn();
   });
-  // relative paths are read from the run's folder, as the binary's would be
+  // relative paths are read from the run's folder, as the binary's would be; and local times are
+  // in the run's time zone (JavaScript has one a process: Node follows process.env.TZ as it changes)
   const before = process.cwd();
   if (ctx.cwd !== before) process.chdir(ctx.cwd);
+  const tz = process.env.TZ;
+  setTz(env.TZ);
   try {
     const exitCode = await runCli(args, ctx);
     // what the streams were handed is written synchronously by Sink: nothing is left to flush
     return { stdout: stdout.text(), stderr: stderr.text(), exitCode, exitRequests };
   } finally {
+    setTz(tz);
     if (process.cwd() !== before) process.chdir(before);
     running = false;
   }

@@ -23,9 +23,11 @@ const two = (n: number) => String(n).padStart(2, '0');
  */
 export function when(value: unknown): string {
   if (typeof value !== 'string' || !value) return '';
-  // a locker's tracks mostly share their release's purchase moment: the last answer is kept
-  if (value === lastWhen[0]) return lastWhen[1];
-  lastWhen = [value, shortLocal(value)];
+  // a locker's tracks mostly share their release's purchase moment: the last answer is kept (for
+  // this time zone: one process may run several commands, each with its own TZ)
+  const key = `${value}\u0000${process.env.TZ ?? ''}`;
+  if (key === lastWhen[0]) return lastWhen[1];
+  lastWhen = [key, shortLocal(value)];
   return lastWhen[1];
 }
 
