@@ -1,4 +1,4 @@
-// Regenerates completions/ from the built CLI's command tree: npm run completions
+// Regenerates completions/ from the built CLI (its registry of command definitions): npm run completions
 // (test/e2e/completion.test.ts fails when the files and the command tree drift apart).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
