@@ -375,14 +375,18 @@ export function whoseLabel(s: Session): string {
 
 /** A label/value sheet on stdout (table format), coloured and fitted as the output settings say. */
 export async function printSheet(cmd: CommandContext, pairs: [string, string][]): Promise<void> {
-  const g = globalsOf(cmd);
+  await sheetTo(cmd, await output(cmd, { format: 'table' }), pairs);
+}
+
+/** A label/value sheet into an output (a table's heading is the output's), fitted and coloured for the run's terminal. */
+export async function sheetTo(cmd: CommandContext, out: Output, pairs: [string, string][]): Promise<void> {
   const { renderSheet } = await import('../output/table');
-  const text = renderSheet(pairs, await terminalLook(g.color));
-  await (await output(cmd, { format: 'table' })).raw(text.endsWith('\n') ? text : text + '\n');
+  const text = renderSheet(pairs, await terminalLook(cmd.globals.color));
+  await out.raw(text.endsWith('\n') ? text : text + '\n');
 }
 
 /** Whether the run's stdout gets colour, and how wide its tables are (--no-color is `flag` false). */
-export async function terminalLook(flag: boolean): Promise<{ color: boolean; width: number }> {
+async function terminalLook(flag: boolean): Promise<{ color: boolean; width: number }> {
   const { colorEnabled, terminalWidth } = await import('../output/tty');
   const { io, env } = runContext();
   return { color: colorEnabled({ isTTY: Boolean(io.stdout.isTTY), env, flag }), width: terminalWidth(io.stdout, env) };

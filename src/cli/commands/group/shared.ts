@@ -3,7 +3,7 @@ import { UsageError } from '../../../client/errors';
 import type { Call } from '../../../client/call';
 import type { GroupQuery } from '../../../client/groups';
 import type { CommandContext, OptionDef } from '../../command';
-import { about, output, outputFormat, say, type Session, terminalLook } from '../../context';
+import { about, output, outputFormat, say, type Session, sheetTo } from '../../context';
 import { noteUserScope } from '../../errors';
 import { USER_TOKEN_OPTION } from '../../user-token';
 import { groupSheet, groupView, ignoredGroupIds } from '../../views/playlists';
@@ -79,9 +79,7 @@ async function printGroup(ctx: CommandContext, body: any, s: Session, q: GroupQu
   out.heading(about(s, `Playlist group ${body?.playlistGroup?.id ?? ''} of user ${q.userId}`));
   const g = ctx.globals;
   if (outputFormat(ctx) === 'table' && g.fields === undefined) {
-    const { renderSheet } = await import('../../../output/table');
-    const text = renderSheet(groupSheet(body?.playlistGroup ?? {}), await terminalLook(g.color));
-    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    await sheetTo(ctx, out, groupSheet(body?.playlistGroup ?? {}));
     if (!Array.isArray(body?.playlistGroup?.playlists) || body.playlistGroup.playlists.length === 0) return;
   }
   await out.document(body, groupView);

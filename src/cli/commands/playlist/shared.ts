@@ -1,7 +1,7 @@
 // What the playlist commands share: their field options and flags, whose playlists, printing one.
 import type { Call } from '../../../client/call';
 import type { OptionDef, CommandContext } from '../../command';
-import { about, ofUser, output, outputFormat, type Session, terminalLook } from '../../context';
+import { about, ofUser, output, outputFormat, type Session, sheetTo } from '../../context';
 import { noteUserScope } from '../../errors';
 import { USER_TOKEN_OPTION } from '../../user-token';
 import { playlistSheet, playlistTracksView } from '../../views/playlists';
@@ -58,9 +58,7 @@ export async function printPlaylist(ctx: CommandContext, body: any, s: Session, 
   out.heading(about(s, `Playlist ${body?.playlist?.id ?? ''} of ${ofUser(queryOf(s, user).userId)}`));
   const g = ctx.globals;
   if (outputFormat(ctx) === 'table' && g.fields === undefined) {
-    const { renderSheet } = await import('../../../output/table');
-    const text = renderSheet(playlistSheet(body?.playlist ?? {}), await terminalLook(g.color));
-    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    await sheetTo(ctx, out, playlistSheet(body?.playlist ?? {}));
     if (!Array.isArray(body?.playlist?.tracks) || body.playlist.tracks.length === 0) return;
   }
   await out.document(body, playlistTracksView);

@@ -1,7 +1,7 @@
 // `mcat track metadata ID`: a readable sheet of the enhanced metadata; json/xml give everything.
 import type { View } from '../../../output/types';
 import { defineCommand, type CommandContext } from '../../command';
-import { about, intOption, output, outputFormat, session, terminalLook } from '../../context';
+import { about, intOption, output, outputFormat, session, sheetTo } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { duration } from '../../views/format';
 
@@ -112,9 +112,7 @@ async function runTrackMetadata(flags: MetadataFlags, ctx: CommandContext): Prom
   const body: any = await trackMetadata(s.client, { trackId, country: s.country });
   out.heading(about(s, `Metadata of track ${trackId}`, { catalogue: true }));
   if (format === 'table' && ctx.globals.fields === undefined) {
-    const { renderSheet } = await import('../../../output/table');
-    const text = renderSheet(metadataSheet(body.track ?? {}, { top, embeddings: Boolean(flags.embeddings) }), await terminalLook(ctx.globals.color));
-    await out.raw(text.endsWith('\n') ? text : text + '\n');
+    await sheetTo(ctx, out, metadataSheet(body.track ?? {}, { top, embeddings: Boolean(flags.embeddings) }));
     return;
   }
   await out.document(body, metadataView);
