@@ -47,11 +47,16 @@ describe('runCli in one process', () => {
   });
 
   it("Ctrl-C reaches a command through the context: the run ends 130, nothing half-printed", async () => {
-    let press: () => void = () => {};
-    const started = mcatIn(['locker', 'summary', '-o', 'json'], { sandboxDir: slow.dataDir, onStart: (interrupt) => (press = interrupt) });
-    // pressed while pages are in flight (each answer takes 40 ms)
-    setTimeout(() => press(), 150);
+    let press: () => number = () => 0;
+    const big = slow.info.users.find((u) => u.userId === slow.info.examples.bigLockerUser)!;
+    const env = { ...sandboxProfileEnv(slow), MCAT_TOKEN: big.token, MCAT_TOKEN_SECRET: big.tokenSecret, MCAT_USER_ID: big.userId };
+    // the big locker, each page answered in 40 ms: pressed once the walk listens for it
+    const started = mcatIn(['locker', 'summary', '-o', 'json'], { env, onStart: (interrupt) => (press = interrupt) });
+    const presser = setInterval(() => {
+      if (press() > 0) clearInterval(presser);
+    }, 20);
     const r = await started;
+    clearInterval(presser);
     expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/^mcat: interrupted/m);
     expect(r.stdout).toBe('');

@@ -31,8 +31,8 @@ export interface McatInRun extends McatRun {
 }
 
 export interface McatInOptions extends McatOptions {
-  /** called with the context's interrupt trigger once the run starts: a test presses Ctrl-C through it */
-  onStart?: (interrupt: () => void) => void;
+  /** called with the context's Ctrl-C as the run starts: a press returns how many in the run were listening */
+  onStart?: (interrupt: () => number) => void;
 }
 
 let running = false;
@@ -65,7 +65,9 @@ export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<
     exitNow: (code) => void exitRequests.push(code),
   };
   opts.onStart?.(() => {
-    for (const fn of [...listeners]) fn();
+    const now = [...listeners];
+    for (const fn of now) fn();
+    return now.length;
   });
   // relative paths are read from the run's folder, as the binary's would be; and local times are
   // in the run's time zone (JavaScript has one a process: Node follows process.env.TZ as it changes)

@@ -4,7 +4,6 @@ import { ApiError, AuthError, UsageError } from '../../../client/errors';
 import { PartialError } from '../../errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
 import { ranOutAt } from '../../download-log';
-import { runEnv } from '../../lifecycle';
 import { parseIntegerId } from '../../ids';
 import { findTrack } from '../../locker-walk';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
@@ -50,7 +49,7 @@ async function runCheck(flags: CheckFlags, ctx: CommandContext): Promise<void> {
     const { hit, searched } = await findTrack(s, trackId);
     input.hit = hit;
     input.searched = searched;
-    if (hit && hit.lr.available !== false && hit.lt.remainingDownloads === 0) input.noDownloadsLeftSince = ranOutAt(s.account, trackId, runEnv());
+    if (hit && hit.lr.available !== false && hit.lt.remainingDownloads === 0) input.noDownloadsLeftSince = ranOutAt(s.account, trackId, ctx.env);
   } catch (e) {
     input.countryRefused = countryRefusal(e);
     if (input.countryRefused === undefined) throw e;

@@ -6,7 +6,6 @@ import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import { findTrack as findInLocker, remainingNow, type TrackHit } from '../../locker-walk';
 import { recordDownload } from '../../download-log';
-import { interruptSignal, runContext, runEnv } from '../../lifecycle';
 import { pipeToStdout, stdoutClosed } from '../../../output/streams';
 import { InterruptedError } from '../../errors';
 import { checkTarget, PartFile } from '../../part-file';
@@ -50,7 +49,7 @@ async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
 }
 
 /** After a download: how many are left now (a fresh read of the track's page), recorded locally. */
-async function downloadsLeftAfter(s: Session, trackId: number, hit: TrackHit): Promise<string> {
+async function downloadsLeftAfter(ctx: CommandContext, s: Session, trackId: number, hit: TrackHit): Promise<string> {
   const before = typeof hit.lt.remainingDownloads === 'number' ? hit.lt.remainingDownloads : undefined;
   let left: number | undefined;
   try {
@@ -59,7 +58,7 @@ async function downloadsLeftAfter(s: Session, trackId: number, hit: TrackHit): P
     left = undefined; // the file is saved; the count is only information
   }
   left ??= before !== undefined ? Math.max(0, before - 1) : undefined;
-  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null }, runEnv());
+  recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null }, ctx.env);
   if (left === undefined) return 'downloads left: not shown by the service';
   if (left === 0) return 'no downloads left now (streaming stays possible)';
   return `${left} download${left === 1 ? '' : 's'} left`;
@@ -84,7 +83,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   else if (g.output !== undefined && (g.output as string) !== '-') {
     throw new UsageError(`locker download writes a file, not a '${g.output}' listing`, 'use -O FILE, or -o - for standard output');
   }
-  if (dest === '-' && runContext().io.stdout.isTTY) {
+  if (dest === '-' && ctx.io.stdout.isTTY) {
     throw new UsageError('refusing to write audio to a terminal', 'redirect standard output, or use -O FILE');
   }
   if (dest !== undefined && dest !== '-') await checkTarget(dest, clobber);
@@ -119,7 +118,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   }
 
   const { downloadTrack } = await import('../../../client/media');
-  const signal = interruptSignal();
+  const signal = ctx.signal;
   const part = target === '-' ? undefined : await PartFile.create(target);
   let bar: ReturnType<typeof progressBar> | undefined;
   let total: number;
@@ -148,7 +147,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
     throw explainMedia(e, trackId, title);
   }
   bar?.done();
-  const left = await downloadsLeftAfter(s, trackId, hit);
+  const left = await downloadsLeftAfter(ctx, s, trackId, hit);
   if (part) notice(`mcat: saved ${target}${total ? ` (${total} bytes)` : ''}; ${left}`);
   // a reader that went away ends the run quietly (the download was used all the same: recorded)
   else if (!stdoutClosed()) notice(`mcat: downloaded track ${trackId} to standard output; ${left}`);

@@ -3,7 +3,7 @@
 import { UsageError } from '../../../client/errors';
 import { output, outputFormat, say } from '../../context';
 import { InterruptedError } from '../../errors';
-import { interruptSignal, interrupted } from '../../lifecycle';
+import { interrupted } from '../../lifecycle';
 import { setPath } from '../../../client/paging';
 import { walkLocker } from '../../locker-walk';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
@@ -34,7 +34,7 @@ async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
   if (format === 'xml') throw new UsageError("locker find prints table, json, ndjson or csv: -o xml is the API's XML as received", "use 'mcat locker -o xml' for that");
   const s = await userSession(ctx, flags);
   const match = lockerMatcher(query);
-  const signal = interruptSignal();
+  const signal = ctx.signal;
   const out = await output(ctx);
   let searched = 0;
   let found = 0;

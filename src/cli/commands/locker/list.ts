@@ -8,7 +8,6 @@ import { userSession } from '../../user-token';
 import { checkPaging, listInfo } from '../../listing';
 import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../../views/locker';
 import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../../client/locker';
-import { interruptSignal } from '../../lifecycle';
 import { defineCommand, type CommandContext } from '../../command';
 import { LOCKER_SORT_FIELDS, type LockerFlags } from './index';
 
@@ -73,8 +72,8 @@ const LIST = LOCKER_LIST_PATH;
 const PAGING = LOCKER_PAGING_PATH;
 
 /** The locker listing's walk (--all, --limit) with the session's page cap and Ctrl-C; through paginate(), so its stop rules hold. (The whole-locker walk of summary/find/check is client/locker.ts lockerPages.) */
-function walkLocker<T>(s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
-  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: interruptSignal() });
+function walkLocker<T>(ctx: CommandContext, s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: ctx.signal });
 }
 
 async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void> {
@@ -114,7 +113,7 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
     const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
-    for await (const body of walkLocker<any>(s, fetchPage, { startPage: paging.page, pageSize })) {
+    for await (const body of walkLocker<any>(ctx, s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
       const last = limit !== undefined && seen + items.length >= limit;

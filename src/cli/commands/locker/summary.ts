@@ -2,7 +2,7 @@
 import { UsageError } from '../../../client/errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
 import { InterruptedError } from '../../errors';
-import { interruptSignal, interrupted } from '../../lifecycle';
+import { interrupted } from '../../lifecycle';
 import { walkLocker } from '../../locker-walk';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
 import { print } from '../../../output/streams';
@@ -26,7 +26,7 @@ async function runSummary(flags: UserTokenFlags, ctx: CommandContext): Promise<v
     throw new UsageError(`locker summary prints a table, json or ndjson, not ${format}`);
   }
   const s = await userSession(ctx, flags);
-  const signal = interruptSignal();
+  const signal = ctx.signal;
   const sum = emptySummary();
   for await (const page of walkLocker(s, { signal })) addToSummary(sum, page.releases);
   if (interrupted()) throw new InterruptedError('interrupted: the locker was not read to the end, so there is no summary');

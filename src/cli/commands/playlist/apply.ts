@@ -6,7 +6,6 @@ import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice, outputFormat, progressLine, quiet, say } from '../../context';
 import { PartialError } from '../../errors';
 import { readStdin } from '../../ids';
-import { runEnv } from '../../lifecycle';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { checkInputFormat } from './input';
 import { queryOf, WHOSE } from './shared';
@@ -79,7 +78,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     throw new UsageError('playlist apply prints JSON only with --dry-run', 'its outcome is the summary on stderr and --report FILE');
   }
   const bulk = await import('../../../bulk/index');
-  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, runEnv());
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, ctx.env);
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
@@ -102,7 +101,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   const fmt = flags.dryRun ? outputFormat(ctx) : undefined;
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
-  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: runEnv(), ...(shard ? { shard } : {}) });
+  const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: ctx.env, ...(shard ? { shard } : {}) });
   // the input split another way by a run that has not finished: its edits would be applied twice
   if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
@@ -136,7 +135,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       userId: q.userId,
       concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
       journalPath,
-      env: runEnv(),
+      env: ctx.env,
       maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
       signal,

@@ -3,7 +3,6 @@ import { UsageError } from '../../../client/errors';
 import { print, stdoutClosed } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice } from '../../context';
-import { runEnv } from '../../lifecycle';
 import { userFlag, userSession, type UserTokenFlags } from '../../user-token';
 import { queryOf, WHOSE } from './shared';
 
@@ -26,7 +25,7 @@ async function runExport(flags: ExportFlags, ctx: CommandContext): Promise<void>
   const user = userFlag(flags.user);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 32 });
   const bulk = await import('../../../bulk/index');
-  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, runEnv());
+  const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, ctx.env);
   const g = ctx.globals;
   // --json or --jq: the edits as one JSON array (through the jq program)
   const asArray = g.jq !== undefined || g.json !== undefined;

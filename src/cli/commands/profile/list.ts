@@ -4,7 +4,6 @@ import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { output, outputFormat, say } from '../../context';
-import { runEnv } from '../../lifecycle';
 import { profileCsv, profileRows, profileView } from '../../views/profiles';
 
 export default defineCommand<unknown>({
@@ -18,7 +17,7 @@ export default defineCommand<unknown>({
 async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<void> {
   const format = outputFormat(ctx);
   if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson or csv, not xml');
-  const store = await openStore(runEnv());
+  const store = await openStore(ctx.env);
   const rows = profileRows(store.snapshot());
   if (ctx.globals.verbose) say(`mcat: ${rows.length} profile(s), config file ${store.path}`);
   if (format === 'table') {

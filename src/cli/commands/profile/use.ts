@@ -2,9 +2,8 @@
 import { UsageError } from '../../../client/errors';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../../config/settings';
 import { openStore } from '../../../config/store';
-import { defineCommand } from '../../command';
+import { defineCommand, type CommandContext } from '../../command';
 import { notice, say } from '../../context';
-import { runEnv } from '../../lifecycle';
 
 export default defineCommand<{ name: string }>({
   name: 'use',
@@ -14,8 +13,8 @@ export default defineCommand<{ name: string }>({
   run: runProfileUse,
 });
 
-async function runProfileUse({ name }: { name: string }): Promise<void> {
-  const store = await openStore(runEnv());
+async function runProfileUse({ name }: { name: string }, ctx: CommandContext): Promise<void> {
+  const store = await openStore(ctx.env);
   const snap = store.snapshot();
   if (!Object.hasOwn(snap.profiles, name) && name !== SANDBOX_PROFILE) {
     const names = Object.keys(snap.profiles).sort();
@@ -27,6 +26,6 @@ async function runProfileUse({ name }: { name: string }): Promise<void> {
   store.use(name);
   if (store.current() === undefined) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
   else notice(`mcat: '${name}' is now the current profile`);
-  const env = envValue(runEnv(), ENV.profile);
+  const env = envValue(ctx.env, ENV.profile);
   if (env !== undefined && env !== name) say(`mcat: note: ${ENV.profile}=${env} is set and takes precedence in this shell`);
 }

@@ -1,11 +1,11 @@
 // The data directory the sandbox commands work in: --data, else MCAT_SANDBOX_DIR or the user data directory.
 import { UsageError } from '../../../client/errors';
 import type { OptionDef } from '../../command';
-import { runEnv } from '../../lifecycle';
+import type { Env } from '../../lifecycle';
 
 export const DATA_OPTION: OptionDef = { flags: '--data <dir>', description: 'data directory (default: MCAT_SANDBOX_DIR or the user data directory)', complete: '@file' };
 
-export async function dataDirOf(data: string | undefined, mustExist = false): Promise<string> {
+export async function dataDirOf(env: Env, data: string | undefined, mustExist = false): Promise<string> {
   if (data !== undefined) {
     if (data.trim() === '') throw new UsageError('--data must name a directory');
     if (mustExist) {
@@ -15,5 +15,5 @@ export async function dataDirOf(data: string | undefined, mustExist = false): Pr
     return data;
   }
   const { defaultSandboxDir } = await import('../../../sandbox/index');
-  return defaultSandboxDir(runEnv());
+  return defaultSandboxDir(env);
 }

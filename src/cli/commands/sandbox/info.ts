@@ -14,7 +14,7 @@ export default defineCommand<{ data?: string }>({
 });
 
 async function runInfo(flags: { data?: string }, ctx: CommandContext): Promise<void> {
-  const dataDir = await dataDirOf(flags.data, true);
+  const dataDir = await dataDirOf(ctx.env, flags.data, true);
   const { getSandboxInfo } = await import('../../../sandbox/index');
   const info = await getSandboxInfo(dataDir);
   const { printJson, wantsJson } = await import('../../json-out');

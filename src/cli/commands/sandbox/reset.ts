@@ -8,8 +8,8 @@ export default defineCommand<{ data?: string }>({
   description: 'put the demo state back: playlists, groups, download counters',
   options: [DATA_OPTION],
   examples: ['mcat sandbox reset'],
-  async run(flags) {
-    const dataDir = await dataDirOf(flags.data, true);
+  async run(flags, ctx) {
+    const dataDir = await dataDirOf(ctx.env, flags.data, true);
     const { resetSandbox } = await import('../../../sandbox/index');
     await resetSandbox(dataDir);
     notice(`mcat sandbox: ${dataDir} reset to its demo state`);

@@ -46,7 +46,7 @@ async function runStart(flags: StartFlags, ctx: CommandContext): Promise<void> {
   const port = wholeNumber(flags.port, '--port', 65535);
   if (flags.log !== undefined && flags.log.trim() === '') throw new UsageError('--log must name a file');
   const seed = flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 2 ** 31 - 1);
-  const dataDir = await dataDirOf(flags.data);
+  const dataDir = await dataDirOf(ctx.env, flags.data);
   const { parseFaults, parseRateLimit, parseLimits } = await import('../../../sandbox/index');
   try {
     parseFaults(flags.faults);
