@@ -5,7 +5,8 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mcat, spawnMcat } from '../helpers/mcat';
+import { spawnMcat } from '../helpers/mcat';
+import { mcatIn as mcat } from '../helpers/mcat-in';
 import {
   dribble,
   endless,
