@@ -4,7 +4,9 @@
 // (the launcher, exit through the process, signals, a pty, start-up, --version, Node 24) stays there.
 //
 // Runs are independent: each gets a context of its own, and runCli keeps every piece of run
-// state (session, cleanups, Ctrl-C, pager, --quiet) in that run. Call it sequentially (await each).
+// state (session, cleanups, Ctrl-C, pager, --quiet) in that run. Call it sequentially (await each);
+// files that start several mcat at once keep the real binary. `timeout` is not enforced here (a
+// process can be killed, a promise cannot): vitest's test timeout bounds a run that hangs.
 import { Readable, Writable } from 'node:stream';
 import { runCli } from '../../src/cli/main';
 import type { CliContext } from '../../src/cli/lifecycle';
