@@ -98,8 +98,8 @@ describe('start-up', () => {
     expect(r.pkgs).toEqual([]);
   });
 
-  it('mcat --help and a subcommand --help load no heavy module', async () => {
-    for (const args of [['--help'], ['release', 'batch', '--help'], ['locker', '--help']]) {
+  it('mcat --help, a group\'s --help and a subcommand --help load no heavy module', async () => {
+    for (const args of [['--help'], ['release', 'batch', '--help'], ['locker', '--help'], ['playlist', '--help'], ['group', '--help'], ['playlist', 'replace', '--help']]) {
       const r = await loadedPackages(args);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(/Usage: mcat/);

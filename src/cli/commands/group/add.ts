@@ -3,7 +3,6 @@ import { UsageError } from '../../../client/errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { userFlag, userSession } from '../../user-token';
-import { checkPlaylistId } from '../playlist/input';
 import { GROUP_ID, PLAYLIST_IDS, WHOSE, groupQuery, playlistIds, sendAndPrint, type GroupFlags } from './shared';
 
 export default defineCommand<GroupFlags>({
@@ -17,6 +16,8 @@ export default defineCommand<GroupFlags>({
 });
 
 async function runGroupAdd(flags: GroupFlags, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkPlaylistId } = await import('../playlist/input');
   const id = checkPlaylistId(flags.groupId, 'group');
   const user = userFlag(flags.user);
   const ids = await playlistIds(flags.playlist);

@@ -7,7 +7,6 @@ import { about, output, outputFormat, say, type Session, sheetTo } from '../../c
 import { noteUserScope } from '../../errors';
 import { USER_TOKEN_OPTION } from '../../user-token';
 import { groupSheet, groupView, ignoredGroupIds } from '../../views/playlists';
-import { checkPlaylistId } from '../playlist/input';
 
 export interface GroupFlags {
   groupId: string;
@@ -28,6 +27,8 @@ export const PLAYLIST_IDS = "playlist ids (repeatable, space- or comma-separated
 
 /** Ids given to --playlist; '-' reads them from standard input (ids, or playlist rows as `playlist list` prints them). */
 export async function playlistIds(values: string[] | undefined): Promise<string[]> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkPlaylistId } = await import('../playlist/input');
   const out: string[] = [];
   const add = (id: string) => {
     const checked = checkPlaylistId(id);

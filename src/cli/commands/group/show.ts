@@ -2,7 +2,6 @@
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { userFlag, userSession } from '../../user-token';
-import { checkPlaylistId } from '../playlist/input';
 import { GROUP_ID, WHOSE, groupQuery, sendAndPrint, type GroupFlags } from './shared';
 
 export default defineCommand<GroupFlags>({
@@ -16,6 +15,8 @@ export default defineCommand<GroupFlags>({
 });
 
 async function runGroupShow(flags: GroupFlags, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkPlaylistId } = await import('../playlist/input');
   const id = checkPlaylistId(flags.groupId, 'group');
   const user = userFlag(flags.user);
   outputFormat(ctx);

@@ -7,7 +7,6 @@ import { intOption, notice, outputFormat, progressLine, quiet, say } from '../..
 import { PartialError } from '../../errors';
 import { readStdin } from '../../ids';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
-import { checkInputFormat } from './input';
 import { queryOf, WHOSE } from './shared';
 
 export interface ApplyFlags {
@@ -68,6 +67,8 @@ async function readInputBytes(file: string): Promise<Buffer> {
 const DEFAULT_APPLY_CONCURRENCY = 32;
 
 async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkInputFormat } = await import('./input');
   const file = flags.file;
   checkStdinUse(flags, { "the edits file '-'": file });
   const user = userFlag(flags.user);

@@ -3,7 +3,6 @@ import { UsageError } from '../../../client/errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { notice, outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
-import { checkInputFormat, fieldsFromFlags, readPlaylistFile, warnDescription } from './input';
 import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, INPUT_FORMAT, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -29,6 +28,8 @@ export default defineCommand<ReplaceFlags>({
 });
 
 async function runCreate(flags: ReplaceFlags, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkInputFormat, fieldsFromFlags, readPlaylistFile, warnDescription } = await import('./input');
   checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
   const user = userFlag(flags.user);
   const fromFlags = await fieldsFromFlags(flags);

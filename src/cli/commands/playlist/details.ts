@@ -3,7 +3,6 @@ import { UsageError } from '../../../client/errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
-import { checkPlaylistId, fieldsFromFlags, warnDescription } from './input';
 import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type FieldFlags } from './shared';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -30,6 +29,8 @@ export default defineCommand<DetailsFlags>({
 });
 
 async function runDetails(flags: DetailsFlags, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkPlaylistId, fieldsFromFlags, warnDescription } = await import('./input');
   checkStdinUse(flags, { '--description-file -': flags.descriptionFile });
   const id = checkPlaylistId(flags.playlistId);
   const user = userFlag(flags.user);

@@ -4,7 +4,6 @@ import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
-import { checkInputFormat, checkPlaylistId, fieldsFromFlags, readPlaylistFile, warnDescription } from './input';
 import { INPUT_FORMAT, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -33,6 +32,8 @@ export default defineCommand<ReplaceFlags & { playlistId: string }>({
 });
 
 async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkInputFormat, checkPlaylistId, fieldsFromFlags, readPlaylistFile, warnDescription } = await import('./input');
   checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
   const id = checkPlaylistId(flags.playlistId);
   const user = userFlag(flags.user);

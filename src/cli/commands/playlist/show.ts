@@ -2,7 +2,6 @@
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { userFlag, userSession, type UserTokenFlags } from '../../user-token';
-import { checkPlaylistId } from './input';
 import { printPlaylist, queryOf, WHOSE, xmlOf } from './shared';
 
 type ShowFlags = UserTokenFlags & { playlistId: string };
@@ -18,6 +17,8 @@ export default defineCommand<ShowFlags>({
 });
 
 async function runShow(flags: ShowFlags, ctx: CommandContext): Promise<void> {
+  // the input module brings zod: loaded when the command runs, not for its help
+  const { checkPlaylistId } = await import('./input');
   const id = checkPlaylistId(flags.playlistId);
   const user = userFlag(flags.user);
   const xml = outputFormat(ctx) === 'xml';
