@@ -1,14 +1,11 @@
 // `mcat locker download ID`: a purchased track to a file (or standard output), using one download.
-import { Transform } from 'node:stream';
 import { ApiError, HttpError, McatError, UsageError } from '../../../client/errors';
 import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import { findTrack as findInLocker, remainingNow, type TrackHit } from '../../locker-walk';
-import { recordDownload } from '../../download-log';
 import { pipeToStdout, stdoutClosed } from '../../../output/streams';
 import { InterruptedError } from '../../errors';
-import { checkTarget, PartFile } from '../../part-file';
 import { defineCommand, type CommandContext } from '../../command';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -58,6 +55,7 @@ async function downloadsLeftAfter(ctx: CommandContext, s: Session, trackId: numb
     left = undefined; // the file is saved; the count is only information
   }
   left ??= before !== undefined ? Math.max(0, before - 1) : undefined;
+  const { recordDownload } = await import('../../download-log');
   recordDownload({ at: new Date().toISOString(), account: s.account, trackId, left: left ?? null }, ctx.env);
   if (left === undefined) return 'downloads left: not shown by the service';
   if (left === 0) return 'no downloads left now (streaming stays possible)';
@@ -72,6 +70,9 @@ function safeName(s: string): string {
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
 async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<void> {
+  // the file writer brings node:crypto and streams: loaded when a download runs, not for the locker's help
+  const { checkTarget, PartFile } = await import('../../part-file');
+  const { Transform } = await import('node:stream');
   const trackId = parseIntegerId(flags.trackId, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
   const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
