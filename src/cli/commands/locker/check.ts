@@ -3,12 +3,10 @@
 import { ApiError, AuthError, UsageError } from '../../../client/errors';
 import { PartialError } from '../../errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
-import { ranOutAt } from '../../download-log';
 import { parseIntegerId } from '../../ids';
-import { findTrack } from '../../locker-walk';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
 import { print } from '../../../output/streams';
-import { checkSheet, checkVerdict, type CheckInput } from '../../views/locker-support';
+import type { CheckInput } from '../../views/locker-support';
 import { defineCommand, type CommandContext } from '../../command';
 
 /** The service refused the country (2002): the key is not entitled to it. */
@@ -40,6 +38,9 @@ export default defineCommand<CheckFlags>({
 });
 
 async function runCheck(flags: CheckFlags, ctx: CommandContext): Promise<void> {
+  const { ranOutAt } = await import('../../download-log');
+  const { findTrack } = await import('../../locker-walk');
+  const { checkSheet, checkVerdict } = await import('../../views/locker-support');
   const trackId = parseIntegerId(flags.trackId, 'track');
   const format = outputFormat(ctx);
   if (format !== 'table' && format !== 'json' && format !== 'ndjson') throw new UsageError(`locker check prints a table, json or ndjson, not ${format}`);

@@ -3,7 +3,7 @@ import { ApiError, HttpError, McatError, UsageError } from '../../../client/erro
 import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
-import { findTrack as findInLocker, remainingNow, type TrackHit } from '../../locker-walk';
+import type { TrackHit } from '../../locker-walk';
 import { pipeToStdout, stdoutClosed } from '../../../output/streams';
 import { InterruptedError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
@@ -38,7 +38,8 @@ export default defineCommand<DownloadFlags>({
 });
 
 async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
-  const { hit, searched } = await findInLocker(s, trackId);
+  const { findTrack } = await import('../../locker-walk');
+  const { hit, searched } = await findTrack(s, trackId);
   if (hit) return hit;
   const e = new McatError(`track ${trackId} is not in ${s.userId ? `user ${s.userId}'s` : "this user's"} locker (${searched} releases searched)`);
   e.hint = 'look for it by title or ISRC: mcat locker find TEXT';
@@ -50,7 +51,7 @@ async function downloadsLeftAfter(ctx: CommandContext, s: Session, trackId: numb
   const before = typeof hit.lt.remainingDownloads === 'number' ? hit.lt.remainingDownloads : undefined;
   let left: number | undefined;
   try {
-    left = await remainingNow(s, trackId, hit);
+    left = await (await import('../../locker-walk')).remainingNow(s, trackId, hit);
   } catch {
     left = undefined; // the file is saved; the count is only information
   }

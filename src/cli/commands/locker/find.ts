@@ -5,10 +5,7 @@ import { output, outputFormat, say } from '../../context';
 import { InterruptedError } from '../../errors';
 import { interrupted } from '../../lifecycle';
 import { setPath } from '../../../client/paging';
-import { walkLocker } from '../../locker-walk';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
-import { lockerView } from '../../views/locker';
-import { fold, lockerMatcher } from '../../views/locker-support';
 import { defineCommand, type CommandContext } from '../../command';
 
 const LIST = 'locker.lockerReleases.lockerRelease';
@@ -23,11 +20,14 @@ export default defineCommand<FindFlags>({
   options: [USER_TOKEN_OPTION],
   help: 'A release that matches is shown whole; otherwise only its tracks that match.',
   examples: ['mcat locker find summer', 'mcat locker find GB-55T-22-00101 -o json'],
-  json: async () => lockerView,
+  json: async () => (await import('../../views/locker')).lockerView,
   run: runFind,
 });
 
 async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
+  const { walkLocker } = await import('../../locker-walk');
+  const { fold, lockerMatcher } = await import('../../views/locker-support');
+  const { lockerView } = await import('../../views/locker');
   const query = flags.text.trim();
   if (!fold(query).trim()) throw new UsageError('locker find needs some text to look for', 'e.g. mcat locker find summer');
   const format = outputFormat(ctx);

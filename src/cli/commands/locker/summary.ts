@@ -3,11 +3,8 @@ import { UsageError } from '../../../client/errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
 import { InterruptedError } from '../../errors';
 import { interrupted } from '../../lifecycle';
-import { walkLocker } from '../../locker-walk';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
 import { print } from '../../../output/streams';
-import { addToSummary, emptySummary } from '../../views/locker';
-import { summaryDoc, summarySheet } from '../../views/locker-support';
 import { defineCommand, type CommandContext } from '../../command';
 
 export default defineCommand<UserTokenFlags>({
@@ -21,6 +18,9 @@ export default defineCommand<UserTokenFlags>({
 });
 
 async function runSummary(flags: UserTokenFlags, ctx: CommandContext): Promise<void> {
+  const { walkLocker } = await import('../../locker-walk');
+  const { addToSummary, emptySummary } = await import('../../views/locker');
+  const { summaryDoc, summarySheet } = await import('../../views/locker-support');
   const format = outputFormat(ctx);
   if (format !== 'table' && format !== 'json' && format !== 'ndjson') {
     throw new UsageError(`locker summary prints a table, json or ndjson, not ${format}`);
