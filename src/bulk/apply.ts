@@ -17,7 +17,7 @@ import { hashEdits, targetOf } from './edits';
 import { Journal, JournalWriteError, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
 import { Scheduler } from './scheduler';
-import type { CreateBody, DetailsBody, PlaylistApi, PlaylistQuery, PlaylistsBody, ReplaceBody } from '../client/playlist-api';
+import type { CreateBody, DetailsBody, PlaylistApi, PlaylistFields, PlaylistQuery, PlaylistsBody, ReplaceBody } from '../client/playlist-api';
 import type { RateLimiter } from '../client/policy';
 import { paginate } from '../client/paging';
 
@@ -167,11 +167,11 @@ export function describeError(err: unknown): { error: string; message: string; c
   return { error: 'Error', message: String(err) };
 }
 
-function fieldsOf(e: { name?: string; status?: string; visibility?: string; description?: string; imageUrl?: string; annotations?: Record<string, unknown> }): DetailsBody {
+function fieldsOf(e: PlaylistFields): DetailsBody {
   const b: DetailsBody = {};
   if (e.name !== undefined) b.name = e.name;
-  if (e.status !== undefined) b.status = e.status as DetailsBody['status'];
-  if (e.visibility !== undefined) b.visibility = e.visibility as DetailsBody['visibility'];
+  if (e.status !== undefined) b.status = e.status;
+  if (e.visibility !== undefined) b.visibility = e.visibility;
   if (e.description !== undefined) b.description = e.description;
   if (e.imageUrl !== undefined) b.imageUrl = e.imageUrl;
   if (e.annotations !== undefined) b.annotations = { ...e.annotations };

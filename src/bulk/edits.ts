@@ -8,7 +8,7 @@ import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
 import { CSV_COLUMNS, describe, formatFromFileName, isPlaylistId, sniffFormat, validateEdit, validateTrack, type Edit, type InputFormat } from './input';
 
 export { OPS, isPlaylistId, formatFromFileName, validateEdit, validateTrack } from './input';
-export type { Op, Edit, PlaylistEdit, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, InputFormat, Status, Visibility } from './input';
+export type { Op, Edit, PlaylistEdit, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, InputFormat, Status, Visibility, EditTrack } from './input';
 
 export interface ParsedEdit {
   edit: Edit;

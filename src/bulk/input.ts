@@ -188,6 +188,8 @@ export type GroupAddEdit = z.output<(typeof EDIT_SCHEMAS)['group-add']>;
 export type GroupReplaceEdit = z.output<(typeof EDIT_SCHEMAS)['group-replace']>;
 export type Edit = ReplaceEdit | DetailsEdit | CreateEdit | GroupAddEdit | GroupReplaceEdit;
 export type PlaylistEdit = ReplaceEdit | DetailsEdit | CreateEdit;
+/** A track as an edit holds it: the client's TrackInput with its trackId normalised to digits. */
+export type EditTrack = z.output<typeof trackSchema>;
 export type Status = NonNullable<ReplaceEdit['status']>;
 export type Visibility = NonNullable<ReplaceEdit['visibility']>;
 
