@@ -13,8 +13,6 @@ import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempt
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, Tracer } from './trace';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export type { Credentials } from './oauth';
 export { DEFAULT_MAX_BODY_BYTES } from './transport';
 
@@ -157,12 +155,12 @@ export class ApiClient {
   }
 
   /** Parsed body (JSON, or XML read into the JSON shape); API errors in the body are thrown. */
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     return (await this.exchange<T>(method, path, opts)).data;
   }
 
   /** Like request, with the response status and headers (e.g. a Location header). */
-  async exchange<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
+  async exchange<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
     const res = await this.send(method, path, opts, false);
     const data = await read(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, opts.schema, opts.what, res.status) as T };

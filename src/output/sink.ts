@@ -65,11 +65,11 @@ export interface Output {
 
 function positionOf(body: unknown, list: ListInfo | undefined): { page: number; first: number; total: number } | undefined {
   if (!list) return undefined;
-  const p = getPath(body, list.pagingPath);
+  const p = getPath(body, list.pagingPath) as { totalItems?: unknown; page?: unknown; pageSize?: unknown } | undefined;
   const total = Number(p?.totalItems);
   if (!Number.isFinite(total)) return undefined;
-  const page = Number(p?.page) > 0 ? Number(p.page) : 1;
-  const size = Number(p?.pageSize) > 0 ? Number(p.pageSize) : 0;
+  const page = Number(p?.page) > 0 ? Number(p?.page) : 1;
+  const size = Number(p?.pageSize) > 0 ? Number(p?.pageSize) : 0;
   return { page, first: (page - 1) * size + 1, total };
 }
 

@@ -9,8 +9,6 @@ import { columnText, fieldReaders, type FieldReader } from './fields';
 import { clean } from './clean';
 import { cut, textWidth } from './width';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export { cut, textWidth };
 
 export interface TableOptions {
@@ -196,7 +194,7 @@ interface Line {
   cellStyles?: (Style | undefined)[];
 }
 
-function linesOf(view: View, body: any, readers: readonly FieldReader[] | undefined): Line[] {
+function linesOf(view: View, body: unknown, readers: readonly FieldReader[] | undefined): Line[] {
   // --fields: the table shows what each field reads (a computed name: the table's text)
   if (readers) return view.items(body).map((item) => ({ cells: readers.map((r) => cellText(r.text(item))) }));
   if (view.rows) {
@@ -246,7 +244,7 @@ export class TableStream {
   }
 
   /** The rows of one page (the first page: the header too). */
-  page(body: any): string {
+  page(body: unknown): string {
     const lines = linesOf(this.view, body, this.readers);
     this.tally?.add(body);
     let out = '';
@@ -324,7 +322,7 @@ function droppedNotice(dropped: readonly Spec[], width: number): string {
 }
 
 /** The view's table of one body, fitted to opts.width, ending in a newline. */
-export function renderTable(view: View, body: any, opts: TableOptions, more: (string | undefined)[] = []): string {
+export function renderTable(view: View, body: unknown, opts: TableOptions, more: (string | undefined)[] = []): string {
   const t = new TableStream(view, opts);
   return t.page(body) + t.end(more);
 }

@@ -28,7 +28,7 @@ export async function runBatch(cmd: Command, args: string[], flags: CatalogueFla
     const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map(asXml), ids);
     await printXml(doc);
     // an empty <errors/> reads as '': only error elements count
-    errors = [parseApiXml(doc).body?.items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
+    errors = [(parseApiXml(doc).body as { items?: { errors?: BatchError | BatchError[] } }).items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
     out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));

@@ -61,11 +61,11 @@ describe('array paths', () => {
 describe('the names a view gives its computed columns', () => {
   const view: View = {
     columns: [
-      { key: 'title', header: 'Title', get: (t) => `${t.title} (${t.version})`, shown: 'fullTitle' },
-      { key: 'count', header: 'N', value: (t) => t.list.length },
-      { key: 'lastUpdated', header: 'Updated', get: (t) => String(t.lastUpdated).slice(0, 10) },
+      { key: 'title', header: 'Title', get: (t: any) => `${t.title} (${t.version})`, shown: 'fullTitle' },
+      { key: 'count', header: 'N', value: (t: any) => t.list.length },
+      { key: 'lastUpdated', header: 'Updated', get: (t: any) => String(t.lastUpdated).slice(0, 10) },
     ],
-    items: (b) => b,
+    items: (b: any) => b,
   };
   const item = { title: 'Song', version: 'Live', list: [1, 2, 3], lastUpdated: '2024-05-01T10:00:07Z' };
   it('reads a computed name, a shown name and a raw path', () => {

@@ -11,7 +11,7 @@ const view: View = {
     { key: 'id', header: 'ID', align: 'right', shrink: false },
     { key: 'title', header: 'Title' },
   ],
-  items: (b) => b?.releases?.releases ?? [],
+  items: (b: any) => b?.releases?.releases ?? [],
 };
 const page = (n: number, ids: number[]) => ({ status: 'ok', version: '1.2', releases: { page: n, pageSize: 2, totalItems: 3, releases: ids.map((id) => ({ id, title: `T${id}`, artist: { name: 'A' } })) } });
 const merge = (b: unknown[]) => mergePages(b, { listPath: 'releases.releases', pagingPath: 'releases' });

@@ -105,7 +105,7 @@ describe('say: one line for people on stderr', () => {
 });
 
 describe('the output sink: every format, hostile titles', () => {
-  const view: View = { columns: [{ key: 'id', header: 'ID' }, { key: 'title', header: 'Title' }], items: (b) => b.list };
+  const view: View = { columns: [{ key: 'id', header: 'ID' }, { key: 'title', header: 'Title' }], items: (b: any) => b.list };
   const title = `${HOSTILE}Song`;
   const body = { status: 'ok', version: '1.2', list: [{ id: 'r1', title }] };
   async function render(format: Format, color = false): Promise<string> {

@@ -15,10 +15,10 @@ const view: View = {
   columns: [
     { key: 'id', header: 'ID', align: 'right', shrink: false },
     { key: 'title', header: 'Title' },
-    { key: 'artist.name', header: 'Artist', get: (r) => r.artist?.name },
-    { key: 'year', header: 'Year', shrink: false, style: (r) => (r.year > 2003 ? 'good' : undefined) },
+    { key: 'artist.name', header: 'Artist', get: (r: any) => r.artist?.name },
+    { key: 'year', header: 'Year', shrink: false, style: (r: any) => (r.year > 2003 ? 'good' : undefined) },
   ],
-  items: (b) => b.list,
+  items: (b: any) => b.list,
 };
 
 describe('renderTable', () => {
@@ -58,7 +58,7 @@ describe('renderTable', () => {
       { key: 'name', header: 'Name' },
       { key: 'state', header: 'Status' },
     ],
-    items: (b) => b.list,
+    items: (b: any) => b.list,
     rows: (): Row[] => [
       { cells: [1, 'Release one', 'available'], style: 'bold' },
       { cells: [11, '  1.', 'ok'] },
@@ -105,7 +105,7 @@ describe('fitting the terminal', () => {
       { key: 'price', header: 'Price', align: 'right', shrink: false, rank: 4 },
       { key: 'released', header: 'Released', shrink: false, rank: 7 },
     ],
-    items: (b) => b.list,
+    items: (b: any) => b.list,
   };
   const item = (i: number, title = `Title number ${i} of a release with a long name`) => ({
     id: 100000 + i,
@@ -160,7 +160,7 @@ describe('fitting the terminal', () => {
   });
 
   it('time linear in the rows: a page costs the same whatever came before', () => {
-    const view: View = { columns: ranked.columns, items: (b) => b.list };
+    const view: View = { columns: ranked.columns, items: (b: any) => b.list };
     const page = { list: Array.from({ length: 200 }, (_, i) => item(i)) };
     const run = (pages: number) => {
       const t = new TableStream(view, { color: true, width: 120 });
