@@ -77,10 +77,6 @@ export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?:
   return s;
 }
 
-export function summarise(releases: any[]): LockerSummary {
-  return addToSummary(emptySummary(), releases);
-}
-
 export function summaryLine(s: LockerSummary): string {
   const p = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   return `${p(s.releases, 'release')}, ${p(s.tracks, 'track')}, ${s.unavailable} unavailable, ${s.noDownloadsLeft} with no downloads left`;
