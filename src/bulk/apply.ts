@@ -11,7 +11,7 @@
 // Nothing here retries: every request goes through the client's one retry and rate policy; the
 // run only decides how many edits are in flight. An edit whose request failed for good is
 // recorded as failed, and `--resume` applies it again.
-import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, UsageError } from '../client/errors';
+import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, InputError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { Journal, JournalWriteError, type JournalIo } from './journal';
@@ -196,7 +196,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const notice = opts.notice ?? (() => {});
   const { api, country, userId, edits } = opts;
   if (!userId && edits.some((e) => e.edit.op === 'group-add' || e.edit.op === 'group-replace')) {
-    throw new UsageError('group edits need a user: pass --user (or use a profile whose token names the user)');
+    throw new InputError('group edits need a user: pass --user (or use a profile whose token names the user)');
   }
   const inputHash = opts.inputHash ?? hashEdits(edits);
   const opened = Journal.open(opts.journalPath, {
@@ -292,7 +292,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const journalFailure = (err: JournalWriteError): McatError => {
     if (!sentAny) {
       const recorded = state.started.size > 0 || state.done.size > 0;
-      return new UsageError(`${err.message}; nothing was sent`, recorded ? `${err.fix}, then run again with --resume` : `${err.fix}, or give --journal a path on another disk`);
+      return new InputError(`${err.message}; nothing was sent`, recorded ? `${err.fix}, then run again with --resume` : `${err.fix}, or give --journal a path on another disk`);
     }
     const e = new McatError(`${err.message}; the run stopped after ${applied} of ${todo.length} edits were applied`);
     e.hint = `${err.fix}, then run again with --resume to apply the rest exactly once`;

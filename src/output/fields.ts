@@ -3,7 +3,7 @@
 // element of an array) or `[n]` (one element; negative from the end): `artist.name`,
 // `tracks[].trackId`, `releases[0].title`. A view may also name its table's computed columns
 // (a title shown with its version): those names read the computed value.
-import { UsageError } from '../client/errors';
+import { InputError } from '../client/errors';
 import type { Column, View } from './types';
 
 type Step = { key: string } | { index: number } | { each: true };
@@ -37,11 +37,11 @@ export function parsePath(path: string): Step[] | undefined {
 
 export function parseFields(spec: string): string[] {
   const parts = spec.split(',').map((s) => s.trim());
-  if (parts.every((p) => p === '')) throw new UsageError('--fields needs at least one field', EXAMPLE);
+  if (parts.every((p) => p === '')) throw new InputError('--fields needs at least one field', EXAMPLE);
   const out: string[] = [];
   for (const p of parts) {
-    if (p === '') throw new UsageError(`--fields has an empty entry: '${spec}'`, EXAMPLE);
-    if (!parsePath(p)) throw new UsageError(`--fields: '${p}' is not a field path`, EXAMPLE);
+    if (p === '') throw new InputError(`--fields has an empty entry: '${spec}'`, EXAMPLE);
+    if (!parsePath(p)) throw new InputError(`--fields: '${p}' is not a field path`, EXAMPLE);
     if (!out.includes(p)) out.push(p);
   }
   return out;
@@ -278,7 +278,7 @@ export class FieldCheck {
     const missing = [...this.pending];
     const there = [...computedNames(this.view).keys(), ...pathsIn(this.sample)];
     const shown = there.length > 40 ? [...there.slice(0, 40), '…'] : there;
-    throw new UsageError(
+    throw new InputError(
       `${this.flag}: ${missing.map((m) => `'${m}'`).join(', ')} ${missing.length === 1 ? 'matches' : 'match'} nothing in any row`,
       `fields there are: ${shown.join(', ')}`,
     );

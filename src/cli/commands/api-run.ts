@@ -1,7 +1,8 @@
 // `mcat api`: the escape hatch. Signed like every other call, retried only when safe,
 // body printed as received (JSON pretty-printed on a terminal).
 import type { Command } from 'commander';
-import { McatError, UsageError } from '../../client/errors';
+import { McatError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { readTextInput } from '../ids';
 import { globalsOf, session } from '../context';
 import { print } from '../../output/streams';

@@ -1,7 +1,8 @@
 // The work behind `mcat auth login|status|logout`. Nothing here prints a secret: keys and
 // tokens are masked to their last 4 characters, secrets are only "set" or "not set".
 import type { Command } from 'commander';
-import { AuthError, McatError, UsageError } from '../../client/errors';
+import { AuthError, McatError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { globalsOf, intOption, notice, outputFormat, say, session } from '../context';
 import { onCleanup } from '../lifecycle';
 import { maskUrlCredentials } from '../../config/mask';

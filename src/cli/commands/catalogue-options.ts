@@ -1,6 +1,6 @@
 // Options shared by the catalogue commands, checked before anything is sent.
 import { Option } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 
 export const USAGE_TYPES = ['download', 'subscriptionstreaming', 'adsupportedstreaming'] as const;
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { print } from '../../output/streams';
 import { clean } from '../../output/clean';
 

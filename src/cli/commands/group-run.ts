@@ -1,6 +1,6 @@
 // The work behind `group replace|add|show`, loaded only when they run.
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import type { Call } from '../../client/call';
 import type { GroupQuery } from '../../client/groups';
 import { noteUserScope } from '../errors';

@@ -1,7 +1,7 @@
 // `mcat locker find TEXT`: the releases and tracks of the whole locker whose title, artist,
 // release or ISRC contain the text, in any case and with or without accents.
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { output, outputFormat, say } from '../context';
 import { InterruptedError } from '../errors';
 import { interruptSignal, interrupted } from '../lifecycle';

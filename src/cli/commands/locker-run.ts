@@ -1,7 +1,8 @@
 // The work behind `mcat locker`, `locker download` and `locker stream-check`.
 import type { Command } from 'commander';
 import { Transform } from 'node:stream';
-import { ApiError, HttpError, McatError, UsageError } from '../../client/errors';
+import { ApiError, HttpError, McatError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../client/paging';
 import { about, flagOrEnv, globalsOf, intOption, notice, ofUser, output, outputFormat, progressLine, say, type Session } from '../context';
 import { parseIntegerId } from '../ids';

@@ -1,6 +1,6 @@
 // `mcat locker summary`: how a user's locker stands, from every page (read several at a time).
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { outputFormat, printSheet, whoseLabel } from '../context';
 import { InterruptedError } from '../errors';
 import { interruptSignal, interrupted } from '../lifecycle';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { pagingOptions, type PagingFlags } from '../listing';
 import { suggestWord } from '../suggest';
 import { USER_TOKEN_OPTION } from '../user-token';

@@ -1,7 +1,8 @@
 // `playlist apply` and `playlist export`: the bulk engine (src/bulk) from the terminal.
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { AuthError, McatError, UsageError } from '../../client/errors';
+import { AuthError, McatError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { PartialError } from '../errors';
 import { globalsOf, intOption, notice, outputFormat, progressLine, quiet, say } from '../context';
 import { checkStdinUse, userSession } from '../user-token';

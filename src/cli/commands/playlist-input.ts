@@ -1,7 +1,7 @@
 // Checking playlist values from flags and files before anything is sent: status, visibility,
 // annotations, descriptions, and a playlist body or track list read from JSON, NDJSON or CSV
 // (every problem named with its file and line).
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from '../../bulk/json';
 import { parseCsv, type CsvRecord } from '../../bulk/csv';
 import {

@@ -1,6 +1,6 @@
 // The work behind `playlist list|show|create|details|replace`, loaded only when they run.
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import type { Call } from '../../client/call';
 import { noteUserScope } from '../errors';
 import { checkStdinUse, userSession, type UserTokenFlags } from '../user-token';

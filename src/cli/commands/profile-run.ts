@@ -1,6 +1,6 @@
 // The work behind `mcat profile list|use`. Keys are masked; secrets are never read out.
 import type { Command } from 'commander';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { globalsOf, notice, output, outputFormat, say } from '../context';
 import { print } from '../../output/streams';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../config/settings';

@@ -1,6 +1,7 @@
 // The work behind `release batch` and `release tracks`, loaded only when they run.
 import type { Command } from 'commander';
-import { ApiError, UsageError } from '../../client/errors';
+import { ApiError } from '../../client/errors';
+import { UsageError } from '../errors';
 import { PartialError } from '../errors';
 import { collectIds } from '../ids';
 import { about, intOption, output, say, session } from '../context';

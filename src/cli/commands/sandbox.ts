@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { notice } from '../context';
 import { print } from '../../output/streams';
-import { UsageError } from '../../client/errors';
+import { UsageError } from '../errors';
 
 interface StartFlags {
   host: string;
