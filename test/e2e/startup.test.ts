@@ -141,6 +141,35 @@ describe('start-up', () => {
     for (const p of ['undici', 'oauth-1.0a']) expect(bad.pkgs).not.toContain(p);
   });
 
+  it('loads each built-in it uses before it sets V8 flags (one loaded after is compiled from source)', async () => {
+    // a preload that lists the built-ins loaded once the launcher has set a flag
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-'));
+    const hook = join(dir, 'after-flags.cjs');
+    writeFileSync(
+      hook,
+      `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+let from;
+v8.setFlagsFromString = function (flags) { from ??= process.moduleLoadList.length; return set.call(this, flags); };
+process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAGS_LOG, from === undefined ? 'no flags' :
+  process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).join('\\n')));
+`,
+    );
+    const id = String(sb.info.examples.releaseIds[0]);
+    // stdout and stderr as pipes (as in a script), then as files
+    for (const [args, file] of [[['--help'], false], [['release', 'batch', id, '-o', 'json'], false], [['release', 'batch', id, '-o', 'json'], true]] as const) {
+      const log = join(dir, 'after-flags.txt');
+      const out = join(dir, 'out.txt');
+      const r = await execa(cliNode, ['-r', hook, binPath, ...args], {
+        reject: false,
+        env: { ...mcatEnv(), ...sandboxProfileEnv(sb), AFTER_FLAGS_LOG: log },
+        ...(file ? { stdout: { file: out }, stderr: { file: out } } : {}),
+      });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(readFileSync(log, 'utf8'), `mcat ${args.join(' ')}${file ? ' > file' : ''}`).toMatch(/^(no flags)?$/);
+    }
+  });
+
   it('the same read as a table loads chalk too', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'table'], sandboxProfileEnv(sb));
