@@ -126,6 +126,22 @@ describe('start-up', () => {
     expect(r.bundles).not.toContain('dist/jq.cjs');
   });
 
+  it("undici's parser without SIMD is a bundle of its own, loaded only where SIMD is off", async () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    const holds = (bundle: string) => Object.keys(meta.outputs[bundle].inputs).filter((i) => i.endsWith('llhttp/llhttp-wasm.js'));
+    expect(holds('dist/undici.cjs')).toEqual([]);
+    expect(holds('dist/llhttp-wasm.cjs')).toHaveLength(1);
+    const id = String(sb.info.examples.releaseIds[0]);
+    const simd = await loadedPackages(['release', 'batch', id, '-o', 'json'], sandboxProfileEnv(sb));
+    expect(simd.exitCode).toBe(0);
+    expect(simd.bundles).not.toContain('dist/llhttp-wasm.cjs');
+    // undici's own switch: its parser without SIMD, from the bundle of its own
+    const plain = await loadedPackages(['release', 'batch', id, '-o', 'json'], { ...sandboxProfileEnv(sb), UNDICI_NO_WASM_SIMD: '1' });
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stdout).toBe(simd.stdout);
+    expect(plain.bundles).toContain('dist/llhttp-wasm.cjs');
+  });
+
   it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '--jq', '.items.releases[0].id'], sandboxProfileEnv(sb));
