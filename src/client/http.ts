@@ -58,8 +58,13 @@ export interface RequestOptions {
   auth?: 'consumer' | 'user';
   /** extra request headers */
   headers?: Record<string, string>;
-  /** zod schema (zod/mini, or any zod 4 schema with its safeParse) the parsed body must satisfy; its output is returned */
-  schema?: ZodMiniType;
+  /**
+   * zod schema (zod/mini, or any zod 4 schema with its safeParse) the parsed body must satisfy; its
+   * output is returned. A function giving it (an import of the endpoint's schemas) is called once
+   * the request has gone out: building zod schemas is most of what loading them costs, and is done
+   * while the service answers instead of before the request.
+   */
+  schema?: ZodMiniType | (() => Promise<ZodMiniType>);
   /** names the resource in error messages, e.g. 'release details' */
   what?: string;
   signal?: AbortSignal;
@@ -161,9 +166,9 @@ export class ApiClient {
 
   /** Like request, with the response status and headers (e.g. a Location header). */
   async exchange<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
-    const res = await this.send(method, path, opts, false);
+    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     const data = await read(res, opts.what);
-    return { status: res.status, headers: res.headers, data: validate(data, opts.schema, opts.what, res.status) as T };
+    return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
@@ -317,6 +322,16 @@ export class ApiClient {
     }
     return out;
   }
+}
+
+/**
+ * The schema of RequestOptions, built (when given as a function) after the request has gone out:
+ * setImmediate runs after the event loop's poll, where the connection completes and undici writes
+ * the request.
+ */
+function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undefined> | ZodMiniType | undefined {
+  if (typeof schema !== 'function') return schema;
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(schema);
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */

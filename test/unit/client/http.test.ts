@@ -313,6 +313,22 @@ describe('error mapping', () => {
     await expect(api.client.request<any>('GET', '/shape', { schema, what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
   });
 
+  it('a schema given as a function is built once the request has gone out, and validates as one given built', async () => {
+    const { z } = await import('zod');
+    api = mockApi();
+    api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"7"}]}}', headers: json }), 2);
+    let sentBefore = -1;
+    const lazy = (id: import('zod').ZodType) => async () => {
+      sentBefore = api.calls.length;
+      return z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id })) }) });
+    };
+    const ok = await api.client.request<any>('GET', '/shape', { schema: lazy(z.string().transform(Number)), what: 'release details' });
+    expect(ok.items.releases[0].id).toBe(7);
+    expect(sentBefore).toBe(1);
+    await expect(api.client.request('GET', '/shape', { schema: lazy(z.number()), what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
+    expect(sentBefore).toBe(2);
+  });
+
   it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
     api = mockApi();
     api.on('GET', '/1.2/x', () => ({ status: 404, body: '{"status":"error"}', headers: json }));

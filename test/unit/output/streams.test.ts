@@ -26,8 +26,8 @@ const HANDLE_HOLDERS: Record<string, RegExp> = {
 };
 
 // Reading a stream's properties is fine; holding the stream or writing to it is not. (The launcher
-// touches stdout once, `void process.stdout`, so that Node makes its stream before V8's flags change.)
-const HARMLESS = /\bvoid process\.stdout;|\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
+// touches stdout and stderr once, `void process.stdout;`, so that Node makes them before V8's flags change.)
+const HARMLESS = /\bvoid process\.(stdout|stderr);|\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
 const RULES: [string, RegExp][] = [
   ['process.stdout/process.stderr', /\bprocess\.(stdout|stderr)\b/],
   ['console.*', /\bconsole\.\w+/],
