@@ -2,19 +2,15 @@
 // runs the command and exits. Built to dist/boot.cjs with the bundles' build id.
 //
 // Why a compile cache: compiling the CLI's JavaScript was the largest part of a short run.
-// The launcher keeps its own, on every Node: each bundle is loaded as a vm.Script; after a
-// successful run it asks V8 for the code it compiled and stores it; later runs of the same command
-// start from it. One file per command, in a folder named by Node's version and V8's cache tag
-// (its version, flags and CPU features), and one per build, so a stale cache is never read. V8
-// checks each blob's checksum before it uses it (--verify-snapshot-checksum: without it, corrupt
-// data makes V8 abort the process, and every later run too).
-//
-// Not Node's own (module.enableCompileCache, Node 22.1 and later; issue 12 had chosen it there):
-// it keeps the code V8 compiled when a bundle loaded, not what the run compiled later, which the
-// next run then compiles again. Measured on Node 24.21 and 22.23 (issue 15, CPU user+sys, medians
-// of 21 alternated runs): a read (release batch ID -o json) took 97-129 ms with Node's, 84-106 ms
-// with ours (-14 to -18 %); --help 58.5 ms and 53.5 ms. Node's is used for --verbose runs only
-// (below), which load the bundles through require().
+// - Node 22.1 and later: Node's own (module.enableCompileCache), the bundles loaded by require().
+//   It keeps the code V8 compiled when a bundle loaded, not what the run compiled later (ours
+//   keeps that too): on Node 24 a read took ~15 ms more than with ours (issue 12 chose Node's).
+// - Node 20 has none, so the launcher keeps its own: each bundle is loaded as a vm.Script; after a
+//   successful run it asks V8 for the code it compiled and stores it; later runs of the same command
+//   start from it. One file per command, in a folder named by Node's version and V8's cache tag
+//   (its version, flags and CPU features), and one per build, so a stale cache is never read. V8
+//   checks each blob's checksum before it uses it (--verify-snapshot-checksum: without it, corrupt
+//   data makes V8 abort the process, and every later run too).
 //
 // A cache is code this process runs, and V8 checks little of it (a blob compiled from another
 // source of the same length is accepted; the checksum only catches accidents). So it is used only
@@ -22,9 +18,9 @@
 // from source and writes nothing, silently. Node's cache gets the same checks: the folder handed to
 // it must be this user's alone.
 //
-// With --verbose the bundles are loaded by require() (Node's compile cache where there is one, in
-// <root>/node): bin/mcat has turned Node's source maps on, so a stack trace names src/ files and
-// lines, not positions in a minified bundle.
+// With --verbose the bundles are loaded by require() (no cache of ours on Node 20): bin/mcat has
+// turned Node's source maps on, so a stack trace names src/ files and lines, not positions in a
+// minified bundle.
 //
 //   MCAT_CACHE_DIR          where to keep it (default $XDG_CACHE_HOME/mcat or ~/.cache/mcat)
 //   MCAT_NO_COMPILE_CACHE   set: compile from source every run, write nothing
@@ -95,7 +91,7 @@ function bundleRequire(id: string): unknown {
   return nodeRequire(id);
 }
 
-/** A bundle through V8's code cache of this launcher. */
+/** A bundle through V8's code cache of this launcher (Node 20). */
 function loadBundle(name: string): unknown {
   const done = modules.get(name);
   if (done) return done.exports;
@@ -259,7 +255,7 @@ function writeCache(where: CacheFile): void {
 }
 
 /**
- * Node's own compile cache (22.1 and later; --verbose runs) in root/node, when that folder is this user's alone.
+ * Node's own compile cache (22.1 and later) in root/node, when that folder is this user's alone.
  * Node makes a folder per Node version, flags and user inside it, and its files there; we do not
  * check those one by one, so the folder must be 0700: then no one else can reach anything below
  * it. (Node's folder is created under umask 077 here, its files are 0600.)
@@ -330,8 +326,8 @@ export async function run(argv: string[]): Promise<void> {
   const verbose = args.includes('--verbose') || args.includes('-v');
   const enableCompileCache = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   const root = cacheRoot();
-  // our own cache (see the top of this file), unless the run wants source-mapped stack traces
-  const ownLoader = !verbose;
+  // Node 20: our own cache, unless the run wants source-mapped stack traces
+  const ownLoader = !enableCompileCache && !verbose;
   // A V8 flag set at run time changes the hash that Node's code cache of its built-in modules is
   // checked against: every built-in loaded afterwards is compiled from source (http, net, stream
   // and crypto: 3.7 ms become 8.3). So what the run will load anyway is loaded first: the streams

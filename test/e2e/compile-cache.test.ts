@@ -1,8 +1,8 @@
-// The launcher's compile cache (src/launcher/boot.ts): its own on every Node (V8's code cache, one
-// file per command), written after a successful run, read by the next run of the same command, never
-// in the way when it is missing, broken or unwritable; for --verbose runs on Node 22.1 and later,
-// Node's own (module.enableCompileCache) in a folder of the same root. Either is used only when its
-// folders are the user's alone. The tests of Node's run only where Node has it (MCAT_TEST_NODE).
+// The launcher's compile cache (src/launcher/boot.ts): on Node 20 its own (V8's code cache, one file
+// per command), written after a successful run, read by the next run of the same command, never in
+// the way when it is missing, broken or unwritable; on Node 22.1 and later Node's own
+// (module.enableCompileCache) in a folder of the same root. Either is used only when its folders are
+// the user's alone. Under MCAT_TEST_NODE the tests of the other kind are skipped.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   chmodSync,
@@ -47,8 +47,8 @@ describe('compile cache', () => {
     await sb?.close();
   });
   const fresh = () => mkdtempSync(join(tmpdir(), 'mcat-cc-'));
-  // the launcher's own cache (every Node; --verbose runs excepted)
-  const ownCache = it;
+  // the launcher's own cache: Node 20 (Node 22.1 and later have their own)
+  const ownCache = it.skipIf(nodeCompileCache);
 
   ownCache('a successful run writes one private file for its command; the next run reads it without rewriting', async () => {
     const dir = fresh();
@@ -147,9 +147,9 @@ describe('compile cache', () => {
     expect(cacheFiles(join(xdg, 'mcat')).length).toBeGreaterThan(0);
   });
 
-  it.skipIf(!nodeCompileCache)("Node 22.1+, --verbose: Node's own compile cache in <root>/node, private; the next run reads it without rewriting", async () => {
+  it.skipIf(!nodeCompileCache)("Node 22.1+: Node's own compile cache in <root>/node, private; the next run reads it without rewriting", async () => {
     const dir = fresh();
-    const first = await mcat(['release', 'batch', id, '-o', 'json', '--verbose'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    const first = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(first.exitCode, first.stderr).toBe(0);
     const files = cacheFiles(dir);
     // one entry per bundle the run loaded (mcat, undici, oauth, zod), in Node's folder for this Node
@@ -157,7 +157,7 @@ describe('compile cache', () => {
     for (const f of files) expect(f).toMatch(/^node\/v\d+\.\d+\.\d+-[^/]+\/[0-9a-f]+$/);
     for (const d of [join(dir, 'node'), join(dir, dirname(files[0]))]) expect(statSync(d).mode & 0o777).toBe(0o700);
     const before = files.map((f) => statSync(join(dir, f)).mtimeMs);
-    const second = await mcat(['release', 'batch', id, '-o', 'json', '--verbose'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    const second = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toBe(first.stdout);
     expect(cacheFiles(dir)).toEqual(files);
@@ -169,8 +169,8 @@ describe('compile cache', () => {
 // checksum only catches accidents). The planter below compiles a same-length stand-in for
 // dist/mcat.cjs that writes a marker file and prints nothing, exactly as the launcher would have
 // cached it (Node 20: the launcher's own format). Loaded from a cache someone else could write, it
-// would run as the user. Node 22.1+'s own cache (--verbose runs) is as open to this; there the same
-// folder checks are tested by what a run writes.
+// would run as the user. Node 22.1+'s own cache is as open to this; there the same folder checks
+// are tested by what a run writes.
 const PLANTER = String.raw`
 const fs = require('node:fs'), vm = require('node:vm'), v8 = require('node:v8');
 const [dist, out, mark] = process.argv.slice(2);
@@ -207,9 +207,8 @@ function tree(dir: string): string[] {
     });
 }
 
-// the launcher's own cache; where Node has its own, that too (the --verbose runs that use it)
-for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a compile cache someone else could have written is neither read nor written${viaNode ? " (Node's own: --verbose)" : ''}`, () => {
-  const args = ['profile', 'list', '-o', 'json', ...(viaNode ? ['--verbose'] : [])];
+describe('a compile cache someone else could have written is neither read nor written', () => {
+  const args = ['profile', 'list', '-o', 'json'];
   let reference: string;
   let planted: Buffer;
   /** the blob's path below a work folder: cache/compile-…/<build id>/profile-list.bin */
@@ -218,15 +217,15 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
   let work: string;
   /** the parts of the cache in this work folder (Node 22.1+: root and root/node only) */
   let parts: { root: string; dir: string; buildDir: string; file: string };
-  const FOLDERS: (keyof typeof parts)[] = viaNode ? ['root', 'dir'] : ['root', 'dir', 'buildDir'];
-  // the launcher's own cache: a planted blob
-  const ownCache = it.skipIf(viaNode);
+  const FOLDERS: (keyof typeof parts)[] = nodeCompileCache ? ['root', 'dir'] : ['root', 'dir', 'buildDir'];
+  // the launcher's own cache (Node 20): a planted blob
+  const ownCache = it.skipIf(nodeCompileCache);
 
   beforeAll(async () => {
     const off = await mcat(args, { env: { MCAT_NO_COMPILE_CACHE: '1' } });
     expect(off.exitCode).toBe(0);
     reference = off.stdout;
-    if (viaNode) return;
+    if (nodeCompileCache) return;
     const template = mkdtempSync(join(tmpdir(), 'mcat-cc-planted-'));
     expect((await mcat(args, { env: { MCAT_CACHE_DIR: join(template, 'cache') } })).exitCode).toBe(0);
     rel = join('cache', cacheFiles(join(template, 'cache'))[0]);
@@ -239,7 +238,7 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
 
   beforeEach(() => {
     work = mkdtempSync(join(tmpdir(), 'mcat-cc-work-'));
-    if (viaNode) {
+    if (nodeCompileCache) {
       // Node's folder, as a run leaves it: <root>/node (0700) with Node's own folder inside
       const root = join(work, 'cache');
       const dir = join(root, 'node');
@@ -258,7 +257,7 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
 
   const run = () => mcat(args, { env: { MCAT_CACHE_DIR: parts.root } });
   /** Whether the run used the cache: the planted blob ran (Node 20), or Node wrote its cache. */
-  const used = () => (viaNode ? cacheFiles(parts.dir).length > 0 : existsSync(mark));
+  const used = () => (nodeCompileCache ? cacheFiles(parts.dir).length > 0 : existsSync(mark));
 
   ownCache("(why) a planted blob in a cache of the user's own is run: V8 accepts it", async () => {
     const r = await run();
@@ -267,7 +266,7 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
     expect(readFileSync(mark, 'utf8')).toBe('planted');
   });
 
-  it.skipIf(!viaNode)("Node 22.1+: a folder of the user's own is used", async () => {
+  it.skipIf(!nodeCompileCache)("Node 22.1+: a folder of the user's own is used", async () => {
     const r = await run();
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(reference);
@@ -297,7 +296,7 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
       ],
     ]),
     // Node's own files below it are not checked one by one: no one else may even enter it
-    ...(viaNode ? ([["Node's folder (<root>/node) is open to others for reading", () => chmodSync(parts.dir, 0o755)]] as [string, () => void][]) : []),
+    ...(nodeCompileCache ? ([["Node's folder (<root>/node) is open to others for reading", () => chmodSync(parts.dir, 0o755)]] as [string, () => void][]) : []),
   ];
 
   it.each(cases)('%s: the run compiles from source and writes nothing there', async (_, spoil) => {
@@ -305,10 +304,9 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
     const before = tree(work);
     const r = await run();
     expect(r.exitCode, r.stderr).toBe(0);
-    // nothing said about the cache (--verbose says where the profiles are)
-    expect(r.stderr.replace(/^mcat: \d+ profile\(s\), config file .*\n/, '')).toBe('');
+    expect(r.stderr).toBe('');
     expect(r.stdout).toBe(reference);
-    if (!viaNode) expect(existsSync(mark)).toBe(false);
+    if (!nodeCompileCache) expect(existsSync(mark)).toBe(false);
     expect(tree(work)).toEqual(before);
   });
 
@@ -325,7 +323,7 @@ for (const viaNode of nodeCompileCache ? [false, true] : [false]) describe(`a co
     ],
   ];
 
-  it.skipIf(viaNode).each(blobCases)('a blob that %s is not loaded; a private file of ours replaces it (never written through)', async (_, spoil) => {
+  it.skipIf(nodeCompileCache).each(blobCases)('a blob that %s is not loaded; a private file of ours replaces it (never written through)', async (_, spoil) => {
     spoil();
     const r = await run();
     expect(r.exitCode, r.stderr).toBe(0);

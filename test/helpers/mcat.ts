@@ -30,7 +30,7 @@ export const cliNodeVersion: [number, number] = (() => {
 /** The sandbox's SQLite module (built for the tests' Node) loads in the CLI's Node too. */
 export const sqliteInCli = cliAbi === process.versions.modules;
 
-/** Node has its own compile cache (22.1 and later): the launcher uses it for --verbose runs (its own for the others). */
+/** The launcher uses Node's own compile cache (22.1 and later) instead of its own. */
 export const nodeCompileCache = cliNodeVersion[0] > 22 || (cliNodeVersion[0] === 22 && cliNodeVersion[1] >= 1);
 
 /** Why a test is skipped when the CLI runs under another Node (CI's Node 24 pass). */
