@@ -9,6 +9,7 @@ export { Journal, readJournal, JournalWriteError } from './journal';
 export type { JournalRecord, JournalHeader } from './journal';
 export { defaultJournalPath, journalDir, stateDir } from './files';
 export { Scheduler } from './scheduler';
+export { AdaptiveLimit, ADAPTIVE_INITIAL, ADAPTIVE_MAX } from './adaptive';
 export type { SchedulerOptions } from './scheduler';
 export { diffPlaylist, formatDiff, cutDescription } from './diff';
 export type { PlaylistDiff, DesiredPlaylist, FieldChange, TrackAt, TrackMove } from './diff';
