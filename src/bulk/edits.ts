@@ -168,7 +168,10 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
       if (lineEnd > start && text[lineEnd - 1] === '\r') lineEnd--;
       const content = text.slice(start, lineEnd);
       const next = end + 1;
-      if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
+      const quick = badUtf8Lines.has(lineNo) ? undefined : quickObject(content);
+      if (quick !== undefined) {
+        raw.push({ value: quick, line: lineNo, issues: [] });
+      } else if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
         const r = new JsonReader(text, start, lineEnd);
         try {
           r.skipWs();
@@ -260,6 +263,56 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
     hash.update(c).update('\n');
   }
   return { edits: errors.length ? [] : edits, errors, warnings, format, inputHash: hash.digest('hex') };
+}
+
+// A string token, and whether a ':' follows it (then it is a key): JSON strings hold no bare '"',
+// so matching them one after another from the start of a valid text finds every one.
+const STRING_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
+// a surrogate, escaped or not: whether it is paired is JsonReader's to say
+const SURROGATE = /\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/;
+const MAX_DEPTH = 200;
+
+/**
+ * The line's edit object when JSON.parse reads it exactly as JsonReader would (native code: the
+ * strict reader is several times slower in a short run); undefined when only JsonReader can say
+ * what is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one
+ * is an issue), nesting past MAX_DEPTH, or fewer properties in the value than keys in the text (a
+ * duplicate key, which JSON.parse would let the last one win).
+ */
+function quickObject(line: string): Record<string, JsonValue> | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(v) || SURROGATE.test(line)) return undefined;
+  let keys = 0;
+  STRING_TOKEN.lastIndex = 0;
+  for (let m = STRING_TOKEN.exec(line); m; m = STRING_TOKEN.exec(line)) if (m[1] !== undefined) keys++;
+  const props = countProperties(v, 0);
+  return props === keys ? v : undefined;
+}
+
+/** Own properties of every object in a parsed value; -1 past MAX_DEPTH. */
+function countProperties(v: unknown, depth: number): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  if (depth >= MAX_DEPTH) return -1;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const c = countProperties(x, depth + 1);
+      if (c < 0) return -1;
+      n += c;
+    }
+    return n;
+  }
+  for (const k of Object.keys(v)) {
+    const c = countProperties((v as Record<string, unknown>)[k], depth + 1);
+    if (c < 0) return -1;
+    n += c + 1;
+  }
+  return n;
 }
 
 function describe(v: JsonValue): string {
