@@ -18,9 +18,9 @@ describe('AdaptiveLimit', () => {
     window(a, 20);
     expect(a.limit).toBe(64);
     window(a, 21);
-    expect(a.limit).toBe(128);
+    expect(a.limit).toBe(64);
     window(a, 22);
-    expect(a.limit).toBe(128);
+    expect(a.limit).toBe(64);
   });
 
   it('does not grow when the slots were not all busy (the limit was not what held the run back)', () => {
