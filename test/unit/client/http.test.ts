@@ -241,6 +241,38 @@ describe('timeouts and network errors', () => {
     expect(api.sleeps).toHaveLength(0);
   });
 
+  it('requests started one after another each time out at their own deadline, and no timer outlives them', async () => {
+    api = mockApi({ timeoutMs: 100, retries: 0 });
+    for (const p of ['/a', '/b', '/c']) api.pool.intercept({ path: p, method: 'GET' }).reply(200, '{}').delay(1000);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const took = (p: string) => {
+      const t0 = Date.now();
+      return api.client.request('GET', p).then(
+        () => -1,
+        (e) => (e instanceof TimeoutError ? Date.now() - t0 : -2),
+      );
+    };
+    const a = took('/a');
+    await new Promise((r) => setTimeout(r, 30));
+    const b = took('/b');
+    await new Promise((r) => setTimeout(r, 30));
+    const c = took('/c');
+    for (const ms of await Promise.all([a, b, c])) {
+      expect(ms).toBeGreaterThanOrEqual(95);
+      expect(ms).toBeLessThan(400);
+    }
+    // the answers MockAgent still holds back have timers of their own; ours are gone
+    await api.agent.close().catch(() => undefined);
+    expect(timers()).toBeLessThanOrEqual(before);
+    // an answer long before its deadline leaves no timer behind (it would hold the process for 60 s)
+    api = mockApi({ timeoutMs: 60_000 });
+    api.on('GET', '/quick', () => ok);
+    const idle = timers();
+    await api.client.request('GET', '/quick');
+    expect(timers()).toBeLessThanOrEqual(idle);
+  });
+
   it('each way of running out of time has its own phase and words', async () => {
     api = mockApi({ timeoutMs: 4000, retries: 0 });
     const fail = (path: string, code: string) =>
