@@ -17,6 +17,7 @@ import { hashEdits, targetOf } from './edits';
 import { Journal, JournalWriteError, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
 import { Scheduler } from './scheduler';
+import { AdaptiveLimit } from './adaptive';
 import type { CreateBody, DetailsBody, PlaylistApi, PlaylistFields, PlaylistQuery, PlaylistsBody, ReplaceBody } from '../client/playlist-api';
 import type { RateLimiter } from '../client/policy';
 import { paginate } from '../client/paging';
@@ -94,8 +95,11 @@ export interface ApplyOptions {
   country: string;
   /** the user whose playlists are changed; required for group edits */
   userId?: string;
-  /** maximum edits in flight (default 8) */
-  concurrency?: number;
+  /** maximum edits in flight (default 8); 'auto': a limit that grows while the service keeps up
+   *  and shrinks on 429s and queueing (adaptive.ts), from 32 up to `maxConcurrency` */
+  concurrency?: number | 'auto';
+  /** with concurrency 'auto': the most edits in flight (default ADAPTIVE_MAX, 128) */
+  maxConcurrency?: number;
   journalPath: string;
   resume?: boolean;
   signal?: AbortSignal;
@@ -219,7 +223,10 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     return { ...base, applied: 0, skipped: edits.length, elapsedMs: now() - t0 };
   }
   const q: PlaylistQuery = userId ? { country, userId } : { country };
-  const scheduler = new Scheduler({ concurrency: opts.concurrency ?? 8 });
+  const scheduler =
+    opts.concurrency === 'auto'
+      ? new Scheduler({ adaptive: new AdaptiveLimit({ max: opts.maxConcurrency, rateLimited: () => opts.limiter?.rateLimited ?? 0 }) })
+      : new Scheduler({ concurrency: opts.concurrency ?? 8 });
 
   const todo = edits.filter((e) => !state.done.has(e.key));
   const skipped = edits.length - todo.length;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
-import { CSV_COLUMNS, describe, formatFromFileName, isPlaylistId, sniffFormat, validateEdit, validateTrack, type Edit, type InputFormat } from './input';
+import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, sniffFormat, validateEdit, validateTrack, type Edit, type InputFormat } from './input';
 
 export { OPS, isPlaylistId, formatFromFileName, validateEdit, validateTrack } from './input';
 export type { Op, Edit, PlaylistEdit, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, InputFormat, Status, Visibility, EditTrack } from './input';
@@ -90,7 +90,10 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
       if (lineEnd > start && text[lineEnd - 1] === '\r') lineEnd--;
       const content = text.slice(start, lineEnd);
       const next = end + 1;
-      if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
+      const quick = badUtf8Lines.has(lineNo) ? undefined : quickObject(content);
+      if (quick !== undefined) {
+        raw.push({ value: quick, line: lineNo, issues: [] });
+      } else if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
         const r = new JsonReader(text, start, lineEnd);
         try {
           r.skipWs();
@@ -183,6 +186,63 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   }
   return { edits: errors.length ? [] : edits, errors, warnings, format, inputHash: hash.digest('hex') };
 }
+
+// A string token, and whether a ':' follows it (then it is a key): JSON strings hold no bare '"',
+// so matching them one after another from the start of a valid text finds every one.
+// (unrolled: a run of plain characters is one step, so a 10 MB string cannot exhaust the regexp
+// engine's backtracking stack as an alternation per character does)
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?/g;
+// a surrogate, escaped or not: whether it is paired is JsonReader's to say
+const SURROGATE = /\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/;
+const MAX_DEPTH = 200;
+
+/**
+ * The line's edit object when JSON.parse reads it exactly as JsonReader would (native code: the
+ * strict reader is several times slower in a short run); undefined when only JsonReader can say
+ * what is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one
+ * is an issue), nesting past MAX_DEPTH, or fewer properties in the value than keys in the text (a
+ * duplicate key, which JSON.parse would let the last one win).
+ */
+function quickObject(line: string): Record<string, JsonValue> | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(v) || SURROGATE.test(line)) return undefined;
+  let keys = 0;
+  STRING_TOKEN.lastIndex = 0;
+  try {
+    for (let m = STRING_TOKEN.exec(line); m; m = STRING_TOKEN.exec(line)) if (m[1] !== undefined) keys++;
+  } catch {
+    return undefined; // whatever the regexp engine could not do, the strict reader does
+  }
+  const props = countProperties(v, 0);
+  return props === keys ? (v as Record<string, JsonValue>) : undefined;
+}
+
+/** Own properties of every object in a parsed value; -1 past MAX_DEPTH. */
+function countProperties(v: unknown, depth: number): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  if (depth >= MAX_DEPTH) return -1;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const c = countProperties(x, depth + 1);
+      if (c < 0) return -1;
+      n += c;
+    }
+    return n;
+  }
+  for (const k of Object.keys(v)) {
+    const c = countProperties((v as Record<string, unknown>)[k], depth + 1);
+    if (c < 0) return -1;
+    n += c + 1;
+  }
+  return n;
+}
+
 
 /** Decodes UTF-8, reporting each line that holds invalid bytes. */
 function decodeUtf8(bytes: Uint8Array, onBadLine: (line: number) => void): string {

@@ -4,6 +4,7 @@ export { parseEdits, canonicalEdit } from './edits';
 export { applyEdits } from './apply';
 export { runReport, checkReportPath, summaryLines, applyExitCode, progressRenderer } from './report';
 export { defaultJournalPath } from './files';
+export { ADAPTIVE_MAX } from './adaptive';
 export { dryRunEdits, formatDryRun } from './dryrun';
 export { exportPlaylists, exportLine } from './export';
 export { parseShard, selectShard, shardLabel, shardSummary, checkOtherSplits } from './shard';

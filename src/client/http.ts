@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
 import { AuthError, HttpError, McatError } from './errors';
-import { authorizationHeader, baseUri, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
+import { authorizationHeader, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
@@ -257,20 +257,27 @@ export class ApiClient {
       body = JSON.stringify(opts.json);
       baseHeaders['content-type'] = 'application/json';
     }
+    // what every attempt shares: the base URI and parameters it signs, and (OAuth in the header) the URL
+    const signBase = `${url.protocol}//${url.host}${url.pathname}`;
+    const signParams = mergeParams(queryParams, formParams);
+    const inHeader = this.authIn === 'header';
+    const plainTarget = inHeader ? withQuery(url, queryParams) : '';
+    const plainShown = inHeader ? this.tracer.maskUrl(plainTarget) : '';
     let shownUrl = '';
 
     const attempt = async (n: number): Promise<Attempted> => {
       // Signed afresh on every attempt: the service refuses a replayed nonce.
-      const oauth = oauthParams({ method, url: baseUri(url), params: mergeParams(queryParams, formParams), credentials: this.credentials, useToken });
+      const oauth = oauthParams({ method, url: signBase, params: signParams, credentials: this.credentials, useToken });
       const headers = { ...baseHeaders };
       let target: string;
-      if (this.authIn === 'query') {
+      if (!inHeader) {
         target = withQuery(url, { ...queryParams, ...oauth });
+        shownUrl = this.tracer.maskUrl(target);
       } else {
-        target = withQuery(url, queryParams);
+        target = plainTarget;
+        shownUrl = plainShown;
         headers.authorization = authorizationHeader(oauth, '');
       }
-      shownUrl = this.tracer.maskUrl(target);
       const retryNote = n > 0 ? ` (retry ${n})` : '';
       if (this.tracer.on) {
         this.tracer.line(
@@ -281,7 +288,9 @@ export class ApiClient {
       }
       const t0 = Date.now();
       try {
-        const a = await this.transport.send({ method, url: target, headers, body, signal: opts.signal });
+        const out = { method, url: target, headers, body, signal: opts.signal };
+        // a body to read whole goes the short way (no stream); a download needs send()'s stream
+        const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
         return Object.assign(a, { label: `${a.status} ${method} ${shownUrl} ${a.ms} ms${retryNote}` });
       } catch (err) {
         this.tracer.line(`${method} ${shownUrl} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
@@ -302,7 +311,7 @@ export class ApiClient {
       return {
         status: a.status,
         headers: a.headers,
-        body: a.stream({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
+        body: a.stream!({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
         contentLength: len !== undefined && /^\d+$/.test(len) ? Number(len) : undefined,
         url: shownUrl,
       };

@@ -113,11 +113,14 @@ export class Store {
   readonly seed: number;
   private readonly db: Database.Database;
   private readonly stmts;
+  /** one transaction wrapper for every write() and read: better-sqlite3 builds four functions per wrapper */
+  private readonly tx: Database.Transaction<(fn: () => unknown) => unknown>;
   private lastPrune = 0;
 
   private constructor(db: Database.Database, seed: number) {
     this.db = db;
     this.seed = seed;
+    this.tx = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
       getPlaylist: db.prepare('SELECT * FROM playlists WHERE id = ?'),
       countPlaylists: db.prepare('SELECT COUNT(*) AS n FROM playlists WHERE owner = ?'),
@@ -193,7 +196,7 @@ export class Store {
 
   /** Runs fn holding the write lock (BEGIN IMMEDIATE): reads inside see the latest committed state. */
   write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.tx.immediate(fn) as T;
   }
 
   // ---- nonces ----
@@ -221,13 +224,11 @@ export class Store {
   }
 
   listPlaylists(owner: string, offset: number, limit: number): { total: number; rows: PlaylistRow[] } {
-    return this.db
-      .transaction(() => {
-        const total = (this.stmts.countPlaylists.get(owner) as { n: number }).n;
-        const rows = (this.stmts.listPlaylists.all(owner, limit, offset) as RawPlaylist[]).map(fromRaw);
-        return { total, rows };
-      })
-      .deferred();
+    return this.tx.deferred(() => {
+      const total = (this.stmts.countPlaylists.get(owner) as { n: number }).n;
+      const rows = (this.stmts.listPlaylists.all(owner, limit, offset) as RawPlaylist[]).map(fromRaw);
+      return { total, rows };
+    }) as { total: number; rows: PlaylistRow[] };
   }
 
   insertPlaylist(p: PlaylistRow): void {

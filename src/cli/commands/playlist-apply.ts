@@ -23,13 +23,6 @@ async function readInputBytes(file: string): Promise<Buffer> {
   }
 }
 
-/**
- * Edits in flight by default. Throughput is edits in flight over the round trip: 32 at 20 ms (a
- * regional API) is ~1,000 edits/s where 16 stayed near 600. A rate limit is the client's to keep:
- * its limiter paces every request (and pauses them all on a 429), whatever is in flight.
- */
-const DEFAULT_APPLY_CONCURRENCY = 32;
-
 export async function runApply(cmd: Command, file: string, flags: ApplyFlags): Promise<void> {
   checkStdinUse(flags, { "the edits file '-'": file });
   const user = userFlag(flags.user);
@@ -67,8 +60,8 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
   // the input split another way by a run that has not finished: its edits would be applied twice
   if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
-  // one connection per edit in flight: a smaller pool would cap --concurrency without a word
-  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
+  // one connection per edit in flight: a smaller pool would cap --concurrency (or the adaptive limit) without a word
+  const s = await userSession(cmd, { ...flags, user }, { connections: Math.max(16, concurrency ?? bulk.ADAPTIVE_MAX) });
   const q = queryOf(s, user);
   const signal = interruptSignal();
   const api = (await import('../../client/playlist-api')).playlistApi(s.client);
@@ -95,7 +88,8 @@ export async function runApply(cmd: Command, file: string, flags: ApplyFlags): P
       edits,
       country: q.country,
       userId: q.userId,
-      concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
+      // without --concurrency: grows while the service keeps up, shrinks on 429s (bulk/adaptive.ts)
+      concurrency: concurrency ?? 'auto',
       journalPath,
       maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),

@@ -140,7 +140,7 @@ export function registerPlaylist(program: Command): void {
     .command('apply')
     .description('apply many playlist edits from one file: journalled, resumable, concurrent')
     .argument('<file>', "edits: NDJSON (one per line), a JSON array, or CSV track lists ('-' for standard input)")
-    .option('--concurrency <n>', 'edits in flight at most (default 32; the rate limiter paces their requests)')
+    .option('--concurrency <n>', 'edits in flight at most (default: adaptive, 32 growing to 64 while the service keeps up, cut on 429s)')
     .option('--journal <file>', 'journal of outcomes (default: one per input and edits under $XDG_STATE_HOME/mcat/journals)')
     .option('--resume', 'skip the edits the journal shows as done')
     .option('--dry-run', 'read the current state and show what each edit would change; send nothing')

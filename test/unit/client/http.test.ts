@@ -1,6 +1,8 @@
 // The request core against undici's MockAgent (no network): retries and backoff, Retry-After
 // and its cap, idempotency, fresh signatures per attempt, timeouts, error mapping, tracing.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AbortedError, ApiError, AuthError, BodyTooLargeError, HttpError, NetworkError, RateLimitError, RedirectError, TimeoutError } from '../../../src/client/errors';
 import { ApiClient } from '../../../src/client/http';
 import { baseUri, oauthParams } from '../../../src/client/oauth';
@@ -239,6 +241,38 @@ describe('timeouts and network errors', () => {
     expect(api.sleeps).toHaveLength(0);
   });
 
+  it('requests started one after another each time out at their own deadline, and no timer outlives them', async () => {
+    api = mockApi({ timeoutMs: 100, retries: 0 });
+    for (const p of ['/a', '/b', '/c']) api.pool.intercept({ path: p, method: 'GET' }).reply(200, '{}').delay(1000);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const took = (p: string) => {
+      const t0 = Date.now();
+      return api.client.request('GET', p).then(
+        () => -1,
+        (e) => (e instanceof TimeoutError ? Date.now() - t0 : -2),
+      );
+    };
+    const a = took('/a');
+    await new Promise((r) => setTimeout(r, 30));
+    const b = took('/b');
+    await new Promise((r) => setTimeout(r, 30));
+    const c = took('/c');
+    for (const ms of await Promise.all([a, b, c])) {
+      expect(ms).toBeGreaterThanOrEqual(95);
+      expect(ms).toBeLessThan(400);
+    }
+    // the answers MockAgent still holds back have timers of their own; ours are gone
+    await api.agent.close().catch(() => undefined);
+    expect(timers()).toBeLessThanOrEqual(before);
+    // an answer long before its deadline leaves no timer behind (it would hold the process for 60 s)
+    api = mockApi({ timeoutMs: 60_000 });
+    api.on('GET', '/quick', () => ok);
+    const idle = timers();
+    await api.client.request('GET', '/quick');
+    expect(timers()).toBeLessThanOrEqual(idle);
+  });
+
   it('each way of running out of time has its own phase and words', async () => {
     api = mockApi({ timeoutMs: 4000, retries: 0 });
     const fail = (path: string, code: string) =>
@@ -269,6 +303,28 @@ describe('timeouts and network errors', () => {
     ac.abort();
     await expect(api.client.request<any>('GET', '/x', { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
     expect(api.calls).toHaveLength(0);
+  });
+
+  it('a request waiting for a free connection stops at once on its signal, not when the connection frees', async () => {
+    // one connection, held 0.6 s by the first request: the second waits in the pool for it
+    const server = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.2"}'), 600);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: CREDS, connections: 1, retries: 0 });
+    try {
+      const first = client.request('GET', '/hold').catch((e) => e);
+      const t0 = Date.now();
+      const queued = await client.request('GET', '/queued', { signal: AbortSignal.timeout(50) }).catch((e) => e);
+      expect(queued).toBeInstanceOf(AbortedError);
+      expect(Date.now() - t0).toBeLessThan(400);
+      expect(await first).toMatchObject({ status: 'ok' });
+    } finally {
+      await client.close().catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('connection refused is a NetworkError naming the host', async () => {
