@@ -9,7 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// vitest calls a global setup for the root config and again for each project that extends it
+const DONE = Symbol.for('mcat.test.global-setup');
+
 export default function setup(): () => void {
+  const g = globalThis as { [DONE]?: boolean };
+  if (g[DONE]) return () => {};
+  g[DONE] = true;
   const dir = mkdtempSync(join(tmpdir(), 'mcat-test-compile-cache-'));
   process.env.MCAT_TEST_COMPILE_CACHE_DIR = dir;
   delete process.env.NODE_EXTRA_CA_CERTS;

@@ -1,7 +1,11 @@
 // The suite's own environment: what test/global-setup.ts and the helpers give every process the
 // tests start.
 import { describe, expect, it } from 'vitest';
+import { accessSync, constants, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { mcatEnv } from '../helpers/mcat';
+import { fastTempDir } from '../helpers/temp';
 
 describe('the processes the suite starts', () => {
   it('go without NODE_EXTRA_CA_CERTS (no TLS in the suite; reading the bundle costs every Node start ~40 ms)', () => {
@@ -9,5 +13,39 @@ describe('the processes the suite starts', () => {
     const env = mcatEnv({ env: {} });
     expect(Object.keys(env)).toContain('NODE_EXTRA_CA_CERTS');
     expect(env.NODE_EXTRA_CA_CERTS).toBeUndefined();
+  });
+});
+
+describe('fastTempDir', () => {
+  it('makes a 0700 folder on /dev/shm where that is a memory file system the tests may write, else in the temp folder', () => {
+    const d = fastTempDir('mcat-suite-env-');
+    try {
+      expect(statSync(d).mode & 0o777).toBe(0o700);
+      let shm = false;
+      try {
+        accessSync('/dev/shm', constants.W_OK);
+        shm = statSync('/dev/shm').isDirectory();
+      } catch {
+        shm = false;
+      }
+      expect(dirname(d)).toBe(shm ? '/dev/shm' : tmpdir());
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('vitest.config.ts', () => {
+  it('runs files side by side, and the files timed against a rate after the rest, one at a time', async () => {
+    const { default: config } = await import('../../vitest.config');
+    const test = config.test!;
+    expect(Number(process.env.MCAT_TEST_WORKERS || test.maxWorkers)).toBeGreaterThanOrEqual(2);
+    const projects = test.projects as { test: { name: string; include: string[]; exclude?: string[]; fileParallelism?: boolean; sequence?: { groupOrder?: number } } }[];
+    const main = projects.find((p) => p.test.name === 'main')!.test;
+    const timed = projects.find((p) => p.test.name === 'timed')!.test;
+    expect(timed.include).toContain('test/e2e/bulk-rate.test.ts');
+    expect(main.exclude).toEqual(timed.include);
+    expect(timed.fileParallelism).toBe(false);
+    expect(timed.sequence!.groupOrder!).toBeGreaterThan(main.sequence?.groupOrder ?? 0);
   });
 });
