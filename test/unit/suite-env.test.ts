@@ -5,6 +5,7 @@ import { accessSync, constants, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { mcatEnv } from '../helpers/mcat';
+import { mapLimit } from '../helpers/pool';
 import { fastTempDir } from '../helpers/temp';
 
 describe('the processes the suite starts', () => {
@@ -47,5 +48,22 @@ describe('vitest.config.ts', () => {
     expect(main.exclude).toEqual(timed.include);
     expect(timed.fileParallelism).toBe(false);
     expect(timed.sequence!.groupOrder!).toBeGreaterThan(main.sequence?.groupOrder ?? 0);
+  });
+});
+
+describe('mapLimit', () => {
+  it('keeps the order of the items, never more than the limit at once, and rejects with the first failure', async () => {
+    let now = 0;
+    let most = 0;
+    const out = await mapLimit([5, 1, 4, 2, 3], 2, async (ms, i) => {
+      most = Math.max(most, ++now);
+      await new Promise((r) => setTimeout(r, ms));
+      now--;
+      return `${i}:${ms}`;
+    });
+    expect(out).toEqual(['0:5', '1:1', '2:4', '3:2', '4:3']);
+    expect(most).toBe(2);
+    await expect(mapLimit([1, 2, 3], 3, async (n) => (n === 2 ? Promise.reject(new Error('two')) : n))).rejects.toThrow('two');
+    expect(await mapLimit([], 4, async () => 1)).toEqual([]);
   });
 });
