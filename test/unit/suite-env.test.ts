@@ -37,17 +37,23 @@ describe('fastTempDir', () => {
 });
 
 describe('vitest.config.ts', () => {
-  it('runs files side by side, and the files timed against a rate after the rest, one at a time', async () => {
+  it('runs files side by side, the in-process ones in reused workers, and the files timed against a rate after the rest, one at a time', async () => {
     const { default: config } = await import('../../vitest.config');
     const test = config.test!;
-    expect(Number(process.env.MCAT_TEST_WORKERS || test.maxWorkers)).toBeGreaterThanOrEqual(2);
-    const projects = test.projects as { test: { name: string; include: string[]; exclude?: string[]; fileParallelism?: boolean; sequence?: { groupOrder?: number } } }[];
-    const main = projects.find((p) => p.test.name === 'main')!.test;
-    const timed = projects.find((p) => p.test.name === 'timed')!.test;
+    if (process.env.MCAT_TEST_WORKERS) expect(test.maxWorkers).toBe(process.env.MCAT_TEST_WORKERS);
+    else expect(test.maxWorkers).toBeGreaterThanOrEqual(2);
+    type Project = { test: { name: string; include: string[]; exclude?: string[]; isolate?: boolean; fileParallelism?: boolean; sequence?: { groupOrder?: number } } };
+    const projects = test.projects as Project[];
+    const named = (name: string) => projects.find((p) => p.test.name === name)!.test;
+    const [inProcess, main, timed] = [named('in-process'), named('e2e'), named('timed')];
+    expect(inProcess.include).toEqual(['test/{unit,contract,property}/**/*.test.ts']);
+    expect(inProcess.isolate).toBe(false);
+    expect(main.include).toEqual(['test/e2e/**/*.test.ts']);
     expect(timed.include).toContain('test/e2e/bulk-rate.test.ts');
     expect(main.exclude).toEqual(timed.include);
     expect(timed.fileParallelism).toBe(false);
     expect(timed.sequence!.groupOrder!).toBeGreaterThan(main.sequence?.groupOrder ?? 0);
+    expect(timed.sequence!.groupOrder!).toBeGreaterThan(inProcess.sequence?.groupOrder ?? 0);
   });
 });
 
