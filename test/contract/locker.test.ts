@@ -96,7 +96,9 @@ describe('locker JSON', () => {
   });
 
   it('the big locker has at least 20,000 releases, paged lazily; the empty user has none', async () => {
-    const t0 = Date.now();
+    // the sandbox answers in this process: its work for the three pages, as CPU time, is what
+    // "lazily" is about, whatever else the machine runs (wall time was not, beside a busy suite)
+    const cpu0 = process.cpuUsage();
     const first = await w.get('/1.2/user/locker', { country: 'GB', pageSize: 50 }, { creds: w.big });
     const total = first.body.locker.lockerReleases.totalItems;
     expect(total).toBeGreaterThanOrEqual(20000);
@@ -105,7 +107,8 @@ describe('locker JSON', () => {
     expect(last.body.locker.lockerReleases.lockerRelease.length).toBe(total - (lastPage - 1) * 50);
     const sorted = await w.get('/1.2/user/locker', { country: 'GB', pageSize: 50, sort: 'artistName asc' }, { creds: w.big });
     expect(sorted.status).toBe(200);
-    expect(Date.now() - t0).toBeLessThan(3000);
+    const cpu = process.cpuUsage(cpu0);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(3000);
     const empty = await w.get('/1.2/user/locker', { country: 'GB' }, { creds: w.empty });
     expect(empty.body.locker.lockerReleases).toMatchObject({ page: 1, totalItems: 0, lockerRelease: [] });
   });

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyEdits, MARKER_KEY, type ApplyOptions } from '../../../src/bulk/apply';
@@ -10,10 +9,11 @@ import { verifyEdits } from '../../../src/bulk/verify';
 import { ApiError, AuthError, McatError, InputError } from '../../../src/client/errors';
 import { exitCodeFor, formatError } from '../../../src/cli/errors';
 import { FakeApi, rng, transient, type Fault } from './fake-api';
+import { fastTempDir } from '../../helpers/temp';
 
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-bulk-'));
+  dir = fastTempDir('mcat-bulk-');
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
