@@ -1,0 +1,246 @@
+// Validation of big bodies without copying them. zod's parse builds a new object for every object
+// of a body (a 50-release locker page is ~20,000 of them: ~3 ms a page, and most of a locker
+// walk's garbage). A checker compiled once from a zod schema reads the body as JSON.parse made it,
+// and returns that same body, the schema's defaults and transforms applied, when it fits the schema.
+//
+// The zod schema stays the one definition: the checker accepts only what zod accepts, and whatever
+// it cannot decide goes to zod, which then gives the error message or the output: a body that does
+// not fit (even one that needs no more than a default filled in further down), a schema kind or
+// check it does not know (the whole schema is then left to zod). Nothing is changed in the body
+// until all of it has passed, so zod always sees the body as received.
+//
+// One difference from zod's output, on purpose: an object keeps the server's key order (zod puts
+// the schema's keys first). Test: test/unit/client/in-place.test.ts compares the two.
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** What a check returns for a value that does not fit (or that it leaves to zod). */
+const NO: unique symbol = Symbol('no');
+
+/** A change to make once the whole body has passed: obj[key] = value. */
+type Fix = [obj: any, key: string | number, value: unknown];
+
+/** The value zod would output for `v`, or NO; changes inside `v` are recorded in `fixes`, not made. */
+type Check = (v: unknown, fixes: Fix[]) => unknown;
+
+const has = Object.prototype.hasOwnProperty;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Thrown while compiling: the schema uses something this module does not decide. */
+class Unsupported extends Error {}
+
+function unsupported(what: string): never {
+  throw new Unsupported(what);
+}
+
+/** The checks of a string schema this module knows: regex formats. */
+function stringCheck(def: any): (s: string) => boolean {
+  if (def.coerce) unsupported('coerced string');
+  const patterns: RegExp[] = [];
+  for (const c of def.checks ?? []) {
+    const cd = c?._zod?.def;
+    if (cd?.check === 'string_format' && cd.format === 'regex' && cd.pattern instanceof RegExp) patterns.push(cd.pattern);
+    else unsupported(`string check ${cd?.check}/${cd?.format}`);
+  }
+  if (patterns.length === 0) return () => true;
+  return (s) => {
+    for (const p of patterns) {
+      p.lastIndex = 0; // as zod does: a /g pattern keeps state between tests
+      if (!p.test(s)) return false;
+    }
+    return true;
+  };
+}
+
+function compileDef(schema: any, memo: Map<unknown, Check>): Check {
+  const known = memo.get(schema);
+  if (known) return known;
+  const def = schema?._zod?.def;
+  if (!def) unsupported('not a zod schema');
+  // a check added with .check() (refinements, lengths) on any kind but the string formats above
+  if (def.type !== 'string' && def.checks?.length) unsupported(`checks on ${def.type}`);
+  let check: Check;
+  switch (def.type) {
+    case 'string': {
+      const ok = stringCheck(def);
+      check = (v) => (typeof v === 'string' && ok(v) ? v : NO);
+      break;
+    }
+    case 'number': {
+      if (def.coerce) unsupported('coerced number');
+      if (def.format === 'safeint') check = (v) => (Number.isSafeInteger(v) ? v : NO);
+      else if (def.format === undefined) check = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : NO);
+      else unsupported(`number format ${def.format}`);
+      break;
+    }
+    case 'boolean':
+      if (def.coerce) unsupported('coerced boolean');
+      check = (v) => (typeof v === 'boolean' ? v : NO);
+      break;
+    case 'null':
+      check = (v) => (v === null ? v : NO);
+      break;
+    case 'unknown':
+    case 'any':
+      check = (v) => v;
+      break;
+    case 'optional': {
+      const inner = compileDef(def.innerType, memo);
+      check = (v, fixes) => (v === undefined ? v : inner(v, fixes));
+      break;
+    }
+    case 'nullable': {
+      const inner = compileDef(def.innerType, memo);
+      check = (v, fixes) => (v === null ? v : inner(v, fixes));
+      break;
+    }
+    case 'default': {
+      const inner = compileDef(def.innerType, memo);
+      // zod's getter: a fresh copy of the default each time
+      check = (v, fixes) => (v === undefined ? def.defaultValue : inner(v, fixes));
+      break;
+    }
+    case 'array': {
+      const element = compileDef(def.element, memo);
+      check = (v, fixes) => {
+        if (!Array.isArray(v)) return NO;
+        for (let i = 0; i < v.length; i++) {
+          const item = v[i];
+          const out = element(item, fixes);
+          if (out === NO) return NO;
+          if (out !== item) fixes.push([v, i, out]);
+        }
+        return v;
+      };
+      break;
+    }
+    case 'object': {
+      // a loose object passes unknown keys through; a plain or strict one drops or refuses them
+      if (def.catchall?._zod?.def?.type !== 'unknown') unsupported('object that is not loose');
+      const shape: Record<string, any> = def.shape;
+      const keys = Object.keys(shape);
+      const checks: Check[] = [];
+      // assigned after: a schema that contains itself (z.lazy is not supported, but a memo hit is)
+      memo.set(schema, (v, fixes) => check(v, fixes));
+      for (const k of keys) checks.push(compileDef(shape[k], memo));
+      check = (v, fixes) => {
+        // zod drops an own __proto__ key; left to it
+        if (!isObject(v) || has.call(v, '__proto__')) return NO;
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i];
+          const cur = v[k];
+          const out = checks[i](cur, fixes);
+          if (out === NO) return NO;
+          if (out !== cur) fixes.push([v, k, out]);
+        }
+        return v;
+      };
+      break;
+    }
+    case 'record': {
+      const kd = def.keyType?._zod?.def;
+      // every key is a string: whatever the record's mode, each passes with its value
+      if (kd?.type !== 'string' || kd.checks?.length || kd.coerce) unsupported('record key');
+      const value = compileDef(def.valueType, memo);
+      check = (v, fixes) => {
+        if (!isPlainObject(v) || has.call(v, '__proto__')) return NO;
+        for (const k of Object.keys(v)) {
+          const cur = v[k];
+          const out = value(cur, fixes);
+          if (out === NO) return NO;
+          if (out !== cur) fixes.push([v, k, out]);
+        }
+        return v;
+      };
+      break;
+    }
+    case 'union': {
+      if (def.inclusive === false || def.discriminator !== undefined) unsupported('exclusive or discriminated union');
+      const options = (def.options as any[]).map((o) => compileDef(o, memo));
+      // the first option that fits wins, as in zod
+      check = (v, fixes) => {
+        const mark = fixes.length;
+        for (const option of options) {
+          const out = option(v, fixes);
+          if (out !== NO) return out;
+          fixes.length = mark;
+        }
+        return NO;
+      };
+      break;
+    }
+    case 'pipe': {
+      const a = compileDef(def.in, memo);
+      const b = compileDef(def.out, memo);
+      const thenTransform = def.out?._zod?.def?.type === 'transform';
+      check = (v, fixes) => {
+        const mark = fixes.length;
+        const mid = a(v, fixes);
+        if (mid === NO) return NO;
+        // a transform would see the value before the changes recorded inside it: zod's business
+        if (thenTransform && fixes.length !== mark) return NO;
+        return b(mid, fixes);
+      };
+      break;
+    }
+    case 'transform': {
+      const fn = def.transform as (v: unknown, payload: { value: unknown; issues: unknown[] }) => unknown;
+      check = (v) => {
+        const payload = { value: v, issues: [] as unknown[] };
+        const out = fn(v, payload);
+        return payload.issues.length || out instanceof Promise ? NO : out;
+      };
+      break;
+    }
+    default:
+      unsupported(`schema kind ${def.type}`);
+  }
+  memo.set(schema, check);
+  return check;
+}
+
+const compiled = new WeakMap<object, Check | null>();
+
+/** The checker of a schema, or null when this module leaves the schema to zod. */
+export function checkerOf(schema: object): Check | null {
+  let c = compiled.get(schema);
+  if (c === undefined) {
+    try {
+      c = compileDef(schema, new Map());
+    } catch (e) {
+      if (!(e instanceof Unsupported)) throw e;
+      c = null;
+    }
+    compiled.set(schema, c);
+  }
+  return c;
+}
+
+/** Whether `schema` is checked in place (tests: the schemas of big listings must be). */
+export function checkedInPlace(schema: object): boolean {
+  return checkerOf(schema) !== null;
+}
+
+/**
+ * `data` validated by `schema` in place: the output zod would give (the same values; an object's
+ * keys in the order received), or undefined when zod must decide (the data does not fit, or the
+ * schema is not one this module checks).
+ */
+export function parseInPlace(schema: object, data: unknown): { value: unknown } | undefined {
+  const check = checkerOf(schema);
+  if (!check) return undefined;
+  const fixes: Fix[] = [];
+  const out = check(data, fixes);
+  if (out === NO) return undefined;
+  for (const [obj, key, value] of fixes) obj[key] = value;
+  return { value: out };
+}
