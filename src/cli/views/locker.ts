@@ -135,20 +135,22 @@ export const lockerView: View = {
   ],
   fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
-  rows: (body: any) => lockerRows(lockerReleasesOf(body)),
+  rows: (body: any, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats') }),
   gutter: true,
   tally: lockerTally,
 };
 
 /** Table rows: the release, then its tracks, their titles indented (time, downloads left, formats that differ). */
-export function lockerRows(releases: any[]): Row[] {
+export function lockerRows(releases: any[], o: { formats?: boolean } = {}): Row[] {
+  // the formats of every track of every release: not read when the table leaves the column out
+  const withFormats = o.formats !== false;
   const rows: Row[] = [];
   for (const lr of releases) {
     const r = lr.release ?? {};
     const unavailable = lr.available === false;
     const tracks = lockerTracksOf(lr);
     const artist = artistOf(r);
-    const trackFormats = unavailable ? [] : tracks.map(formatsOf);
+    const trackFormats = unavailable || !withFormats ? [] : tracks.map(formatsOf);
     const formats = unionOf(trackFormats);
     rows.push({
       cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), when(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
