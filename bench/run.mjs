@@ -10,6 +10,7 @@
 //
 //   npm run bench                 all benchmarks; writes bench/RESULTS.md and the README's quote
 //   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk, rate); writes nothing
+//   node bench/run.mjs --only locker   the same (--only may be repeated, or take a comma-separated list)
 //
 //   MCAT_BENCH_RUNS=N             alternated runs per start-up and read figure (default 21)
 import { spawn, execFileSync } from 'node:child_process';
@@ -22,8 +23,8 @@ import { Table, fmt, loadavg, machine, report, writeResults } from './results.mj
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin/mcat');
 const node = process.execPath;
-const ALL = ['startup', 'read', 'batch', 'locker', 'bulk'];
-const only = new Set(process.argv.slice(2));
+const ALL = ['startup', 'read', 'batch', 'locker', 'bulk', 'rate'];
+const only = new Set(process.argv.slice(2).filter((a) => a !== '--only').flatMap((a) => a.replace(/^--only=/, '').split(',')).filter(Boolean));
 for (const o of only) if (!ALL.includes(o)) throw new Error(`bench: unknown benchmark '${o}' (one of ${ALL.join(', ')})`);
 const want = (name) => only.size === 0 || only.has(name);
 const RUNS = Number(process.env.MCAT_BENCH_RUNS) || 21;
