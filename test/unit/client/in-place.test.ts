@@ -118,6 +118,14 @@ describe('in place, the same output as zod', () => {
     expect(JSON.stringify(out)).toBe('{"locker":{"lockerReleases":{"lockerRelease":[{"available":true,"release":{"title":"x","id":1}}]}}}');
   });
 
+  it('an own __proto__ key (JSON.parse makes one) is left to zod, which drops it', () => {
+    const body = JSON.parse('{"locker":{"lockerReleases":{"__proto__":{"polluted":true},"lockerRelease":[]}}}');
+    expect(parseInPlace(lockerBody, body)).toBeUndefined();
+    const out: any = validate(body, lockerBody, 'locker', 200);
+    expect(Object.hasOwn(out.locker.lockerReleases, '__proto__')).toBe(false);
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
   it('a body zod refuses is left to zod, untouched, even after a transform or default earlier in it', () => {
     const body = lockerPage();
     body.locker.lockerReleases.lockerRelease[0].release.id = '100001'; // a transform before the fault
