@@ -60,6 +60,9 @@ export function emptySummary(): LockerSummary {
  */
 export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?: boolean } = {}): LockerSummary {
   const purchases = o.purchases !== false;
+  // the first and last purchase as times, read once a page rather than twice a track
+  let firstAt = s.firstPurchase === undefined ? NaN : Date.parse(s.firstPurchase);
+  let lastAt = s.lastPurchase === undefined ? NaN : Date.parse(s.lastPurchase);
   for (const lr of releases) {
     s.releases++;
     if (lr.available === false) s.unavailable++;
@@ -70,8 +73,14 @@ export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?:
       if (!purchases) continue;
       const at = typeof lt.purchaseDate === 'string' ? Date.parse(lt.purchaseDate) : NaN;
       if (!Number.isFinite(at)) continue;
-      if (s.firstPurchase === undefined || at < Date.parse(s.firstPurchase)) s.firstPurchase = lt.purchaseDate;
-      if (s.lastPurchase === undefined || at > Date.parse(s.lastPurchase)) s.lastPurchase = lt.purchaseDate;
+      if (s.firstPurchase === undefined || at < firstAt) {
+        s.firstPurchase = lt.purchaseDate;
+        firstAt = at;
+      }
+      if (s.lastPurchase === undefined || at > lastAt) {
+        s.lastPurchase = lt.purchaseDate;
+        lastAt = at;
+      }
     }
   }
   return s;
