@@ -31,6 +31,15 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** An element of an array or a record: false when it does not fit; a changed output is recorded. */
+function member(container: any, key: string | number, check: Check, fixes: Fix[]): boolean {
+  const cur = container[key];
+  const out = check(cur, fixes);
+  if (out === NO) return false;
+  if (out !== cur) fixes.push([container, key, out]);
+  return true;
+}
+
 /** Thrown while compiling: the schema uses something this module does not decide. */
 class Unsupported extends Error {}
 
@@ -109,12 +118,7 @@ function compileDef(schema: any, memo: Map<unknown, Check>): Check {
       const element = compileDef(def.element, memo);
       check = (v, fixes) => {
         if (!Array.isArray(v)) return NO;
-        for (let i = 0; i < v.length; i++) {
-          const item = v[i];
-          const out = element(item, fixes);
-          if (out === NO) return NO;
-          if (out !== item) fixes.push([v, i, out]);
-        }
+        for (let i = 0; i < v.length; i++) if (!member(v, i, element, fixes)) return NO;
         return v;
       };
       break;
@@ -137,12 +141,7 @@ function compileDef(schema: any, memo: Map<unknown, Check>): Check {
       const value = compileDef(def.valueType, memo);
       check = (v, fixes) => {
         if (!isPlainObject(v) || has.call(v, '__proto__')) return NO;
-        for (const k of Object.keys(v)) {
-          const cur = v[k];
-          const out = value(cur, fixes);
-          if (out === NO) return NO;
-          if (out !== cur) fixes.push([v, k, out]);
-        }
+        for (const k of Object.keys(v)) if (!member(v, k, value, fixes)) return NO;
         return v;
       };
       break;
