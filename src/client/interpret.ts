@@ -5,6 +5,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
 import { parseRetryAfter } from './policy';
 import { maskQuery } from './trace';
+import { parseInPlace } from './schemas/in-place';
 import type { parseApiXml as ParseApiXml } from './xml';
 
 type BodyKind = 'empty' | 'json' | 'xml' | 'html' | 'oauth' | 'text';
@@ -136,6 +137,9 @@ function throwIt(e: Error): never {
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
 export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status: number): unknown {
   if (!schema) return data;
+  // the common case, a body that fits, without zod's copy of it; anything else is zod's to say
+  const fast = parseInPlace(schema, data);
+  if (fast) return fast.value;
   const r = schema.safeParse(data);
   if (r.success) return r.data;
   const issue = r.error.issues[0];

@@ -55,8 +55,11 @@ export interface View {
   fields?: readonly string[];
   /** the list items of a body (one ndjson line / csv row each) */
   items(body: unknown): unknown[];
-  /** table rows, when the table is more than one row per item */
-  rows?(body: unknown): Row[];
+  /**
+   * table rows, when the table is more than one row per item. `shown`: the keys of the columns
+   * the table shows (after its first page); a cell of another column may be left empty.
+   */
+  rows?(body: unknown, shown?: ReadonlySet<string>): Row[];
   /** a one-cell column before the others for the rows' markers */
   gutter?: boolean;
   /** a summary line under the table, added up page by page */

@@ -176,6 +176,16 @@ describe('media delivery', () => {
     expect((await get('stream', t.track.id)).status).toBe(200);
   });
 
+  it('a page counts each track’s own downloads (the page’s counters are read in one query)', async () => {
+    const before = tracks(await all(), (t, r) => r.available && t.remainingDownloads > 2);
+    const [a, b] = [before[2], before[3]];
+    for (const id of [a.track.id, a.track.id, b.track.id]) expect((await get('download', id)).status).toBe(200);
+    const after = new Map(tracks(await all(), () => true).map((t) => [t.track.id, t.remainingDownloads]));
+    expect(after.get(a.track.id)).toBe(a.remainingDownloads - 2);
+    expect(after.get(b.track.id)).toBe(b.remainingDownloads - 1);
+    for (const t of before.slice(4)) expect(after.get(t.track.id)).toBe(t.remainingDownloads);
+  });
+
   it('concurrent downloads never go below zero', async () => {
     const t = tracks(await all(), (t, r) => r.available && t.remainingDownloads > 1 && t.remainingDownloads <= 10)[1];
     const results = await Promise.all(Array.from({ length: t.remainingDownloads + 5 }, () => get('download', t.track.id)));

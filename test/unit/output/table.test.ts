@@ -159,6 +159,37 @@ describe('fitting the terminal', () => {
     expect(t.end()).toBe('');
   });
 
+  it('streams: once the first page has left a column out, later pages do not compute its cells', () => {
+    const read: Record<string, number> = {};
+    const counted: View = {
+      columns: ranked.columns.map((c) => ({ ...c, get: (it: any) => ((read[c.key] = (read[c.key] ?? 0) + 1), String(it[c.key])) })),
+      items: (b: any) => b.list,
+    };
+    const t = new TableStream(counted, { color: false, width: 60 });
+    t.page({ list: list.slice(0, 2) });
+    expect(read.released).toBe(2); // the first page decides: every column is read
+    const later = t.page({ list: list.slice(2, 8) });
+    expect(read.released).toBe(2);
+    expect(read.label).toBe(2);
+    expect(read.title).toBe(8);
+    expect(later.split('\n')).toHaveLength(7);
+    expect(later).not.toContain('2024-05-01');
+  });
+
+  it('view rows are told which columns are shown after the first page', () => {
+    const seen: (string[] | undefined)[] = [];
+    const rowsView: View = {
+      columns: ranked.columns,
+      items: (b: any) => b.list,
+      rows: (b: any, shown) => (seen.push(shown && [...shown]), b.list.map((it: any) => ({ cells: ranked.columns.map((c) => it[c.key]) }))),
+    };
+    const t = new TableStream(rowsView, { color: false, width: 60 });
+    t.page({ list: list.slice(0, 2) });
+    t.page({ list: list.slice(2, 4) });
+    expect(seen[0]).toBeUndefined();
+    expect(seen[1]).toEqual(['id', 'title', 'artist', 'type', 'price']);
+  });
+
   it('time linear in the rows: a page costs the same whatever came before', () => {
     const view: View = { columns: ranked.columns, items: (b: any) => b.list };
     const page = { list: Array.from({ length: 200 }, (_, i) => item(i)) };
