@@ -230,7 +230,7 @@ complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l user -x -d 'the
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_is '\''playlist replace'\''' -a '(__mcat_playlist_ids)'
-complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l concurrency -x -d 'edits in flight at most (default 32; the rate limiter paces '
+complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l concurrency -x -d 'edits in flight at most (default: adaptive, 32 growing to 64'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l journal -r -F -d 'journal of outcomes (default: one per input and edits under '
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l resume -d 'skip the edits the journal shows as done'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l dry-run -d 'read the current state and show what each edit would change;'

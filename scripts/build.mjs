@@ -5,6 +5,7 @@
 //   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
 //   dist/mcat.cjs      the CLI: our code and commander
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
+//   dist/llhttp-wasm.cjs  undici's HTTP parser without SIMD, loaded only where SIMD fails
 //   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
 //   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
@@ -100,7 +101,11 @@ function splitsPlugin(self) {
 
 // Node built-ins that dependencies load at start-up but a run rarely uses: loading http2 (and tls
 // with it), child_process and assert cost ~5 ms of every run. Each is loaded when first used.
+// And undici's HTTP parser as WebAssembly without SIMD (72 kB of base64), which undici compiles
+// only where the SIMD one fails: a bundle of its own, so every run that calls the API reads (and
+// V8 hashes) 72 kB less of dist/undici.cjs.
 const LAZY_SOURCES = {
+  llhttpWasm: () => "module.exports = require('./llhttp-wasm.cjs');",
   // undici's HTTP/2 client, only used with allowH2 (never by mcat): loaded on first call
   h2: (real) => `let m; module.exports = function connectH2(...a) { m ??= require(${JSON.stringify(real)}); return m.apply(this, a); };`,
   // commander spawns executable sub-commands (mcat has none) through child_process
@@ -125,6 +130,10 @@ const lazyBuiltinsPlugin = {
     b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
       /node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'mcat-lazy', pluginData: 'assert' } : undefined,
     );
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp-wasm\.js$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/.test(args.importer) ? { path: 'llhttp-wasm', namespace: 'mcat-lazy', pluginData: 'llhttpWasm' } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/llhttp-wasm\.cjs$/, namespace: 'mcat-lazy' }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'mcat-lazy' }, (args) => ({
       contents: LAZY_SOURCES[args.pluginData](args.path),
       loader: 'js',
@@ -157,6 +166,7 @@ const apiBuildsP = Promise.all(
 
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
+  bundle('llhttp-wasm', require.resolve('undici/lib/llhttp/llhttp-wasm.js')),
   ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
 ]);
 

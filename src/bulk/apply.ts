@@ -11,13 +11,14 @@
 // Nothing here retries: every request goes through the client's one retry and rate policy; the
 // run only decides how many edits are in flight. An edit whose request failed for good is
 // recorded as failed, and `--resume` applies it again.
-import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, UsageError } from '../client/errors';
+import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, InputError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { Journal, JournalWriteError, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
 import { Scheduler } from './scheduler';
-import type { CreateBody, DetailsBody, PlaylistApi, PlaylistQuery, PlaylistsBody, ReplaceBody } from '../client/playlist-api';
+import { AdaptiveLimit } from './adaptive';
+import type { CreateBody, DetailsBody, PlaylistApi, PlaylistFields, PlaylistQuery, PlaylistsBody, ReplaceBody } from '../client/playlist-api';
 import type { RateLimiter } from '../client/policy';
 import { paginate } from '../client/paging';
 
@@ -94,8 +95,11 @@ export interface ApplyOptions {
   country: string;
   /** the user whose playlists are changed; required for group edits */
   userId?: string;
-  /** maximum edits in flight (default 8) */
-  concurrency?: number;
+  /** maximum edits in flight (default 8); 'auto': a limit that grows while the service keeps up
+   *  and shrinks on 429s and queueing (adaptive.ts), from 32 up to `maxConcurrency` */
+  concurrency?: number | 'auto';
+  /** with concurrency 'auto': the most edits in flight (default ADAPTIVE_MAX, 128) */
+  maxConcurrency?: number;
   journalPath: string;
   resume?: boolean;
   signal?: AbortSignal;
@@ -167,11 +171,11 @@ export function describeError(err: unknown): { error: string; message: string; c
   return { error: 'Error', message: String(err) };
 }
 
-function fieldsOf(e: { name?: string; status?: string; visibility?: string; description?: string; imageUrl?: string; annotations?: Record<string, unknown> }): DetailsBody {
+function fieldsOf(e: PlaylistFields): DetailsBody {
   const b: DetailsBody = {};
   if (e.name !== undefined) b.name = e.name;
-  if (e.status !== undefined) b.status = e.status as DetailsBody['status'];
-  if (e.visibility !== undefined) b.visibility = e.visibility as DetailsBody['visibility'];
+  if (e.status !== undefined) b.status = e.status;
+  if (e.visibility !== undefined) b.visibility = e.visibility;
   if (e.description !== undefined) b.description = e.description;
   if (e.imageUrl !== undefined) b.imageUrl = e.imageUrl;
   if (e.annotations !== undefined) b.annotations = { ...e.annotations };
@@ -196,7 +200,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const notice = opts.notice ?? (() => {});
   const { api, country, userId, edits } = opts;
   if (!userId && edits.some((e) => e.edit.op === 'group-add' || e.edit.op === 'group-replace')) {
-    throw new UsageError('group edits need a user: pass --user (or use a profile whose token names the user)');
+    throw new InputError('group edits need a user: pass --user (or use a profile whose token names the user)');
   }
   const inputHash = opts.inputHash ?? hashEdits(edits);
   const opened = Journal.open(opts.journalPath, {
@@ -219,7 +223,10 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     return { ...base, applied: 0, skipped: edits.length, elapsedMs: now() - t0 };
   }
   const q: PlaylistQuery = userId ? { country, userId } : { country };
-  const scheduler = new Scheduler({ concurrency: opts.concurrency ?? 8 });
+  const scheduler =
+    opts.concurrency === 'auto'
+      ? new Scheduler({ adaptive: new AdaptiveLimit({ max: opts.maxConcurrency, rateLimited: () => opts.limiter?.rateLimited ?? 0 }) })
+      : new Scheduler({ concurrency: opts.concurrency ?? 8 });
 
   const todo = edits.filter((e) => !state.done.has(e.key));
   const skipped = edits.length - todo.length;
@@ -292,7 +299,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const journalFailure = (err: JournalWriteError): McatError => {
     if (!sentAny) {
       const recorded = state.started.size > 0 || state.done.size > 0;
-      return new UsageError(`${err.message}; nothing was sent`, recorded ? `${err.fix}, then run again with --resume` : `${err.fix}, or give --journal a path on another disk`);
+      return new InputError(`${err.message}; nothing was sent`, recorded ? `${err.fix}, then run again with --resume` : `${err.fix}, or give --journal a path on another disk`);
     }
     const e = new McatError(`${err.message}; the run stopped after ${applied} of ${todo.length} edits were applied`);
     e.hint = `${err.fix}, then run again with --resume to apply the rest exactly once`;

@@ -4,53 +4,11 @@
 import { createHash } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
-import { DESCRIPTION_LIMIT } from './diff';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
+import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, sniffFormat, validateEdit, validateTrack, type Edit, type InputFormat } from './input';
 
-export const OPS = ['replace', 'details', 'create', 'group-add', 'group-replace'] as const;
-export type Op = (typeof OPS)[number];
-
-export type Status = 'draft' | 'published';
-export type Visibility = 'private' | 'public';
-
-interface Fields {
-  name?: string;
-  status?: Status;
-  visibility?: Visibility;
-  description?: string;
-  imageUrl?: string;
-  annotations?: Record<string, string>;
-}
-
-export interface ReplaceEdit extends Fields {
-  op: 'replace';
-  playlistId: string;
-  /** export writes "create": if the playlist does not exist for this user, create it */
-  ifMissing?: 'create';
-  tracks: TrackInput[];
-}
-export interface DetailsEdit extends Fields {
-  op: 'details';
-  playlistId: string;
-}
-export interface CreateEdit extends Fields {
-  op: 'create';
-  name: string;
-  tracks?: TrackInput[];
-}
-export interface GroupAddEdit {
-  op: 'group-add';
-  groupId: string;
-  playlistIds: string[];
-}
-export interface GroupReplaceEdit {
-  op: 'group-replace';
-  groupId: string;
-  name: string;
-  playlistIds?: string[];
-}
-export type Edit = ReplaceEdit | DetailsEdit | CreateEdit | GroupAddEdit | GroupReplaceEdit;
-export type PlaylistEdit = ReplaceEdit | DetailsEdit | CreateEdit;
+export { OPS, isPlaylistId, formatFromFileName, validateEdit, validateTrack } from './input';
+export type { Op, Edit, PlaylistEdit, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, InputFormat, Status, Visibility, EditTrack } from './input';
 
 export interface ParsedEdit {
   edit: Edit;
@@ -79,8 +37,6 @@ export interface ParseResult {
   inputHash: string;
 }
 
-export type InputFormat = 'ndjson' | 'json' | 'csv';
-
 /** Keys in the order edits are written (export, canonical form, hashing). */
 export const EDIT_KEY_ORDER = [
   'op',
@@ -96,40 +52,6 @@ export const EDIT_KEY_ORDER = [
   'playlistIds',
   'tracks',
 ] as const;
-
-const FIELD_KEYS = ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const;
-const ALLOWED: Record<Op, readonly string[]> = {
-  replace: ['op', 'playlistId', 'ifMissing', ...FIELD_KEYS, 'tracks'],
-  details: ['op', 'playlistId', ...FIELD_KEYS],
-  create: ['op', ...FIELD_KEYS, 'tracks'],
-  'group-add': ['op', 'groupId', 'playlistIds'],
-  'group-replace': ['op', 'groupId', 'name', 'playlistIds'],
-};
-const TRACK_KEYS: readonly string[] = ['trackId', ...TRACK_METADATA_FIELDS];
-
-const ID_RE = /^[0-9a-f]{24}$/;
-
-export function isPlaylistId(s: unknown): s is string {
-  return typeof s === 'string' && ID_RE.test(s);
-}
-
-/** The format named by a file's extension, or undefined (stdin, unknown extension). */
-export function formatFromFileName(fileName: string): InputFormat | undefined {
-  const m = /\.([A-Za-z0-9]+)$/.exec(fileName);
-  const ext = m?.[1].toLowerCase();
-  if (ext === 'ndjson' || ext === 'jsonl') return 'ndjson';
-  if (ext === 'json') return 'json';
-  if (ext === 'csv') return 'csv';
-  return undefined;
-}
-
-function sniff(text: string): InputFormat {
-  const m = /\S/.exec(text);
-  if (!m) return 'ndjson';
-  if (m[0] === '[') return 'json';
-  if (m[0] === '{') return 'ndjson';
-  return 'csv';
-}
 
 /**
  * Reads and validates bulk input. `input` is the file's bytes (preferred: invalid UTF-8 is found
@@ -150,7 +72,7 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
-  const format = opts.format ?? formatFromFileName(fileName) ?? sniff(text);
+  const format = opts.format ?? formatFromFileName(fileName) ?? sniffFormat(text);
   const raw: { value: JsonValue; line: number; issues: string[]; label?: string }[] = [];
   const lines = new LineIndex(text);
   const badUtf8Lines = new Set(errors.map((e) => e.line));
@@ -168,7 +90,10 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
       if (lineEnd > start && text[lineEnd - 1] === '\r') lineEnd--;
       const content = text.slice(start, lineEnd);
       const next = end + 1;
-      if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
+      const quick = badUtf8Lines.has(lineNo) ? undefined : quickObject(content);
+      if (quick !== undefined) {
+        raw.push({ value: quick, line: lineNo, issues: [] });
+      } else if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
         const r = new JsonReader(text, start, lineEnd);
         try {
           r.skipWs();
@@ -262,11 +187,62 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   return { edits: errors.length ? [] : edits, errors, warnings, format, inputHash: hash.digest('hex') };
 }
 
-function describe(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return `a ${typeof v}`;
+// A string token, and whether a ':' follows it (then it is a key): JSON strings hold no bare '"',
+// so matching them one after another from the start of a valid text finds every one.
+// (unrolled: a run of plain characters is one step, so a 10 MB string cannot exhaust the regexp
+// engine's backtracking stack as an alternation per character does)
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?/g;
+// a surrogate, escaped or not: whether it is paired is JsonReader's to say
+const SURROGATE = /\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/;
+const MAX_DEPTH = 200;
+
+/**
+ * The line's edit object when JSON.parse reads it exactly as JsonReader would (native code: the
+ * strict reader is several times slower in a short run); undefined when only JsonReader can say
+ * what is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one
+ * is an issue), nesting past MAX_DEPTH, or fewer properties in the value than keys in the text (a
+ * duplicate key, which JSON.parse would let the last one win).
+ */
+function quickObject(line: string): Record<string, JsonValue> | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(v) || SURROGATE.test(line)) return undefined;
+  let keys = 0;
+  STRING_TOKEN.lastIndex = 0;
+  try {
+    for (let m = STRING_TOKEN.exec(line); m; m = STRING_TOKEN.exec(line)) if (m[1] !== undefined) keys++;
+  } catch {
+    return undefined; // whatever the regexp engine could not do, the strict reader does
+  }
+  const props = countProperties(v, 0);
+  return props === keys ? (v as Record<string, JsonValue>) : undefined;
 }
+
+/** Own properties of every object in a parsed value; -1 past MAX_DEPTH. */
+function countProperties(v: unknown, depth: number): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  if (depth >= MAX_DEPTH) return -1;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const c = countProperties(x, depth + 1);
+      if (c < 0) return -1;
+      n += c;
+    }
+    return n;
+  }
+  for (const k of Object.keys(v)) {
+    const c = countProperties((v as Record<string, unknown>)[k], depth + 1);
+    if (c < 0) return -1;
+    n += c + 1;
+  }
+  return n;
+}
+
 
 /** Decodes UTF-8, reporting each line that holds invalid bytes. */
 function decodeUtf8(bytes: Uint8Array, onBadLine: (line: number) => void): string {
@@ -289,204 +265,6 @@ function decodeUtf8(bytes: Uint8Array, onBadLine: (line: number) => void): strin
     }
     return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   }
-}
-
-const isObject = (v: unknown): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
-/** Validates one decoded edit; pushes every problem found. Returns the normalised edit. */
-export function validateEdit(v: unknown, errors: string[], notes: string[] = []): Edit | undefined {
-  if (!isObject(v)) {
-    errors.push(`an edit must be a JSON object, got ${describe(v as JsonValue)}`);
-    return undefined;
-  }
-  const op = v.op;
-  if (op === undefined) {
-    errors.push(`"op" is required (one of ${OPS.join(', ')})`);
-    return undefined;
-  }
-  if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
-    errors.push(`"op" must be one of ${OPS.join(', ')}, got ${JSON.stringify(op)}`);
-    return undefined;
-  }
-  const o = op as Op;
-  for (const k of Object.keys(v)) {
-    if (!ALLOWED[o].includes(k)) {
-      const elsewhere = OPS.filter((x) => ALLOWED[x].includes(k));
-      errors.push(
-        elsewhere.length
-          ? `"${k}" is not allowed with op "${o}" (only with ${elsewhere.map((x) => `"${x}"`).join(', ')})`
-          : `unknown key ${JSON.stringify(k)}`,
-      );
-    }
-  }
-  const out: Record<string, unknown> = { op: o };
-  const str = (k: string, opts: { required?: boolean; nonEmpty?: boolean } = {}): string | undefined => {
-    const x = v[k];
-    if (x === undefined) {
-      if (opts.required) errors.push(`"${k}" is required for op "${o}"`);
-      return undefined;
-    }
-    if (typeof x !== 'string') {
-      errors.push(`"${k}" must be a string, got ${describe(x)}`);
-      return undefined;
-    }
-    if (opts.nonEmpty && x.trim() === '') {
-      errors.push(`"${k}" must not be empty`);
-      return undefined;
-    }
-    return x;
-  };
-  const id = (k: 'playlistId' | 'groupId'): void => {
-    const x = v[k];
-    if (x === undefined) {
-      errors.push(`"${k}" is required for op "${o}"`);
-      return;
-    }
-    if (!isPlaylistId(x)) {
-      errors.push(`"${k}" must be 24 lower-case hexadecimal characters, got ${JSON.stringify(x)}`);
-      return;
-    }
-    out[k] = x;
-  };
-  const idList = (required: boolean): void => {
-    const x = v.playlistIds;
-    if (x === undefined) {
-      if (required) errors.push(`"playlistIds" is required for op "${o}"`);
-      return;
-    }
-    if (!Array.isArray(x)) {
-      errors.push(`"playlistIds" must be an array of playlist ids, got ${describe(x)}`);
-      return;
-    }
-    if (required && x.length === 0) {
-      errors.push(`"playlistIds" must not be empty for op "${o}"`);
-      return;
-    }
-    let ok = true;
-    x.forEach((p, i) => {
-      if (!isPlaylistId(p)) {
-        ok = false;
-        errors.push(`"playlistIds[${i}]" must be 24 lower-case hexadecimal characters, got ${JSON.stringify(p)}`);
-      }
-    });
-    if (ok) out.playlistIds = [...(x as string[])];
-  };
-
-  if (o === 'group-add' || o === 'group-replace') {
-    id('groupId');
-    if (o === 'group-replace') {
-      const name = str('name', { required: true, nonEmpty: true });
-      if (name !== undefined) out.name = name;
-    }
-    idList(o === 'group-add');
-    return errors.length ? undefined : (order(out) as unknown as Edit);
-  }
-
-  if (o === 'replace' || o === 'details') id('playlistId');
-  if (o === 'replace' && v.ifMissing !== undefined) {
-    if (v.ifMissing !== 'create') errors.push(`"ifMissing" must be "create", got ${JSON.stringify(v.ifMissing)}`);
-    else out.ifMissing = 'create';
-  }
-  const name = str('name', { required: o === 'create', nonEmpty: o === 'create' });
-  if (name !== undefined) out.name = name;
-  for (const [k, allowed] of [
-    ['status', ['draft', 'published']],
-    ['visibility', ['private', 'public']],
-  ] as const) {
-    const x = v[k];
-    if (x === undefined) continue;
-    if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x.toLowerCase())) {
-      errors.push(`"${k}" must be ${allowed.join(' or ')}, got ${JSON.stringify(x)}`);
-    } else out[k] = x.toLowerCase();
-  }
-  const description = str('description');
-  if (description !== undefined) {
-    out.description = description;
-    const n = codePoints(description);
-    if (n > DESCRIPTION_LIMIT) notes.push(`"description" has ${n} characters; the service keeps the first ${DESCRIPTION_LIMIT}`);
-  }
-  const imageUrl = str('imageUrl');
-  if (imageUrl !== undefined) out.imageUrl = imageUrl;
-  if (v.annotations !== undefined) {
-    const a = v.annotations;
-    if (!isObject(a)) errors.push(`"annotations" must be an object of string values, got ${describe(a)}`);
-    else {
-      let ok = true;
-      for (const [k, val] of Object.entries(a)) {
-        if (typeof val !== 'string') {
-          ok = false;
-          errors.push(`"annotations.${k}" must be a string, got ${describe(val)}`);
-        }
-      }
-      if (ok) {
-        const copy: Record<string, string> = {};
-        for (const [k, val] of Object.entries(a)) Object.defineProperty(copy, k, { value: val, enumerable: true, writable: true, configurable: true });
-        out.annotations = copy;
-      }
-    }
-  }
-  if (o === 'replace' || o === 'create') {
-    const t = v.tracks;
-    if (t === undefined) {
-      if (o === 'replace') errors.push('"tracks" is required for op "replace" (use op "details" to change fields only)');
-    } else if (!Array.isArray(t)) {
-      errors.push(`"tracks" must be an array, got ${describe(t)}`);
-    } else {
-      const tracks: TrackInput[] = [];
-      t.forEach((tr, i) => {
-        const track = validateTrack(tr, `tracks[${i}]`, errors);
-        if (track) tracks.push(track);
-      });
-      out.tracks = tracks;
-    }
-  }
-  if (o === 'details' && !FIELD_KEYS.some((k) => out[k] !== undefined) && !FIELD_KEYS.some((k) => v[k] !== undefined)) {
-    errors.push(`op "details" needs at least one of ${FIELD_KEYS.join(', ')}`);
-  }
-  return errors.length ? undefined : (order(out) as unknown as Edit);
-}
-
-function positiveIntString(x: unknown): string | undefined {
-  if (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) return String(x);
-  if (typeof x === 'string' && /^[0-9]+$/.test(x) && /[1-9]/.test(x)) return x.replace(/^0+/, '');
-  return undefined;
-}
-
-/** One track entry; `where` names it in messages (e.g. "tracks[3]"). */
-export function validateTrack(tr: unknown, where: string, errors: string[]): TrackInput | undefined {
-  if (typeof tr === 'number' || typeof tr === 'string') {
-    errors.push(`"${where}" must be an object with "trackId", got ${describe(tr)}`);
-    return undefined;
-  }
-  if (!isObject(tr)) {
-    errors.push(`"${where}" must be an object with "trackId", got ${describe(tr as JsonValue)}`);
-    return undefined;
-  }
-  const before = errors.length;
-  for (const k of Object.keys(tr)) if (!TRACK_KEYS.includes(k)) errors.push(`"${where}": unknown key ${JSON.stringify(k)}`);
-  const out: Record<string, unknown> = {};
-  if (tr.trackId === undefined) errors.push(`"${where}.trackId" is required`);
-  else {
-    const id = positiveIntString(tr.trackId);
-    if (id === undefined) errors.push(`"${where}.trackId" must be a positive integer, got ${JSON.stringify(tr.trackId)}`);
-    else out.trackId = id;
-  }
-  for (const k of TRACK_METADATA_FIELDS) {
-    const x = tr[k];
-    if (x === undefined) continue;
-    if (k === 'releaseId') {
-      if (positiveIntString(x) === undefined) errors.push(`"${where}.releaseId" must be a positive integer, got ${JSON.stringify(x)}`);
-      else out[k] = x; // kept as given (number or string) so a backup restores byte for byte
-    } else if (typeof x !== 'string') errors.push(`"${where}.${k}" must be a string, got ${describe(x)}`);
-    else out[k] = x;
-  }
-  return errors.length > before ? undefined : (out as unknown as TrackInput);
 }
 
 function order(o: Record<string, unknown>): Record<string, unknown> {
@@ -525,8 +303,6 @@ export function targetOf(edit: Edit): string | undefined {
   if (edit.op === 'group-add' || edit.op === 'group-replace') return `group:${edit.groupId}`;
   return undefined;
 }
-
-const CSV_COLUMNS = ['playlistId', 'trackId', ...TRACK_METADATA_FIELDS] as const;
 
 function csvEdits(
   text: string,

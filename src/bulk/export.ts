@@ -1,9 +1,9 @@
 // `mcat playlist export`: every playlist of a user as a `replace` edit with ifMissing "create",
 // so that `mcat playlist apply` of the output restores them (into the same user, or an empty one).
 import { paginate } from '../client/paging';
-import { canonicalJson, type ReplaceEdit } from './edits';
+import { canonicalJson, type EditTrack, type ReplaceEdit, type Status, type Visibility } from './edits';
 import { TRACK_METADATA_FIELDS } from '../client/playlists';
-import type { Playlist, PlaylistApi, PlaylistQuery, PlaylistsBody, TrackInput } from '../client/playlist-api';
+import type { Playlist, PlaylistApi, PlaylistQuery, PlaylistsBody } from '../client/playlist-api';
 import { shardOfId, type Shard } from './shard';
 
 export interface ExportOptions {
@@ -24,13 +24,17 @@ export interface ExportOptions {
 
 const lower = (s: unknown) => (typeof s === 'string' && s !== '' ? s.toLowerCase() : undefined);
 
-/** One playlist, as read with getPlaylist, as the edit that recreates it exactly. */
+/**
+ * One playlist, as read with getPlaylist, as the edit that recreates it exactly. Status and
+ * visibility are the service's words, lower-cased: `playlist apply` checks them when the file is
+ * read back.
+ */
 export function playlistToEdit(p: Playlist): ReplaceEdit {
-  const e: Record<string, unknown> = { op: 'replace', playlistId: p.id, ifMissing: 'create', name: p.name ?? '' };
+  const e: ReplaceEdit = { op: 'replace', playlistId: p.id, ifMissing: 'create', name: p.name ?? '', tracks: [] };
   const status = lower(p.status);
-  if (status) e.status = status;
+  if (status) e.status = status as Status;
   const visibility = lower(p.visibility);
-  if (visibility) e.visibility = visibility;
+  if (visibility) e.visibility = visibility as Visibility;
   if (typeof p.description === 'string') e.description = p.description;
   const image = p.image ?? p.imageUrl;
   if (typeof image === 'string' && image !== '') e.imageUrl = image;
@@ -41,7 +45,7 @@ export function playlistToEdit(p: Playlist): ReplaceEdit {
   }
   e.annotations = annotations;
   e.tracks = (p.tracks ?? []).map((t) => {
-    const out: Record<string, unknown> = { trackId: String(t.trackId) };
+    const out: EditTrack = { trackId: String(t.trackId) };
     for (const k of TRACK_METADATA_FIELDS) {
       const v = t[k];
       if (v === undefined || v === null) continue;
@@ -49,9 +53,9 @@ export function playlistToEdit(p: Playlist): ReplaceEdit {
         if ((typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && /^[0-9]*[1-9][0-9]*$/.test(v))) out[k] = v;
       } else if (typeof v === 'string') out[k] = v;
     }
-    return out as unknown as TrackInput;
+    return out;
   });
-  return e as unknown as ReplaceEdit;
+  return e;
 }
 
 /** The NDJSON line of an edit (fields in a stable order). */

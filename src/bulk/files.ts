@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { UsageError } from '../client/errors';
+import { InputError } from '../client/errors';
 
 /** O_NOFOLLOW where the platform has it: opening a symlink then fails (ELOOP) instead of following it. */
 export const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -83,7 +83,7 @@ export function ensureJournalFolder(file: string, env: NodeJS.ProcessEnv = proce
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new UsageError(`cannot make the folder ${dir} for the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
+    throw new InputError(`cannot make the folder ${dir} for the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
   }
   const state = stateDir(env);
   for (const d of [state, path.join(state, 'journals')]) {
@@ -97,11 +97,11 @@ function checkOwnFolder(dir: string): void {
   try {
     st = fs.lstatSync(dir);
   } catch (err) {
-    throw new UsageError(`cannot use the folder ${dir}: ${describeFsError(err)}`);
+    throw new InputError(`cannot use the folder ${dir}: ${describeFsError(err)}`);
   }
-  if (st.isSymbolicLink()) throw new UsageError(`the state folder ${dir} is a symbolic link; refusing to keep journals through it`, 'make it a real folder (mode 0700), or give --journal');
-  if (!st.isDirectory()) throw new UsageError(`the state folder ${dir} is not a folder`, 'remove it, or give --journal');
+  if (st.isSymbolicLink()) throw new InputError(`the state folder ${dir} is a symbolic link; refusing to keep journals through it`, 'make it a real folder (mode 0700), or give --journal');
+  if (!st.isDirectory()) throw new InputError(`the state folder ${dir} is not a folder`, 'remove it, or give --journal');
   const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) throw new UsageError(`the state folder ${dir} belongs to another user; refusing to keep journals there`, 'give --journal');
-  if (st.mode & 0o022) throw new UsageError(`the state folder ${dir} can be written by other users; refusing to keep journals there`, `chmod 700 ${dir}`);
+  if (uid !== undefined && st.uid !== uid) throw new InputError(`the state folder ${dir} belongs to another user; refusing to keep journals there`, 'give --journal');
+  if (st.mode & 0o022) throw new InputError(`the state folder ${dir} can be written by other users; refusing to keep journals there`, `chmod 700 ${dir}`);
 }

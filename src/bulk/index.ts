@@ -1,22 +1,11 @@
-// The bulk engine's public surface, for src/cli/commands (playlist apply / export / replace --dry-run).
-export { parseEdits, validateEdit, canonicalJson, canonicalEdit, hashEdits, formatFromFileName, OPS, EDIT_KEY_ORDER } from './edits';
-export type { Edit, ParsedEdit, ParseResult, InputProblem, InputFormat, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, Op } from './edits';
-export { applyEdits, MARKER_KEY, replaceBodyOf, createBodyOf, describeError, isMissingPlaylist } from './apply';
-export type { ApplyOptions, ApplyResult, ApplyProgress, FailedEdit, CreatedPlaylist } from './apply';
-export { runReport, checkReportPath, reportLines, summaryLines, applyExitCode, formatProgress, progressRenderer } from './report';
-export type { ReportLine } from './report';
-export { Journal, readJournal, JournalWriteError } from './journal';
-export type { JournalRecord, JournalHeader } from './journal';
-export { defaultJournalPath, journalDir, stateDir } from './files';
-export { Scheduler } from './scheduler';
-export type { SchedulerOptions } from './scheduler';
-export { diffPlaylist, formatDiff, cutDescription } from './diff';
-export type { PlaylistDiff, DesiredPlaylist, FieldChange, TrackAt, TrackMove } from './diff';
+// The bulk engine's surface for src/cli/commands (playlist apply / export): what they reach as
+// `bulk.<name>` after one lazy import. Other layers import the bulk modules themselves.
+export { parseEdits, canonicalEdit } from './edits';
+export { applyEdits } from './apply';
+export { runReport, checkReportPath, summaryLines, applyExitCode, progressRenderer } from './report';
+export { defaultJournalPath } from './files';
+export { ADAPTIVE_MAX } from './adaptive';
 export { dryRunEdits, formatDryRun } from './dryrun';
-export type { DryRunPlan, DryRunOptions, PlanAction } from './dryrun';
-export { exportPlaylists, playlistToEdit, exportLine } from './export';
-export type { ExportOptions } from './export';
-export { parseShard, selectShard, shardLabel, shardSummary, shardOfId, shardKeyOf, checkOtherSplits, otherSplits, MAX_SHARDS } from './shard';
-export type { Shard } from './shard';
+export { exportPlaylists, exportLine } from './export';
+export { parseShard, selectShard, shardLabel, shardSummary, checkOtherSplits } from './shard';
 export { verifyEdits } from './verify';
-export type { VerifyOptions, VerifyResult } from './verify';

@@ -18,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { McatError, UsageError } from '../client/errors';
+import { McatError, InputError } from '../client/errors';
 import { describeFsError, ensureJournalFolder, O_NOFOLLOW } from './files';
 import { JournalLock, type JournalLockOptions } from './lock';
 
@@ -272,7 +272,7 @@ export class Journal {
    * edit not done, an interruption, no end) is refused without `resume`; a complete one, or one
    * whose run sent nothing, is replaced by the new run. With `resume`, a journal of other edits is refused, a missing or
    * empty one starts a fresh run, and a complete one leaves nothing to do. Every problem with the
-   * path or the disk is a UsageError naming the path: nothing has been sent yet.
+   * path or the disk is a InputError naming the path: nothing has been sent yet.
    */
   static open(file: string, opts: OpenJournalOptions): OpenedJournal {
     const now = opts.now ?? (() => new Date());
@@ -295,16 +295,16 @@ export class Journal {
             fs.rmSync(file);
           } else {
             if (contents.header.version !== JOURNAL_VERSION) {
-              throw new UsageError(`the journal ${file} has version ${contents.header.version}; this mcat reads version ${JOURNAL_VERSION}`);
+              throw new InputError(`the journal ${file} has version ${contents.header.version}; this mcat reads version ${JOURNAL_VERSION}`);
             }
             if (contents.header.inputHash !== opts.inputHash) {
-              throw new UsageError(
+              throw new InputError(
                 `the journal ${file} was written for different edits${contents.header.input ? ` (${contents.header.input})` : ''}: refusing to resume`,
                 'resume with the same input file as the interrupted run, or give another --journal to start a new run',
               );
             }
             if (contents.header.shard !== opts.shard) {
-              throw new UsageError(
+              throw new InputError(
                 `the journal ${file} was written for ${splitOf(contents.header.shard)}, not ${splitOf(opts.shard)}: refusing to resume`,
                 contents.header.shard ? `resume with --shard ${contents.header.shard}` : 'resume without --shard',
               );
@@ -336,7 +336,7 @@ export class Journal {
     } catch (err) {
       lock.release();
       if (err instanceof McatError) throw err;
-      throw new UsageError(`cannot open the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
+      throw new InputError(`cannot open the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
     }
   }
 
@@ -354,7 +354,7 @@ export class Journal {
       this.fd = undefined;
       if (fresh) fs.rmSync(this.path, { force: true });
       const e = err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err);
-      throw new UsageError(`${e.message}; nothing was sent`, fresh ? `${e.fix}, or give --journal a path on another disk` : `${e.fix}, then run again with --resume`);
+      throw new InputError(`${e.message}; nothing was sent`, fresh ? `${e.fix}, or give --journal a path on another disk` : `${e.fix}, then run again with --resume`);
     }
   }
 
@@ -442,7 +442,7 @@ export class Journal {
       fs.closeSync(fd);
       fs.rmSync(file, { force: true });
       const e = err instanceof JournalWriteError ? err : new JournalWriteError(file, err);
-      throw new UsageError(`${e.message}; nothing was sent`, `${e.fix}, or give --journal a path on another disk`);
+      throw new InputError(`${e.message}; nothing was sent`, `${e.fix}, or give --journal a path on another disk`);
     }
     syncDir(path.dirname(path.resolve(file)));
     return j;
@@ -499,8 +499,8 @@ function inspect(file: string): boolean {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
   }
-  if (st.isSymbolicLink()) throw new UsageError(`the journal ${file} is a symbolic link; refusing to write through it`, 'remove it, or give another --journal');
-  if (!st.isFile()) throw new UsageError(`the journal ${file} is not a regular file`, 'remove it, or give another --journal');
+  if (st.isSymbolicLink()) throw new InputError(`the journal ${file} is a symbolic link; refusing to write through it`, 'remove it, or give another --journal');
+  if (!st.isFile()) throw new InputError(`the journal ${file} is not a regular file`, 'remove it, or give another --journal');
   return true;
 }
 
@@ -508,7 +508,7 @@ function readOrRefuse(file: string): JournalContents {
   try {
     return readJournal(file);
   } catch (err) {
-    throw new UsageError(`cannot read the journal ${file}: ${describeFsError(err)}`, 'check its permissions, or give another --journal');
+    throw new InputError(`cannot read the journal ${file}: ${describeFsError(err)}`, 'check its permissions, or give another --journal');
   }
 }
 
@@ -516,14 +516,14 @@ function splitOf(shard: string | undefined): string {
   return shard ? `shard ${shard}` : 'the whole input';
 }
 
-function unfinished(file: string, contents: JournalContents, state: JournalState, inputHash: string, shard: string | undefined): UsageError {
+function unfinished(file: string, contents: JournalContents, state: JournalState, inputHash: string, shard: string | undefined): InputError {
   const h = contents.header!;
   const other = h.inputHash !== inputHash;
   const otherShard = !other && h.shard !== shard;
   const what = other
     ? `an unfinished run of other edits${h.input ? ` (${h.input})` : ''}`
     : `an unfinished run of these edits${otherShard ? `, ${splitOf(h.shard)},` : ''} (${state.done.size} of ${h.total} done${state.failed.size ? `, ${state.failed.size} failed` : ''})`;
-  return new UsageError(
+  return new InputError(
     `the journal ${file} holds ${what}`,
     other
       ? 'give another --journal, or remove that journal if its run is abandoned'

@@ -16,7 +16,10 @@ export interface JsonIssue {
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const hasOwn = Object.prototype.hasOwnProperty;
 
 export class JsonReader {
   pos: number;
@@ -27,7 +30,7 @@ export class JsonReader {
   }
 
   skipWs(): void {
-    while (this.pos < this.end && WS.has(this.text.charCodeAt(this.pos))) this.pos++;
+    while (this.pos < this.end && isWs(this.text.charCodeAt(this.pos))) this.pos++;
   }
 
   atEnd(): boolean {
@@ -82,7 +85,6 @@ export class JsonReader {
   private object(depth: number): { [k: string]: JsonValue } {
     this.pos++; // {
     const obj: { [k: string]: JsonValue } = {};
-    const seen = new Set<string>();
     this.skipWs();
     if (this.peek() === '}') {
       this.pos++;
@@ -93,12 +95,13 @@ export class JsonReader {
       if (this.peek() !== '"') this.unexpected('a property name in double quotes');
       const keyAt = this.pos;
       const key = this.string();
-      if (seen.has(key)) this.issues.push({ offset: keyAt, message: `duplicate key ${JSON.stringify(key)}` });
-      seen.add(key);
+      // every key is an own property of obj (the one named "__proto__" too): a repeat is one already there
+      if (hasOwn.call(obj, key)) this.issues.push({ offset: keyAt, message: `duplicate key ${JSON.stringify(key)}` });
       this.expect(':');
       const v = this.value(depth + 1);
-      // defineProperty: a key named "__proto__" must stay a plain own property
-      Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+      // defineProperty: a key named "__proto__" must stay a plain own property (an assignment would set the prototype)
+      if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else obj[key] = v;
       this.skipWs();
       const c = this.peek();
       if (c === ',') {
@@ -156,9 +159,8 @@ export class JsonReader {
         this.pos++;
         if (this.pos >= this.end) this.fail('unterminated string (truncated?)', start);
         const e = this.text[this.pos];
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-        if (e in simple) {
-          out += simple[e];
+        if (hasOwn.call(ESCAPES, e)) {
+          out += ESCAPES[e];
           this.pos++;
         } else if (e === 'u') {
           const hex = this.text.slice(this.pos + 1, this.pos + 5);
@@ -178,7 +180,7 @@ export class JsonReader {
   }
 
   private number(): number {
-    const re = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    const re = NUMBER;
     re.lastIndex = this.pos;
     const m = re.exec(this.text);
     if (!m || this.pos + m[0].length > this.end) this.unexpected('a number');

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { UsageError } from '../client/errors';
+import { InputError } from '../client/errors';
 import { describeFsError, O_NOFOLLOW } from './files';
 
 interface Claim {
@@ -53,7 +53,7 @@ export class JournalLock {
     readonly tookOverFrom: LockHolder | undefined,
   ) {}
 
-  /** Takes the lock of `journal`, or throws a UsageError naming the run that holds it. */
+  /** Takes the lock of `journal`, or throws a InputError naming the run that holds it. */
   static acquire(journal: string, opts: JournalLockOptions = {}): JournalLock {
     const dir = `${journal}.lock`;
     ensureLockDir(dir);
@@ -90,7 +90,7 @@ export class JournalLock {
         lock.removeBelow();
         return lock;
       }
-      throw new UsageError(`could not take the lock ${dir}: other runs keep taking it`, 'try again in a moment');
+      throw new InputError(`could not take the lock ${dir}: other runs keep taking it`, 'try again in a moment');
     } finally {
       fs.rmSync(tmp, { force: true });
     }
@@ -125,9 +125,9 @@ export class JournalLock {
   }
 }
 
-function busy(journal: string, dir: string, c: Claim): UsageError {
+function busy(journal: string, dir: string, c: Claim): InputError {
   const elsewhere = c.host && c.host !== os.hostname();
-  return new UsageError(
+  return new InputError(
     `the journal ${journal} is in use by another mcat run (pid ${c.pid}${elsewhere ? ` on ${c.host}` : ''})`,
     elsewhere
       ? `wait for it to finish; if that run is gone, remove ${dir}`
@@ -135,9 +135,9 @@ function busy(journal: string, dir: string, c: Claim): UsageError {
   );
 }
 
-function lockError(dir: string, err: unknown): UsageError {
+function lockError(dir: string, err: unknown): InputError {
   const d = describeFsError(err);
-  return new UsageError(`cannot use the lock ${dir}: ${d}`, 'check that folder, or give another --journal');
+  return new InputError(`cannot use the lock ${dir}: ${d}`, 'check that folder, or give another --journal');
 }
 
 /** The lock folder: made 0700 if missing; refused when it is a symlink, not a folder, or someone else's. */
@@ -153,10 +153,10 @@ function ensureLockDir(dir: string): void {
   } catch (err) {
     throw lockError(dir, err);
   }
-  if (st.isSymbolicLink()) throw new UsageError(`the lock ${dir} is a symbolic link; refusing to use it`, 'remove it, or give another --journal');
-  if (!st.isDirectory()) throw new UsageError(`the lock ${dir} is not a folder`, 'remove it, or give another --journal');
+  if (st.isSymbolicLink()) throw new InputError(`the lock ${dir} is a symbolic link; refusing to use it`, 'remove it, or give another --journal');
+  if (!st.isDirectory()) throw new InputError(`the lock ${dir} is not a folder`, 'remove it, or give another --journal');
   const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) throw new UsageError(`the lock ${dir} belongs to another user; refusing to use it`, 'give another --journal');
+  if (uid !== undefined && st.uid !== uid) throw new InputError(`the lock ${dir} belongs to another user; refusing to use it`, 'give another --journal');
 }
 
 function writeNew(file: string, text: string, dir: string): void {

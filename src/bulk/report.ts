@@ -2,7 +2,7 @@
 // stderr summary, the exit code, and the progress line shown while it runs (TTY only).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { McatError, UsageError } from '../client/errors';
+import { McatError, InputError } from '../client/errors';
 import type { ApplyProgress, ApplyResult } from './apply';
 import { canonicalEdit } from './edits';
 
@@ -47,8 +47,8 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-function linkRefused(file: string): UsageError {
-  return new UsageError(`--report ${file} is a symbolic link: mcat does not write through one`, 'name the file itself, or a new one');
+function linkRefused(file: string): InputError {
+  return new InputError(`--report ${file} is a symbolic link: mcat does not write through one`, 'name the file itself, or a new one');
 }
 
 /**
@@ -60,12 +60,12 @@ export function checkReportPath(file: string): void {
   try {
     st = fs.lstatSync(file, { throwIfNoEntry: false });
   } catch (e) {
-    throw new UsageError(`--report ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a part of the path is not a folder' : (e as Error).message}`);
+    throw new InputError(`--report ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a part of the path is not a folder' : (e as Error).message}`);
   }
   if (st?.isSymbolicLink()) throw linkRefused(file);
-  if (st?.isDirectory()) throw new UsageError(`--report ${file} is a folder`, 'name a file to write the report to');
+  if (st?.isDirectory()) throw new InputError(`--report ${file} is a folder`, 'name a file to write the report to');
   if (!st && !fs.statSync(path.dirname(path.resolve(file)), { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`--report ${file}: no such folder ${path.dirname(file)}`);
+    throw new InputError(`--report ${file}: no such folder ${path.dirname(file)}`);
   }
 }
 

@@ -1,11 +1,18 @@
-// How many edits are in flight, and in what order: at most `concurrency` at once, edits of one
+// How many edits are in flight, and in what order: at most `concurrency` at once (fixed, or an
+// adaptive limit that follows the service's answers: adaptive.ts), edits of one
 // target (a lane) one at a time in input order. Nothing here retries or slows down: each request
 // of an edit goes through the client's one retry and rate policy, whose limiter paces every
 // request of the process and pauses them all on a 429.
 
+import type { AdaptiveLimit } from './adaptive';
+
 export interface SchedulerOptions {
-  /** edits in flight at most; default 8 */
+  /** edits in flight at most; default 8 (ignored with `adaptive`) */
   concurrency?: number;
+  /** a limit that moves with the service's answers (adaptive.ts) instead of a fixed one */
+  adaptive?: AdaptiveLimit;
+  /** for the adaptive limit's timings (tests); default performance.now */
+  now?: () => number;
 }
 
 export interface Task<T> {
@@ -21,12 +28,21 @@ export interface RunHooks<T, R> {
 }
 
 export class Scheduler {
-  readonly concurrency: number;
+  private readonly fixed: number;
+  private readonly adaptive: AdaptiveLimit | undefined;
+  private readonly now: () => number;
   private inFlightCount = 0;
   private wake: (() => void) | undefined;
 
   constructor(opts: SchedulerOptions = {}) {
-    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 8));
+    this.fixed = Math.max(1, Math.floor(opts.concurrency ?? 8));
+    this.adaptive = opts.adaptive;
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  /** edits that may be in flight now */
+  get concurrency(): number {
+    return this.adaptive ? this.adaptive.limit : this.fixed;
   }
 
   get inFlight(): number {
@@ -87,8 +103,11 @@ export class Scheduler {
     const onAbort = () => this.kick();
     signal?.addEventListener('abort', onAbort);
 
+    const adaptive = this.adaptive;
     const start = (e: Entry) => {
       this.inFlightCount++;
+      const t0 = adaptive ? this.now() : 0;
+      adaptive?.started(this.inFlightCount);
       safely(() => hooks.onStart?.(e.task.item));
       let p: Promise<R>;
       try {
@@ -99,12 +118,14 @@ export class Scheduler {
       p.then(
         (result) => {
           this.inFlightCount--;
+          adaptive?.finished(this.now() - t0);
           advanceLane(e);
           safely(() => hooks.onDone(e.task.item, result));
           this.kick();
         },
         (err) => {
           this.inFlightCount--;
+          adaptive?.finished(this.now() - t0);
           advanceLane(e);
           safely(() => hooks.onFailed(e.task.item, err));
           this.kick();

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { UsageError } from '../client/errors';
+import { InputError } from '../client/errors';
 import type { ParsedEdit } from './edits';
 import { isComplete, isUntouched, readJournal, stateOf } from './journal';
 
@@ -36,23 +36,23 @@ export const INDEX_ENV = 'JOB_COMPLETION_INDEX';
  */
 export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env): Shard {
   const m = /^(auto|[0-9]+)\/([0-9]+)$/.exec(value);
-  if (!m) throw new UsageError(`--shard must be K/N (shard K of N, counted from 1, e.g. 2/4) or auto/N, got '${value}'`);
+  if (!m) throw new InputError(`--shard must be K/N (shard K of N, counted from 1, e.g. 2/4) or auto/N, got '${value}'`);
   const count = Number(m[2]);
-  if (count < 1 || count > MAX_SHARDS) throw new UsageError(`--shard ${value}: the number of shards must be 1 to ${MAX_SHARDS}, got ${m[2]}`);
+  if (count < 1 || count > MAX_SHARDS) throw new InputError(`--shard ${value}: the number of shards must be 1 to ${MAX_SHARDS}, got ${m[2]}`);
   if (m[1] === 'auto') {
     const raw = env[INDEX_ENV];
     if (raw === undefined || raw.trim() === '') {
-      throw new UsageError(`--shard auto/${count} takes the shard from ${INDEX_ENV}, which is not set`, `a Kubernetes Indexed Job sets it; elsewhere give the shard as K/${count} (1 to ${count})`);
+      throw new InputError(`--shard auto/${count} takes the shard from ${INDEX_ENV}, which is not set`, `a Kubernetes Indexed Job sets it; elsewhere give the shard as K/${count} (1 to ${count})`);
     }
     const t = raw.trim();
     if (!/^[0-9]+$/.test(t) || Number(t) >= count) {
-      throw new UsageError(`--shard auto/${count}: ${INDEX_ENV} must be 0 to ${count - 1}, got '${raw}'`, `the Job's completions and the N of --shard must agree`);
+      throw new InputError(`--shard auto/${count}: ${INDEX_ENV} must be 0 to ${count - 1}, got '${raw}'`, `the Job's completions and the N of --shard must agree`);
     }
     return { index: Number(t) + 1, count, from: INDEX_ENV };
   }
   const index = Number(m[1]);
   if (index < 1 || index > count) {
-    throw new UsageError(
+    throw new InputError(
       `--shard ${value}: the shard must be 1 to ${count}, got ${m[1]}`,
       index === 0 ? `shards are counted from 1; to count from 0 as ${INDEX_ENV} does, use auto/${count}` : undefined,
     );
@@ -138,7 +138,7 @@ export function checkOtherSplits(journalPath: string, shard: Shard | undefined, 
   if (!others.length) return;
   const first = others[0];
   const how = first.split === 'not split' ? '' : ` --shard ${first.split.replace(/^shard /, '')}`;
-  throw new UsageError(
+  throw new InputError(
     `an unfinished run of these edits split them another way (${first.split}: ${first.path}${others.length > 1 ? `, and ${others.length - 1} more` : ''}); running now could apply its edits twice`,
     `finish that run first (mcat playlist apply ${input}${how} --resume), or remove its journal to abandon it`,
   );

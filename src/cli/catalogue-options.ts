@@ -1,5 +1,5 @@
 // Options shared by the catalogue commands, checked before anything is sent.
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import type { OptionDef } from './command';
 
 export const USAGE_TYPES = ['download', 'subscriptionstreaming', 'adsupportedstreaming'] as const;

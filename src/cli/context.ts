@@ -6,7 +6,7 @@ import type { ApiClient } from '../client/http';
 import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import { maskUrlCredentials } from '../config/mask';
 import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
 import { noteUserScope } from './errors';

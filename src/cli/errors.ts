@@ -12,10 +12,15 @@ import {
   RedirectError,
   ResponseError,
   TimeoutError,
-  UsageError,
+  InputError,
   type TimeoutPhase,
 } from '../client/errors';
 import { inRun, runValue } from './lifecycle';
+
+/** Bad flags or arguments, caught before any request (exit 2). */
+export class UsageError extends InputError {
+  override name = 'UsageError';
+}
 
 export class InterruptedError extends McatError {
   override name = 'InterruptedError';
@@ -71,7 +76,8 @@ function accessDenied(err: AuthError): { line: string; hint: string } | undefine
 }
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof UsageError || isSandboxFileError(err)) return 2;
+  // the CLI's usage errors, and input the client, bulk engine, output or configuration refused
+  if (err instanceof InputError || isSandboxFileError(err)) return 2;
   if (err instanceof McatError && err.name === 'HttpStatusError') {
     const status = (err as McatError & { httpStatus: number }).httpStatus;
     return status === 401 || status === 403 ? 4 : 1;

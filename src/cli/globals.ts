@@ -2,7 +2,7 @@
 // effect, --json and --jq are refused where a command prints no JSON, `--json` alone lists the
 // fields, and a jq program is compiled, so that a bad one is a usage error before any request.
 import type { Command } from 'commander';
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import type { View } from '../output/types';
 import { computedNames } from '../output/fields';
 import { fieldsSpec, globalsOf, outputFormat, setQuiet } from './context';

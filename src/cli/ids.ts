@@ -1,6 +1,6 @@
 // Id lists from arguments, a file or stdin: space-, comma- or newline-separated; blank lines
 // and # comments ignored. Every id is checked before anything is sent.
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import { runContext } from './lifecycle';
 
 export function splitIdList(text: string): string[] {

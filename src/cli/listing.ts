@@ -1,7 +1,7 @@
 // Paged listings from the terminal: --page/--page-size for one page, --all/--limit to walk
 // pages (streamed to ndjson/csv; merged into one envelope for json/xml).
 import type { CommandContext, OptionDef } from './command';
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import type { View } from '../output/types';
 import type { ListInfo, Shown } from '../output/sink';
 import { intOption, output, outputFormat, session } from './context';

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable, Transform } from 'node:stream';
-import { McatError, UsageError } from '../client/errors';
+import { McatError } from '../client/errors';
+import { UsageError } from './errors';
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException)?.code;
 

@@ -2,7 +2,7 @@
 // or a few lines from standard input. Never from flags, never echoed, never logged.
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import { InterruptedError } from './errors';
 import { clean } from '../output/clean';
 import { promptStreams } from '../output/streams';

@@ -4,7 +4,7 @@
 // are in its index). Completions (completion.ts) and the launcher's option list (argv.ts) read the
 // same definitions, so no table elsewhere repeats an option's metadata.
 import { Command, Option } from 'commander';
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import { argumentKey, helpAfter, type ArgumentDef, type CommandContext, type CommandDef, type Completion, type GroupDef, type OptionDef } from './command';
 import { globalsOf, session } from './context';
 import { interruptSignal, runContext } from './lifecycle';

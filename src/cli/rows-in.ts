@@ -4,7 +4,7 @@
 //   become the track's metadata) and locker releases (`locker`: each of their tracks);
 // - playlist ids for `group replace|add --playlist -`: `playlist list` and `group show` rows
 //   (NDJSON, a JSON array, CSV or TSV with an `id` column), or bare ids.
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import { parseCsv } from '../bulk/csv';
 import { TRACK_METADATA_FIELDS, type TrackMetadataField } from '../client/playlists';
 import { splitIdList } from './ids';

@@ -1,6 +1,6 @@
 // Whose data a command reads: every user-scoped command (locker, playlists, groups) takes the
 // user's token the same ways: the profile, MCAT_TOKEN/MCAT_TOKEN_SECRET, or two lines on stdin.
-import { UsageError } from '../client/errors';
+import { UsageError } from './errors';
 import { session, type Session } from './context';
 import { readStdin } from './ids';
 import type { CommandContext, OptionDef } from './command';

@@ -2,8 +2,15 @@
 import type { ApiClient } from './http';
 import { chunk, mapBounded } from './batch';
 import { callJson, callXml, type Call } from './call';
-import { artistReleasesBody, batchBody, type ArtistReleasesBody, type BatchBody, type BatchError, type Release } from './schemas/release';
-import { releaseTracksBody, trackMetadataBody, type ReleaseTracksBody, type TrackMetadataBody } from './schemas/track';
+import type { ArtistReleasesBody, BatchBody, BatchError, Release } from './schemas/release';
+import type { ReleaseTracksBody, TrackMetadataBody } from './schemas/track';
+
+// Each call builds only its own schemas (zod's construction is most of their cost), once its
+// request has gone out (see RequestOptions.schema).
+const batchBody = () => import('./schemas/release').then((m) => m.batchBody);
+const artistReleasesBody = () => import('./schemas/release').then((m) => m.artistReleasesBody);
+const releaseTracksBody = () => import('./schemas/track').then((m) => m.releaseTracksBody);
+const trackMetadataBody = () => import('./schemas/track').then((m) => m.trackMetadataBody);
 
 /** The most release ids the batch call takes (spec, limits). */
 export const MAX_BATCH_IDS = 500;

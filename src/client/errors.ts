@@ -183,9 +183,12 @@ export class ResponseError extends McatError {
   }
 }
 
-/** Bad input caught before any request (exit 2). */
-export class UsageError extends McatError {
-  override name = 'UsageError';
+/**
+ * Input refused before anything was sent: a bad value, file, path or setting handed to the client,
+ * the bulk engine, the output or the configuration. The CLI exits 2 for it, as for its UsageError.
+ */
+export class InputError extends McatError {
+  override name = 'InputError';
   constructor(message: string, hint?: string) {
     super(message);
     if (hint) this.hint = hint;

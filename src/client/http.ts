@@ -7,13 +7,11 @@ import type { Readable } from 'node:stream';
 import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
 import { AuthError, HttpError, McatError } from './errors';
-import { authorizationHeader, baseUri, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
+import { authorizationHeader, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, Tracer } from './trace';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export type { Credentials } from './oauth';
 export { DEFAULT_MAX_BODY_BYTES } from './transport';
@@ -60,8 +58,13 @@ export interface RequestOptions {
   auth?: 'consumer' | 'user';
   /** extra request headers */
   headers?: Record<string, string>;
-  /** zod schema (zod/mini, or any zod 4 schema with its safeParse) the parsed body must satisfy; its output is returned */
-  schema?: ZodMiniType;
+  /**
+   * zod schema (zod/mini, or any zod 4 schema with its safeParse) the parsed body must satisfy; its
+   * output is returned. A function giving it (an import of the endpoint's schemas) is called once
+   * the request has gone out: building zod schemas is most of what loading them costs, and is done
+   * while the service answers instead of before the request.
+   */
+  schema?: ZodMiniType | (() => Promise<ZodMiniType>);
   /** names the resource in error messages, e.g. 'release details' */
   what?: string;
   signal?: AbortSignal;
@@ -157,15 +160,15 @@ export class ApiClient {
   }
 
   /** Parsed body (JSON, or XML read into the JSON shape); API errors in the body are thrown. */
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     return (await this.exchange<T>(method, path, opts)).data;
   }
 
   /** Like request, with the response status and headers (e.g. a Location header). */
-  async exchange<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
-    const res = await this.send(method, path, opts, false);
+  async exchange<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
+    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     const data = await read(res, opts.what);
-    return { status: res.status, headers: res.headers, data: validate(data, opts.schema, opts.what, res.status) as T };
+    return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
@@ -254,20 +257,27 @@ export class ApiClient {
       body = JSON.stringify(opts.json);
       baseHeaders['content-type'] = 'application/json';
     }
+    // what every attempt shares: the base URI and parameters it signs, and (OAuth in the header) the URL
+    const signBase = `${url.protocol}//${url.host}${url.pathname}`;
+    const signParams = mergeParams(queryParams, formParams);
+    const inHeader = this.authIn === 'header';
+    const plainTarget = inHeader ? withQuery(url, queryParams) : '';
+    const plainShown = inHeader ? this.tracer.maskUrl(plainTarget) : '';
     let shownUrl = '';
 
     const attempt = async (n: number): Promise<Attempted> => {
       // Signed afresh on every attempt: the service refuses a replayed nonce.
-      const oauth = oauthParams({ method, url: baseUri(url), params: mergeParams(queryParams, formParams), credentials: this.credentials, useToken });
+      const oauth = oauthParams({ method, url: signBase, params: signParams, credentials: this.credentials, useToken });
       const headers = { ...baseHeaders };
       let target: string;
-      if (this.authIn === 'query') {
+      if (!inHeader) {
         target = withQuery(url, { ...queryParams, ...oauth });
+        shownUrl = this.tracer.maskUrl(target);
       } else {
-        target = withQuery(url, queryParams);
+        target = plainTarget;
+        shownUrl = plainShown;
         headers.authorization = authorizationHeader(oauth, '');
       }
-      shownUrl = this.tracer.maskUrl(target);
       const retryNote = n > 0 ? ` (retry ${n})` : '';
       if (this.tracer.on) {
         this.tracer.line(
@@ -278,7 +288,9 @@ export class ApiClient {
       }
       const t0 = Date.now();
       try {
-        const a = await this.transport.send({ method, url: target, headers, body, signal: opts.signal });
+        const out = { method, url: target, headers, body, signal: opts.signal };
+        // a body to read whole goes the short way (no stream); a download needs send()'s stream
+        const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
         return Object.assign(a, { label: `${a.status} ${method} ${shownUrl} ${a.ms} ms${retryNote}` });
       } catch (err) {
         this.tracer.line(`${method} ${shownUrl} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
@@ -299,7 +311,7 @@ export class ApiClient {
       return {
         status: a.status,
         headers: a.headers,
-        body: a.stream({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
+        body: a.stream!({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
         contentLength: len !== undefined && /^\d+$/.test(len) ? Number(len) : undefined,
         url: shownUrl,
       };
@@ -319,6 +331,16 @@ export class ApiClient {
     }
     return out;
   }
+}
+
+/**
+ * The schema of RequestOptions, built (when given as a function) after the request has gone out:
+ * setImmediate runs after the event loop's poll, where the connection completes and undici writes
+ * the request.
+ */
+function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undefined> | ZodMiniType | undefined {
+  if (typeof schema !== 'function') return schema;
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(schema);
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */

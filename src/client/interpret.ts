@@ -5,10 +5,8 @@ import type { ZodMiniType } from 'zod/mini';
 import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
 import { parseRetryAfter } from './policy';
 import { maskQuery } from './trace';
+import { parseInPlace } from './schemas/in-place';
 import type { parseApiXml as ParseApiXml } from './xml';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 
 type BodyKind = 'empty' | 'json' | 'xml' | 'html' | 'oauth' | 'text';
 
@@ -38,8 +36,10 @@ export async function xmlReady(res: { text: string; headers: Record<string, stri
   if (!parseXml && sniff(res.text, res.headers['content-type']) === 'xml') parseXml = (await import('./xml')).parseApiXml;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** Reads one answer: returns the JSON-shaped body, or throws the typed error it stands for. */
-export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string): any {
+export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string): unknown {
   // Never followed: the signed request (and its token) would go wherever the server says.
   if (status >= 300 && status < 400) return throwIt(redirectError(status, headers, url));
   const kind = sniff(text, headers['content-type']);
@@ -61,7 +61,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
       new ResponseError(`${label}expected JSON or XML, got ${kind === 'html' ? 'an HTML page' : 'plain text'} ("${firstWords(text, 60)}")`, status),
     );
   }
-  let body: any;
+  let body: unknown;
   if (kind === 'json') {
     try {
       body = JSON.parse(text);
@@ -80,14 +80,14 @@ export function interpret(status: number, headers: Record<string, string>, text:
       if (e instanceof ResponseError && what) e.message = `${label}${e.message}`;
       throw e;
     }
-    if (body.status === undefined) {
+    if (!isRecord(body) || body.status === undefined) {
       if (status >= 400) return throwIt(httpError(status, text, headers));
       return throwIt(new ResponseError(`${label}the <response> element has no status`, status));
     }
   }
-  const isObj = body !== null && typeof body === 'object' && !Array.isArray(body);
-  const errObj = isObj && body.error && typeof body.error === 'object' ? body.error : undefined;
-  if (isObj && (body.status === 'error' || (errObj && body.status === undefined && ('code' in errObj || 'errorMessage' in errObj)))) {
+  const obj = isRecord(body) ? body : undefined;
+  const errObj = obj && isRecord(obj.error) ? obj.error : undefined;
+  if (obj && (obj.status === 'error' || (errObj && obj.status === undefined && ('code' in errObj || 'errorMessage' in errObj)))) {
     const code = errObj?.code !== undefined && errObj.code !== '' && Number.isFinite(Number(errObj.code)) ? Number(errObj.code) : undefined;
     const message = typeof errObj?.errorMessage === 'string' ? errObj.errorMessage : '';
     if (status === 401) return throwIt(new AuthError(message || 'access denied', status, code));
@@ -95,9 +95,9 @@ export function interpret(status: number, headers: Record<string, string>, text:
   }
   // In XML the status is always the envelope's; in JSON only beside a version (a playlist has
   // a status of its own: published, draft).
-  const envelopeStatus = kind === 'xml' || (isObj && 'version' in body);
-  if (isObj && envelopeStatus && typeof body.status === 'string' && body.status !== 'ok') {
-    return throwIt(new ResponseError(`${label}unrecognised response status "${body.status}"`, status));
+  const envelopeStatus = kind === 'xml' || (obj !== undefined && 'version' in obj);
+  if (obj && envelopeStatus && typeof obj.status === 'string' && obj.status !== 'ok') {
+    return throwIt(new ResponseError(`${label}unrecognised response status "${obj.status}"`, status));
   }
   if (status >= 400) {
     if (status === 401) return throwIt(new AuthError(`HTTP 401`, status));
@@ -137,6 +137,9 @@ function throwIt(e: Error): never {
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
 export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status: number): unknown {
   if (!schema) return data;
+  // the common case, a body that fits, without zod's copy of it; anything else is zod's to say
+  const fast = parseInPlace(schema, data);
+  if (fast) return fast.value;
   const r = schema.safeParse(data);
   if (r.success) return r.data;
   const issue = r.error.issues[0];

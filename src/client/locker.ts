@@ -33,12 +33,23 @@ export function getLockerXml(c: ApiClient, o: LockerOptions): Promise<string> {
 export const LOCKER_LIST_PATH = 'locker.lockerReleases.lockerRelease';
 export const LOCKER_PAGING_PATH = 'locker.lockerReleases';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/** The fields of a locker release its key reads (the listing's items are not validated: any may be missing). */
+interface LockerReleaseLike {
+  release?: { id?: unknown };
+  lockerTracks?: { lockerTrack?: unknown };
+}
+interface LockerTrackLike {
+  track?: { id?: unknown };
+  purchaseId?: unknown;
+  purchaseDate?: unknown;
+}
 
 /** A locker release's identity for paginate()'s repeat rule: its release and track ids (hashing
  *  the whole entry, paginate's default for items without an id, costs ~25 µs a release). */
-export function lockerReleaseKey(lr: any): string {
-  const tracks: any[] = Array.isArray(lr?.lockerTracks?.lockerTrack) ? lr.lockerTracks.lockerTrack : [];
+export function lockerReleaseKey(item: unknown): string {
+  const lr = (item ?? undefined) as LockerReleaseLike | undefined;
+  const list = lr?.lockerTracks?.lockerTrack;
+  const tracks: (LockerTrackLike | null | undefined)[] = Array.isArray(list) ? list : [];
   return `${lr?.release?.id}:${tracks.map((lt) => `${lt?.track?.id}/${lt?.purchaseId ?? lt?.purchaseDate ?? ''}`).join(',')}`;
 }
 

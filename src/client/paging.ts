@@ -5,23 +5,24 @@
 import { createHash } from 'node:crypto';
 import { AbortedError, PagingError } from './errors';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+type Obj = Record<string, unknown>;
 
-export function getPath(obj: any, path: string): any {
+export function getPath(obj: unknown, path: string): unknown {
   let cur = obj;
   for (const k of path.split('.')) {
     if (cur === null || cur === undefined) return undefined;
-    cur = cur[k];
+    cur = (cur as Obj)[k];
   }
   return cur;
 }
 
-export function setPath(obj: any, path: string, value: unknown): void {
+/** Sets a dotted path in an object, making the objects on the way. */
+export function setPath(obj: Obj, path: string, value: unknown): void {
   const keys = path.split('.');
   let cur = obj;
   for (const k of keys.slice(0, -1)) {
     cur[k] ??= {};
-    cur = cur[k];
+    cur = cur[k] as Obj;
   }
   cur[keys[keys.length - 1]] = value;
 }
@@ -106,7 +107,7 @@ export class PageGuard {
 /** Pages in flight at once in a walk, once its first page has given the total (`--all`, export). */
 export const DEFAULT_PAGE_CONCURRENCY = 4;
 
-export interface PaginateOptions<T = any> extends PageGuardOptions {
+export interface PaginateOptions<T = unknown> extends PageGuardOptions {
   /** dotted path of the item array, e.g. 'releases.releases' */
   listPath?: string;
   /** dotted path of the object with page, pageSize and totalItems, e.g. 'releases' */
@@ -139,7 +140,7 @@ export type PageFetcher<T> = (page: number, signal: AbortSignal) => Promise<T>;
  * further ahead than o.concurrency pages: memory is bounded by the pages in flight however
  * slowly the caller reads.
  */
-export async function* paginate<T = any>(fetchPage: PageFetcher<T>, o: PaginateOptions<T>): AsyncGenerator<T> {
+export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: PaginateOptions<T>): AsyncGenerator<T> {
   if (o.limit !== undefined && o.limit <= 0) return;
   const guard = new PageGuard(o);
   const width = Math.max(1, Math.floor(o.concurrency ?? DEFAULT_PAGE_CONCURRENCY));
@@ -175,7 +176,7 @@ export async function* paginate<T = any>(fetchPage: PageFetcher<T>, o: PaginateO
       const size = Number(paging.pageSize ?? o.pageSize ?? items.length);
       const total = paging.totalItems === undefined ? undefined : Number(paging.totalItems);
       if (o.limit !== undefined && seen + items.length >= o.limit) {
-        if (seen + items.length > o.limit && o.listPath) setPath(body, o.listPath, items.slice(0, o.limit - seen));
+        if (seen + items.length > o.limit && o.listPath) setPath(body as Record<string, unknown>, o.listPath, items.slice(0, o.limit - seen));
         yield body;
         return;
       }
@@ -204,7 +205,7 @@ function stopped(): AbortedError {
 }
 
 /** The items of every page, one by one. */
-export async function* paginateItems<I = any>(fetchPage: PageFetcher<unknown>, o: PaginateOptions): AsyncGenerator<I> {
+export async function* paginateItems<I = unknown>(fetchPage: PageFetcher<unknown>, o: PaginateOptions): AsyncGenerator<I> {
   for await (const body of paginate(fetchPage, o)) {
     const list = o.items ? o.items(body) : getPath(body, o.listPath ?? '');
     if (Array.isArray(list)) yield* list as I[];

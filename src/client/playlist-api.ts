@@ -42,6 +42,6 @@ export function playlistApi(c: ApiClient): PlaylistApi {
   };
 }
 
-export type { CreateBody, DetailsBody, ReplaceBody, TrackInput, PlaylistQuery, ListPlaylistsOptions, CreateOptions } from './playlists';
+export type { CreateBody, DetailsBody, PlaylistFields, ReplaceBody, TrackInput, PlaylistQuery, ListPlaylistsOptions, CreateOptions } from './playlists';
 export type { GroupQuery } from './groups';
 export type { Playlist, PlaylistBody, PlaylistGroupBody, PlaylistsBody } from './schemas/playlist';

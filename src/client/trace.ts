@@ -5,10 +5,22 @@ import { percentEncode, type Credentials } from './oauth';
 const SECRET_PARAMS = new Set(['oauth_signature', 'oauth_token', 'oauth_token_secret', 'oauth_consumer_secret']);
 
 export class Tracer {
+  /** each secret as it may appear in a line: as it is and percent-encoded (worked out once) */
+  private readonly secrets: string[];
+
   constructor(
     private readonly out: ((line: string) => void) | undefined,
-    private readonly credentials: Credentials,
-  ) {}
+    credentials: Credentials,
+  ) {
+    this.secrets = [];
+    for (const s of [credentials.consumerSecret, credentials.tokenSecret, credentials.token]) {
+      if (s && s.length >= 4) {
+        this.secrets.push(s);
+        const enc = percentEncode(s);
+        if (enc !== s) this.secrets.push(enc);
+      }
+    }
+  }
 
   get on(): boolean {
     return this.out !== undefined;
@@ -26,13 +38,7 @@ export class Tracer {
   /** Removes any literal secret that slipped into a line. */
   scrub(text: string): string {
     let out = text;
-    for (const s of [this.credentials.consumerSecret, this.credentials.tokenSecret, this.credentials.token]) {
-      if (s && s.length >= 4) {
-        out = out.split(s).join('***');
-        const enc = percentEncode(s);
-        if (enc !== s) out = out.split(enc).join('***');
-      }
-    }
+    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('***');
     return out;
   }
 

@@ -4,8 +4,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ResponseError } from './errors';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /** Paged containers: the JSON name of their item array. */
 const PAGED_ITEMS: Record<string, { child: string; key: string }> = {
   releases: { child: 'release', key: 'releases' },
@@ -88,15 +86,19 @@ function stripProlog(text: string): string {
   return text.replace(/^\uFEFF/, '').trimStart().replace(/^<\?xml[^>]*>/, '');
 }
 
-function convertElement(name: string, node: any, path: string[]): any {
-  if (node === null || node === undefined) return '';
-  if (typeof node !== 'object') return scalar(name, String(node));
+type XmlNode = Record<string, unknown>;
+const isNode = (v: unknown): v is XmlNode => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function convertElement(name: string, value: unknown, path: string[]): unknown {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object') return scalar(name, String(value));
+  const node = value as XmlNode;
   if (node['@xsi:nil'] === 'true') return null;
 
   const childPath = [...path, name];
   const paged = PAGED_ITEMS[name];
   const isPaged = paged && ('page' in node || 'pageSize' in node || 'totalItems' in node);
-  const out: any = {};
+  const out: XmlNode = {};
 
   for (const [k, v] of Object.entries(node)) {
     if (k.startsWith('@')) {
@@ -140,7 +142,7 @@ function convertElement(name: string, node: any, path: string[]): any {
     out.disc = out.discNumber;
     delete out.discNumber;
   }
-  if (name === 'downloadUrl' && out.url === undefined && out.format && typeof out.format === 'object' && 'url' in out.format) {
+  if (name === 'downloadUrl' && out.url === undefined && isNode(out.format) && 'url' in out.format) {
     const { url, ...format } = out.format;
     return { ...out, url, format };
   }
@@ -156,7 +158,7 @@ export interface ParsedXml {
   /** name of the root element */
   root: string;
   /** the JSON shape: root attributes (status, version, schema) beside the converted children */
-  body: any;
+  body: Record<string, unknown>;
 }
 
 /**
@@ -170,25 +172,26 @@ export function parseApiXml(text: string, httpStatus?: number): ParsedXml {
     const e = valid.err;
     throw new ResponseError(`malformed XML (${e.msg.replace(/\.$/, '')}, line ${e.line}, column ${e.col})`, httpStatus);
   }
-  let doc: any;
+  let doc: unknown;
   try {
     doc = parser.parse(src);
   } catch (err) {
     throw new ResponseError(`malformed XML (${(err as Error).message})`, httpStatus);
   }
-  const roots = Object.keys(doc ?? {}).filter((k) => !k.startsWith('?') && !k.startsWith('#'));
+  const top: XmlNode = isNode(doc) ? doc : {};
+  const roots = Object.keys(top).filter((k) => !k.startsWith('?') && !k.startsWith('#'));
   if (roots.length === 0) throw new ResponseError('empty XML document: no <response> element', httpStatus);
   const root = roots[0];
   if (root !== 'response') {
     throw new ResponseError(`no <response> element in the XML (the root element is <${root}>)`, httpStatus);
   }
-  const node = doc.response;
-  const body: any = {};
-  if (node && typeof node === 'object') {
+  const node = top.response;
+  const body: Record<string, unknown> = {};
+  if (isNode(node)) {
     if (node['@status'] !== undefined) body.status = String(node['@status']);
     if (node['@version'] !== undefined) body.version = String(node['@version']);
     if (node['@xsi:noNamespaceSchemaLocation'] !== undefined) body.schema = String(node['@xsi:noNamespaceSchemaLocation']);
-    const rest: any = {};
+    const rest: XmlNode = {};
     for (const [k, v] of Object.entries(node)) if (!k.startsWith('@')) rest[k] = v;
     Object.assign(body, convertElement('response', rest, []));
   }

@@ -1,7 +1,7 @@
 // Settings of one run, resolved in one pure function: flags > environment > the selected
 // profile > the built-in sandbox. Each value carries its source, for `mcat auth status`.
 // No I/O here: the store's snapshot and the environment are handed in.
-import { UsageError } from '../client/errors';
+import { InputError } from '../client/errors';
 import { maskUrlCredentials } from './mask';
 
 export interface Profile {
@@ -85,16 +85,16 @@ export function selectProfile(input: SettingsInput): { name: string; source: Sou
   return { name: SANDBOX_PROFILE, source: 'sandbox' };
 }
 
-function unknownProfile(name: string, store: StoreSnapshot, how: string): UsageError {
+function unknownProfile(name: string, store: StoreSnapshot, how: string): InputError {
   const names = Object.keys(store.profiles).sort();
   const known = names.length ? `profiles: ${[SANDBOX_PROFILE, ...names.filter((n) => n !== SANDBOX_PROFILE)].join(', ')}` : `the only profile is the built-in '${SANDBOX_PROFILE}'`;
-  return new UsageError(`no profile named '${name}'${how}`, `${known}; create it with 'mcat auth login --profile ${name}'`);
+  return new InputError(`no profile named '${name}'${how}`, `${known}; create it with 'mcat auth login --profile ${name}'`);
 }
 
 function checkAuthIn(v: string, where: string): 'header' | 'query' {
   const s = v.trim().toLowerCase();
   if (s === 'header' || s === 'query') return s;
-  throw new UsageError(`${where}: auth transport must be 'header' or 'query', got '${v}'`);
+  throw new InputError(`${where}: auth transport must be 'header' or 'query', got '${v}'`);
 }
 
 function checkBaseUrl(v: string, where: string): string {
@@ -105,7 +105,7 @@ function checkBaseUrl(v: string, where: string): string {
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-    throw new UsageError(`${where} must be an http or https URL, got '${maskUrlCredentials(v)}'`);
+    throw new InputError(`${where} must be an http or https URL, got '${maskUrlCredentials(v)}'`);
   }
   return v;
 }

@@ -6,7 +6,7 @@ import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, lstatSy
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Conf from 'conf';
-import { McatError, UsageError } from '../client/errors';
+import { McatError, InputError } from '../client/errors';
 import { ENV, envValue, SANDBOX_PROFILE, type Profile, type StoreSnapshot } from './settings';
 
 export interface ProfileStore {
@@ -26,7 +26,7 @@ const PROFILE_KEYS = ['baseUrl', 'consumerKey', 'consumerSecret', 'token', 'toke
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name '${name}'`, 'use 1 to 40 letters, digits, _ or -');
+    throw new InputError(`invalid profile name '${name}'`, 'use 1 to 40 letters, digits, _ or -');
   }
   return name;
 }
@@ -71,7 +71,7 @@ function readSnapshot(path: string): StoreSnapshot {
     const code = (err as NodeJS.ErrnoException).code;
     // no file (or no directory to hold one): nothing saved yet
     if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
-    throw new UsageError(`cannot read config file ${path}: ${reasonOf(err)}`, FIX_HINT);
+    throw new InputError(`cannot read config file ${path}: ${reasonOf(err)}`, FIX_HINT);
   }
   if (text.trim() === '') return { profiles: {} };
   let data: unknown;
@@ -79,7 +79,7 @@ function readSnapshot(path: string): StoreSnapshot {
     data = JSON.parse(text);
   } catch {
     // JSON.parse's message quotes the text around the error: never shown, it may hold a secret
-    throw new UsageError(`config file ${path} is not valid JSON`, FIX_HINT);
+    throw new InputError(`config file ${path} is not valid JSON`, FIX_HINT);
   }
   return sanitize(data, path);
 }
@@ -89,7 +89,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function sanitize(data: unknown, path: string): StoreSnapshot {
-  const bad = (what: string) => new UsageError(`config file ${path} is not a valid mcat config: ${what}`, FIX_HINT);
+  const bad = (what: string) => new InputError(`config file ${path} is not a valid mcat config: ${what}`, FIX_HINT);
   if (!isObject(data)) throw bad('expected a JSON object');
   const profiles: Record<string, Profile> = {};
   if (data.profiles !== undefined) {
@@ -182,7 +182,7 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
       }
     } catch (err) {
       if (err instanceof McatError) throw err;
-      if (err instanceof SyntaxError) throw new UsageError(`config file ${path} is not valid JSON`, FIX_HINT);
+      if (err instanceof SyntaxError) throw new InputError(`config file ${path} is not valid JSON`, FIX_HINT);
       const e = new McatError(`cannot write config file ${path}: ${reasonOf(err)}`);
       e.hint = `check the permissions of ${dir}, or set ${ENV.configDir} to another directory`;
       throw e;
@@ -229,7 +229,7 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
         if (next.current === undefined) return;
         delete next.current;
       } else {
-        throw new UsageError(`no profile named '${name}'`, `log in first with 'mcat auth login --profile ${name}'`);
+        throw new InputError(`no profile named '${name}'`, `log in first with 'mcat auth login --profile ${name}'`);
       }
       write(next);
     },

@@ -331,11 +331,14 @@ export async function run(argv: string[]): Promise<void> {
   const ownLoader = !enableCompileCache && !verbose;
   // A V8 flag set at run time changes the hash that Node's code cache of its built-in modules is
   // checked against: every built-in loaded afterwards is compiled from source (http, net, stream
-  // and crypto: 3.7 ms become 8.3). So what the run will load anyway is loaded first: the stream
-  // behind stdout (a terminal, a pipe or a file: every command but help prints through it), and for
-  // a command that calls the API, the network stack. (Not stderr's: most runs never write to it.
-  // Help goes through the one writer, src/output/streams.ts.)
-  if (!help) void process.stdout;
+  // and crypto: 3.7 ms become 8.3). So what the run will load anyway is loaded first: the streams
+  // behind stdout and stderr (a terminal, a pipe or a file: every run makes both, help included,
+  // when src/output/streams.ts guards them before the command starts), vm (this loader's), process
+  // (commander's), and for a command that calls the API, the network stack.
+  void process.stdout;
+  void process.stderr;
+  if (ownLoader) vm = nodeRequire('node:vm') as typeof import('node:vm');
+  nodeRequire('node:process');
   if (networked) for (const m of NETWORK_BUILTINS) nodeRequire(m);
   const flags: string[] = [];
   // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run and

@@ -4,8 +4,6 @@
 import type { View } from './types';
 import { columnValue, fieldReaders } from './fields';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export const CRLF = '\r\n';
 
 export function csvText(value: unknown): string {
@@ -26,7 +24,7 @@ export function csvLine(values: readonly unknown[]): string {
 
 export interface CsvColumns {
   header: string[];
-  values(item: any): unknown[];
+  values(item: unknown): unknown[];
 }
 
 /** Columns of the view (data values, not the table's text), or one per --fields name. */
@@ -42,7 +40,7 @@ export function csvColumns(view: View, fields?: readonly string[]): CsvColumns {
   };
 }
 
-export function renderCsv(view: View, items: readonly any[], fields?: readonly string[]): string {
+export function renderCsv(view: View, items: readonly unknown[], fields?: readonly string[]): string {
   const cols = csvColumns(view, fields);
   let out = csvLine(cols.header);
   for (const item of items) out += csvLine(cols.values(item));

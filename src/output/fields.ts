@@ -3,10 +3,8 @@
 // element of an array) or `[n]` (one element; negative from the end): `artist.name`,
 // `tracks[].trackId`, `releases[0].title`. A view may also name its table's computed columns
 // (a title shown with its version): those names read the computed value.
-import { UsageError } from '../client/errors';
+import { InputError } from '../client/errors';
 import type { Column, View } from './types';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 type Step = { key: string } | { index: number } | { each: true };
 
@@ -39,11 +37,11 @@ export function parsePath(path: string): Step[] | undefined {
 
 export function parseFields(spec: string): string[] {
   const parts = spec.split(',').map((s) => s.trim());
-  if (parts.every((p) => p === '')) throw new UsageError('--fields needs at least one field', EXAMPLE);
+  if (parts.every((p) => p === '')) throw new InputError('--fields needs at least one field', EXAMPLE);
   const out: string[] = [];
   for (const p of parts) {
-    if (p === '') throw new UsageError(`--fields has an empty entry: '${spec}'`, EXAMPLE);
-    if (!parsePath(p)) throw new UsageError(`--fields: '${p}' is not a field path`, EXAMPLE);
+    if (p === '') throw new InputError(`--fields has an empty entry: '${spec}'`, EXAMPLE);
+    if (!parsePath(p)) throw new InputError(`--fields: '${p}' is not a field path`, EXAMPLE);
     if (!out.includes(p)) out.push(p);
   }
   return out;
@@ -61,8 +59,8 @@ function stepsOf(path: string): Step[] {
   return s;
 }
 
-function own(v: any, key: string): any {
-  return v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, key) ? v[key] : undefined;
+function own(v: unknown, key: string): unknown {
+  return v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, key) ? (v as Record<string, unknown>)[key] : undefined;
 }
 
 function at(v: unknown, index: number): unknown {
@@ -92,7 +90,7 @@ function collect(v: unknown, steps: Step[], i: number, out: unknown[]): boolean 
  * The value at a path: a single value, or with `[]` the list of every value found (nested lists
  * flattened); undefined when the path is not in obj.
  */
-export function getPath(obj: any, path: string): any {
+export function getPath(obj: unknown, path: string): unknown {
   const steps = stepsOf(path);
   if (!steps.some((s) => 'each' in s)) {
     let cur = obj;
@@ -156,7 +154,7 @@ function define(o: Record<string, unknown>, k: string, v: unknown): void {
 }
 
 /** A new object holding only the given paths (missing values as null), nested as in the source. */
-export function pickFields(obj: any, paths: readonly string[]): Record<string, unknown> {
+export function pickFields(obj: unknown, paths: readonly string[]): Record<string, unknown> {
   const root: Node = {};
   for (const p of paths) addPath(root, stepsOf(p));
   return project(obj ?? {}, root) as Record<string, unknown>;
@@ -167,16 +165,16 @@ export function pickFields(obj: any, paths: readonly string[]): Record<string, u
 export interface FieldReader {
   name: string;
   /** the value as data (csv, tsv, json, ndjson) */
-  value(item: any): unknown;
+  value(item: unknown): unknown;
   /** what a table shows */
-  text(item: any): unknown;
+  text(item: unknown): unknown;
   /** a name the view defines (always there), not a path into the data */
   computed: boolean;
 }
 
 /** The names a view gives its computed values, with what each reads. */
-export function computedNames(view: View | undefined): Map<string, (item: any) => unknown> {
-  const names = new Map<string, (item: any) => unknown>();
+export function computedNames(view: View | undefined): Map<string, (item: unknown) => unknown> {
+  const names = new Map<string, (item: unknown) => unknown>();
   for (const c of view?.columns ?? []) {
     if (c.shown && c.get) names.set(c.shown, c.get);
     if (c.value) names.set(c.key, c.value);
@@ -185,12 +183,12 @@ export function computedNames(view: View | undefined): Map<string, (item: any) =
 }
 
 /** How a column reads its data value: computed, or the value at its key as received. */
-export function columnValue(c: Column, item: any): unknown {
+export function columnValue(c: Column, item: unknown): unknown {
   return c.value ? c.value(item) : getPath(item, c.key);
 }
 
 /** What a table shows of a column. */
-export function columnText(c: Column, item: any): unknown {
+export function columnText(c: Column, item: unknown): unknown {
   return c.get ? c.get(item) : columnValue(c, item);
 }
 
@@ -200,15 +198,15 @@ export function fieldReaders(view: View | undefined, fields: readonly string[]):
     const fn = names.get(name);
     if (fn) {
       const col = view!.columns.find((c) => c.key === name && c.value);
-      return { name, value: fn, text: col ? (item: any) => columnText(col, item) : fn, computed: true };
+      return { name, value: fn, text: col ? (item: unknown) => columnText(col, item) : fn, computed: true };
     }
-    const read = (item: any) => getPath(item, name);
+    const read = (item: unknown) => getPath(item, name);
     return { name, value: read, text: read, computed: false };
   });
 }
 
 /** Picks fields of an item: paths nested as in the source, computed names as top-level keys. */
-export function pickReaders(item: any, readers: readonly FieldReader[]): Record<string, unknown> {
+export function pickReaders(item: unknown, readers: readonly FieldReader[]): Record<string, unknown> {
   const paths = readers.filter((r) => !r.computed).map((r) => r.name);
   const picked = paths.length ? pickFields(item, paths) : {};
   const out: Record<string, unknown> = {};
@@ -238,7 +236,7 @@ export function pathsIn(items: readonly unknown[], max = 60): string[] {
       const keys = Object.keys(v);
       if (keys.length === 0 && path) seen.add(path);
       // names from the data reach the terminal in a hint: plain ones only
-      for (const k of keys) if (/^[\w$@-]+$/.test(k)) walk((v as any)[k], path ? `${path}.${k}` : k, depth + 1);
+      for (const k of keys) if (/^[\w$@-]+$/.test(k)) walk((v as Record<string, unknown>)[k], path ? `${path}.${k}` : k, depth + 1);
       return;
     }
     if (path) seen.add(path);
@@ -280,7 +278,7 @@ export class FieldCheck {
     const missing = [...this.pending];
     const there = [...computedNames(this.view).keys(), ...pathsIn(this.sample)];
     const shown = there.length > 40 ? [...there.slice(0, 40), '…'] : there;
-    throw new UsageError(
+    throw new InputError(
       `${this.flag}: ${missing.map((m) => `'${m}'`).join(', ')} ${missing.length === 1 ? 'matches' : 'match'} nothing in any row`,
       `fields there are: ${shown.join(', ')}`,
     );

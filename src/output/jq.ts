@@ -8,7 +8,7 @@
 // an error while it runs on the answer is exit 1, and then nothing is printed. jq runs inside
 // WebAssembly with a virtual file system and environment: it sees the document and nothing else
 // of the machine (no files, and `$ENV` is not the shell's environment).
-import { McatError, UsageError } from '../client/errors';
+import { McatError, InputError } from '../client/errors';
 import { clean } from './clean';
 
 interface JqResult {
@@ -41,9 +41,9 @@ const MANUAL = "jq's manual: https://jqlang.org/manual/";
 
 /** Compiles the program with no input: a syntax error (or an unknown function) is a usage error. */
 export async function checkJq(program: string): Promise<void> {
-  if (program.trim() === '') throw new UsageError('--jq needs a jq program', "e.g. --jq '.playlists.playlist[].id'");
+  if (program.trim() === '') throw new InputError('--jq needs a jq program', "e.g. --jq '.playlists.playlist[].id'");
   const r = (await jq()).raw('', program, ['-c']);
-  if (r.exitCode !== 0) throw new UsageError(`--jq: ${message(r.stderr)}`, MANUAL);
+  if (r.exitCode !== 0) throw new InputError(`--jq: ${message(r.stderr)}`, MANUAL);
 }
 
 /**

@@ -1,5 +1,4 @@
 // JSON output: the API's body pretty-printed, and --all pages merged into one envelope.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export function renderJson(body: unknown): string {
   return JSON.stringify(body ?? null, null, 2) + '\n';
@@ -12,18 +11,20 @@ export interface MergeOptions {
   pagingPath: string;
 }
 
-function get(obj: any, keys: string[]): any {
+type Obj = Record<string, unknown>;
+
+function get(obj: unknown, keys: string[]): unknown {
   let cur = obj;
   for (const k of keys) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = cur[k];
+    cur = (cur as Obj)[k];
   }
   return cur;
 }
 
 /** A copy of obj with value at keys; objects along the path are copied, nothing else is. */
-function withPath(obj: any, keys: string[], value: unknown): any {
-  const base = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? { ...obj } : {};
+function withPath(obj: unknown, keys: string[], value: unknown): unknown {
+  const base: Obj = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? { ...(obj as Obj) } : {};
   if (keys.length === 0) return value;
   const [k, ...rest] = keys;
   base[k] = rest.length === 0 ? value : withPath(base[k], rest, value);
@@ -36,7 +37,7 @@ function withPath(obj: any, keys: string[], value: unknown): any {
  * totalItems as it sent it (a --limit that cuts the list leaves it untouched).
  * The pages are not changed.
  */
-export function mergePages(pages: readonly unknown[], opts: MergeOptions): any {
+export function mergePages(pages: readonly unknown[], opts: MergeOptions): unknown {
   const listKeys = opts.listPath.split('.');
   const pagingKeys = opts.pagingPath.split('.');
   const items: unknown[] = [];

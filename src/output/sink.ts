@@ -65,11 +65,11 @@ export interface Output {
 
 function positionOf(body: unknown, list: ListInfo | undefined): { page: number; first: number; total: number } | undefined {
   if (!list) return undefined;
-  const p = getPath(body, list.pagingPath);
+  const p = getPath(body, list.pagingPath) as { totalItems?: unknown; page?: unknown; pageSize?: unknown } | undefined;
   const total = Number(p?.totalItems);
   if (!Number.isFinite(total)) return undefined;
-  const page = Number(p?.page) > 0 ? Number(p.page) : 1;
-  const size = Number(p?.pageSize) > 0 ? Number(p.pageSize) : 0;
+  const page = Number(p?.page) > 0 ? Number(p?.page) : 1;
+  const size = Number(p?.pageSize) > 0 ? Number(p?.pageSize) : 0;
   return { page, first: (page - 1) * size + 1, total };
 }
 
@@ -81,13 +81,13 @@ export function createOutput(opts: OutputOptions): Output {
   const mode: CleanMode = opts.format === 'table' ? 'styled' : opts.format === 'xml' ? 'xml' : 'text';
   let heading: string | undefined;
 
-  async function write(text: string): Promise<void> {
+  async function write(text: string, how: CleanMode = mode): Promise<void> {
     if (heading !== undefined && opts.format === 'table') {
       const { dimLines } = await import('./table');
       text = dimLines(heading, opts) + text;
       heading = undefined;
     }
-    await writer().write(text, mode);
+    await writer().write(text, how);
   }
 
   const tableOptions = () => ({ color: opts.color, width: opts.width, fields, notice: opts.notice });
@@ -109,7 +109,7 @@ export function createOutput(opts: OutputOptions): Output {
    * A listing streamed with --fields: its output is held back until every path has matched some
    * item, so a path that matches nothing in any row is an error with nothing printed.
    */
-  function fieldGate(view: View) {
+  function fieldGate(view: View, how: CleanMode = mode) {
     const readers = fields ? fieldReaders(view, fields) : undefined;
     const check = readers ? new FieldCheck(readers, view, opts.fieldsFlag) : undefined;
     let held: string[] | undefined = check && !check.settled ? [] : undefined;
@@ -124,14 +124,14 @@ export function createOutput(opts: OutputOptions): Output {
           held = undefined;
         }
         if (held) held.push(text);
-        else await write(text);
+        else await write(text, how);
       },
       async end(): Promise<void> {
         if (!held) return;
         check!.check();
         const text = held.join('');
         held = undefined;
-        await write(text);
+        await write(text, how);
       },
     };
   }
@@ -190,7 +190,8 @@ export function createOutput(opts: OutputOptions): Output {
         if (line) opts.notice?.(line);
       };
       if (opts.format === 'ndjson' || opts.format === 'csv' || opts.format === 'tsv' || opts.format === 'table') {
-        const gate = fieldGate(view);
+        // NDJSON lines are JSON.stringify's text: the cleaner's cheaper mode for it (see clean.ts)
+        const gate = fieldGate(view, opts.format === 'ndjson' ? 'json' : mode);
         let line: ((item: unknown) => string) | undefined;
         let table: import('./table').TableStream | undefined;
         if (opts.format === 'ndjson') {
@@ -216,11 +217,13 @@ export function createOutput(opts: OutputOptions): Output {
             await gate.emit(table.page(page));
             continue;
           }
+          // a page's lines in one write: one cleaning pass and one write call a page, not one a line
+          let text = '';
           for (const item of view.items(page)) {
             gate.see(item);
-            await gate.emit(line!(item));
-            if (out.closed) return;
+            text += line!(item);
           }
+          await gate.emit(text);
         }
         if (table) await gate.emit(table.end([pos ? so.list?.more?.({ ...pos, shown }) : undefined]));
         await gate.end();

@@ -9,20 +9,19 @@
 import type { Readable, Writable } from 'node:stream';
 import { clean, type CleanMode } from './clean';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export interface WritableLike {
   write(chunk: string, cb?: (err?: Error | null) => void): boolean;
-  on(event: string, fn: (...args: any[]) => void): unknown;
-  once(event: string, fn: (...args: any[]) => void): unknown;
-  removeListener(event: string, fn: (...args: any[]) => void): unknown;
+  on(event: string, fn: (...args: unknown[]) => void): unknown;
+  once(event: string, fn: (...args: unknown[]) => void): unknown;
+  removeListener(event: string, fn: (...args: unknown[]) => void): unknown;
   destroyed?: boolean;
   isTTY?: boolean;
   columns?: number;
 }
 
-export function isClosedPipe(err: any): boolean {
-  return err?.code === 'EPIPE' || err?.code === 'ERR_STREAM_DESTROYED' || err?.code === 'ERR_STREAM_WRITE_AFTER_END';
+export function isClosedPipe(err: unknown): boolean {
+  const code = err !== null && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
 }
 
 /** Clears the terminal line and returns to its start: the progress line's redraw. */
@@ -36,9 +35,9 @@ export class StreamWriter {
   private waiters: (() => void)[] = [];
 
   constructor(private readonly stream: WritableLike) {
-    stream.on('error', (err: any) => {
+    stream.on('error', (err: unknown) => {
       if (isClosedPipe(err)) this.closed = true;
-      else this.failure ??= err;
+      else this.failure ??= err instanceof Error ? err : new Error(String(err));
       this.wake();
     });
     stream.on('close', () => {
@@ -215,7 +214,7 @@ export async function pipeToStdout(
 ): Promise<void> {
   const { pipeline } = await import('node:stream/promises');
   try {
-    await pipeline(source, through, stdout(), { signal: opts.signal, end: false } as any);
+    await pipeline(source, through, stdout(), { signal: opts.signal, end: false });
   } catch (e) {
     if (isClosedPipe(e) || stdoutClosed()) return;
     throw e;

@@ -9,8 +9,6 @@ import { columnText, fieldReaders, type FieldReader } from './fields';
 import { clean } from './clean';
 import { cut, textWidth } from './width';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export { cut, textWidth };
 
 export interface TableOptions {
@@ -28,12 +26,17 @@ const MIN_CUT = 8;
 // ---- cells ----
 
 /** A cell's text: one line, control characters (escape codes from data included) made visible escapes. */
+/** What cellText changes: control characters (tab and line breaks among them), DEL and C1. */
+const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f]/;
+
 export function cellText(v: unknown): string {
   let s: string;
   if (v === null || v === undefined) s = '';
   else if (typeof v === 'string') s = v;
   else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') s = String(v);
   else s = JSON.stringify(v);
+  // one test for the common cell (a big locker's table has over a million): nothing to change
+  if (!NOT_PLAIN.test(s)) return s;
   return clean(s, 'line').replace(/\t/g, ' ');
 }
 
@@ -94,6 +97,8 @@ interface Plan {
   mins: number[];
   /** cells of the whole line a row may take */
   budget: number;
+  /** the view indexes of the columns shown */
+  shown: ReadonlySet<number>;
 }
 
 function specsOf(view: View, fields: readonly string[] | undefined): Spec[] {
@@ -161,7 +166,8 @@ export function planColumns(
   };
   fill((s) => s.flex);
   fill((s) => !s.flex);
-  return { plan: { specs: kept.map((i) => all[i]), widths, mins, budget: budget - gutter }, dropped };
+  const specs = kept.map((i) => all[i]);
+  return { plan: { specs, widths, mins, budget: budget - gutter, shown: new Set(specs.map((sp) => sp.index)) }, dropped };
 }
 
 /** A fixed column met a value wider than its width: it takes cells from the slack, then from shrinkable columns. */
@@ -196,14 +202,19 @@ interface Line {
   cellStyles?: (Style | undefined)[];
 }
 
-function linesOf(view: View, body: any, readers: readonly FieldReader[] | undefined): Line[] {
+/**
+ * The cells of a page's rows. `shown`: the columns the table shows (once the first page has
+ * decided them); the others' cells are left empty, not computed.
+ */
+function linesOf(view: View, body: unknown, readers: readonly FieldReader[] | undefined, shown?: ReadonlySet<number>): Line[] {
   // --fields: the table shows what each field reads (a computed name: the table's text)
-  if (readers) return view.items(body).map((item) => ({ cells: readers.map((r) => cellText(r.text(item))) }));
+  if (readers) return view.items(body).map((item) => ({ cells: readers.map((r, i) => (shown && !shown.has(i) ? '' : cellText(r.text(item)))) }));
   if (view.rows) {
-    return view.rows(body).map((r: Row) => ({ cells: view.columns.map((_, i) => cellText(r.cells[i])), style: r.style, marker: r.marker }));
+    const keys = shown ? new Set([...shown].map((i) => view.columns[i].key)) : undefined;
+    return view.rows(body, keys).map((r: Row) => ({ cells: view.columns.map((_, i) => (shown && !shown.has(i) ? '' : cellText(r.cells[i]))), style: r.style, marker: r.marker }));
   }
   return view.items(body).map((item) => ({
-    cells: view.columns.map((c) => cellText(columnText(c, item))),
+    cells: view.columns.map((c, i) => (shown && !shown.has(i) ? '' : cellText(columnText(c, item)))),
     cellStyles: view.columns.map((c) => (typeof c.style === 'function' ? c.style(item) : c.style)),
   }));
 }
@@ -246,8 +257,8 @@ export class TableStream {
   }
 
   /** The rows of one page (the first page: the header too). */
-  page(body: any): string {
-    const lines = linesOf(this.view, body, this.readers);
+  page(body: unknown): string {
+    const lines = linesOf(this.view, body, this.readers, this.plan?.shown);
     this.tally?.add(body);
     let out = '';
     if (!this.plan) {
@@ -324,7 +335,7 @@ function droppedNotice(dropped: readonly Spec[], width: number): string {
 }
 
 /** The view's table of one body, fitted to opts.width, ending in a newline. */
-export function renderTable(view: View, body: any, opts: TableOptions, more: (string | undefined)[] = []): string {
+export function renderTable(view: View, body: unknown, opts: TableOptions, more: (string | undefined)[] = []): string {
   const t = new TableStream(view, opts);
   return t.page(body) + t.end(more);
 }

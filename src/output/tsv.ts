@@ -4,8 +4,6 @@
 import type { View } from './types';
 import { csvColumns, csvText } from './csv';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
 
 export function tsvField(value: unknown): string {
@@ -16,7 +14,7 @@ export function tsvLine(values: readonly unknown[]): string {
   return values.map(tsvField).join('\t') + '\n';
 }
 
-export function renderTsv(view: View, items: readonly any[], fields?: readonly string[]): string {
+export function renderTsv(view: View, items: readonly unknown[], fields?: readonly string[]): string {
   const cols = csvColumns(view, fields);
   let out = tsvLine(cols.header);
   for (const item of items) out += tsvLine(cols.values(item));

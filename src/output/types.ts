@@ -1,6 +1,5 @@
 // The shapes the CLI hands to the output layer: a format, and a View saying which list
 // a body holds and which columns a person sees of it.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv' | 'xml';
 
@@ -16,9 +15,9 @@ export interface Column {
   /** the table header (one line) */
   header: string;
   /** the text a table shows (a date without its time, a title with its version); default: the value */
-  get?: (item: any) => unknown;
+  get?: (item: unknown) => unknown;
   /** the value of a computed column (csv, tsv, --fields), when `key` names it rather than a path */
-  value?: (item: any) => unknown;
+  value?: (item: unknown) => unknown;
   /** the name --fields reads the table's text by, when `get` computes more than a format of the value */
   shown?: string;
   align?: 'left' | 'right';
@@ -32,7 +31,7 @@ export interface Column {
   minWidth?: number;
   /** titles and names: they get the width left over once every column has its minimum */
   flex?: boolean;
-  style?: Style | ((item: any) => Style | undefined);
+  style?: Style | ((item: unknown) => Style | undefined);
 }
 
 /** A table row built by the view itself (e.g. a release and its tracks under it). */
@@ -46,7 +45,7 @@ export interface Row {
 
 /** A running summary of a table's pages: a line under the table (tables only). */
 export interface Tally {
-  add(body: any): void;
+  add(body: unknown): void;
   line(): string | undefined;
 }
 
@@ -55,9 +54,12 @@ export interface View {
   /** documented paths of an item, listed by `--json` with no fields (with the computed names) */
   fields?: readonly string[];
   /** the list items of a body (one ndjson line / csv row each) */
-  items(body: any): any[];
-  /** table rows, when the table is more than one row per item */
-  rows?(body: any): Row[];
+  items(body: unknown): unknown[];
+  /**
+   * table rows, when the table is more than one row per item. `shown`: the keys of the columns
+   * the table shows (after its first page); a cell of another column may be left empty.
+   */
+  rows?(body: unknown, shown?: ReadonlySet<string>): Row[];
   /** a one-cell column before the others for the rows' markers */
   gutter?: boolean;
   /** a summary line under the table, added up page by page */

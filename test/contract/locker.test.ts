@@ -96,7 +96,9 @@ describe('locker JSON', () => {
   });
 
   it('the big locker has at least 20,000 releases, paged lazily; the empty user has none', async () => {
-    const t0 = Date.now();
+    // the sandbox answers in this process: its work for the three pages, as CPU time, is what
+    // "lazily" is about, whatever else the machine runs (wall time was not, beside a busy suite)
+    const cpu0 = process.cpuUsage();
     const first = await w.get('/1.2/user/locker', { country: 'GB', pageSize: 50 }, { creds: w.big });
     const total = first.body.locker.lockerReleases.totalItems;
     expect(total).toBeGreaterThanOrEqual(20000);
@@ -105,7 +107,8 @@ describe('locker JSON', () => {
     expect(last.body.locker.lockerReleases.lockerRelease.length).toBe(total - (lastPage - 1) * 50);
     const sorted = await w.get('/1.2/user/locker', { country: 'GB', pageSize: 50, sort: 'artistName asc' }, { creds: w.big });
     expect(sorted.status).toBe(200);
-    expect(Date.now() - t0).toBeLessThan(3000);
+    const cpu = process.cpuUsage(cpu0);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(3000);
     const empty = await w.get('/1.2/user/locker', { country: 'GB' }, { creds: w.empty });
     expect(empty.body.locker.lockerReleases).toMatchObject({ page: 1, totalItems: 0, lockerRelease: [] });
   });
@@ -171,6 +174,16 @@ describe('media delivery', () => {
     expect(none.text).toMatch(/<html/);
     expect(tracks(await all(), (x) => x.track.id === t.track.id)[0].remainingDownloads).toBe(0);
     expect((await get('stream', t.track.id)).status).toBe(200);
+  });
+
+  it('a page counts each track’s own downloads (the page’s counters are read in one query)', async () => {
+    const before = tracks(await all(), (t, r) => r.available && t.remainingDownloads > 2);
+    const [a, b] = [before[2], before[3]];
+    for (const id of [a.track.id, a.track.id, b.track.id]) expect((await get('download', id)).status).toBe(200);
+    const after = new Map(tracks(await all(), () => true).map((t) => [t.track.id, t.remainingDownloads]));
+    expect(after.get(a.track.id)).toBe(a.remainingDownloads - 2);
+    expect(after.get(b.track.id)).toBe(b.remainingDownloads - 1);
+    for (const t of before.slice(4)) expect(after.get(t.track.id)).toBe(t.remainingDownloads);
   });
 
   it('concurrent downloads never go below zero', async () => {

@@ -15,9 +15,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A stand-in API: every playlist replace is answered after `holdMs`; counts requests in flight. */
-async function countingApi(holdMs: number): Promise<{ baseUrl: string; stats: { max: number; total: number } }> {
-  const stats = { max: 0, total: 0 };
+/**
+ * A stand-in API: every playlist replace is answered after `holdMs`; counts requests in flight.
+ * With `cap`, a request that would make more than `cap` in flight is answered 429 at once.
+ */
+async function countingApi(holdMs: number, cap = Infinity): Promise<{ baseUrl: string; stats: { max: number; total: number; tooMany: number } }> {
+  const stats = { max: 0, total: 0, tooMany: 0 };
   let now = 0;
   server = createServer((req, res) => {
     const m = /^\/1\.2\/playlists\/([0-9a-f]{24})\?/.exec(req.url ?? '');
@@ -25,6 +28,11 @@ async function countingApi(holdMs: number): Promise<{ baseUrl: string; stats: { 
     req.on('end', () => {
       if (req.method !== 'POST' || !m) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"error","version":"1.2","error":{"code":2001,"errorMessage":"not found"}}');
+        return;
+      }
+      if (now >= cap) {
+        stats.tooMany++;
+        res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('too many at once');
         return;
       }
       now++;
@@ -69,11 +77,27 @@ describe('playlist apply concurrency', () => {
     expect(api.stats.max).toBe(24);
   });
 
-  it('the default is 32 in flight', async () => {
+  it('by default 32 are in flight at first, and more while the API keeps up (never over 64)', async () => {
     const api = await countingApi(150);
-    const r = await mcat(['playlist', 'apply', editsFile(120)], { env: env(api.baseUrl) });
+    const r = await mcat(['playlist', 'apply', editsFile(40)], { env: env(api.baseUrl) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(api.stats.max).toBe(32);
+    const api2 = await countingApi(20);
+    const r2 = await mcat(['playlist', 'apply', editsFile(400)], { env: env(api2.baseUrl) });
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(api2.stats.total).toBe(400);
+    expect(api2.stats.max).toBeGreaterThan(32);
+    expect(api2.stats.max).toBeLessThanOrEqual(64);
+  });
+
+  it('by default fewer are in flight once the API answers 429: every edit is applied', async () => {
+    const api = await countingApi(20, 48);
+    const r = await mcat(['playlist', 'apply', editsFile(200)], { env: env(api.baseUrl) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(api.stats.total).toBe(200);
+    expect(api.stats.max).toBe(48);
+    // the limit was cut: most requests went through without a 429
+    expect(api.stats.tooMany, `${api.stats.tooMany} answered 429`).toBeLessThan(50);
   });
 
   it('--concurrency 4 never has more than 4 in flight', async () => {

@@ -127,6 +127,22 @@ describe('start-up', () => {
     expect(r.bundles).not.toContain('dist/jq.cjs');
   });
 
+  it("undici's parser without SIMD is a bundle of its own, loaded only where SIMD is off", async () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    const holds = (bundle: string) => Object.keys(meta.outputs[bundle].inputs).filter((i) => i.endsWith('llhttp/llhttp-wasm.js'));
+    expect(holds('dist/undici.cjs')).toEqual([]);
+    expect(holds('dist/llhttp-wasm.cjs')).toHaveLength(1);
+    const id = String(sb.info.examples.releaseIds[0]);
+    const simd = await loadedPackages(['release', 'batch', id, '-o', 'json'], sandboxProfileEnv(sb));
+    expect(simd.exitCode).toBe(0);
+    expect(simd.bundles).not.toContain('dist/llhttp-wasm.cjs');
+    // undici's own switch: its parser without SIMD, from the bundle of its own
+    const plain = await loadedPackages(['release', 'batch', id, '-o', 'json'], { ...sandboxProfileEnv(sb), UNDICI_NO_WASM_SIMD: '1' });
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stdout).toBe(simd.stdout);
+    expect(plain.bundles).toContain('dist/llhttp-wasm.cjs');
+  });
+
   it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '--jq', '.items.releases[0].id'], sandboxProfileEnv(sb));
@@ -140,6 +156,35 @@ describe('start-up', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.bundles).toContain('dist/jq.cjs');
     for (const p of ['undici', 'oauth-1.0a']) expect(bad.pkgs).not.toContain(p);
+  });
+
+  it('loads each built-in it uses before it sets V8 flags (one loaded after is compiled from source)', async () => {
+    // a preload that lists the built-ins loaded once the launcher has set a flag
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-'));
+    const hook = join(dir, 'after-flags.cjs');
+    writeFileSync(
+      hook,
+      `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+let from;
+v8.setFlagsFromString = function (flags) { from ??= process.moduleLoadList.length; return set.call(this, flags); };
+process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAGS_LOG, from === undefined ? 'no flags' :
+  process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).join('\\n')));
+`,
+    );
+    const id = String(sb.info.examples.releaseIds[0]);
+    // stdout and stderr as pipes (as in a script), then as files
+    for (const [args, file] of [[['--help'], false], [['release', 'batch', id, '-o', 'json'], false], [['release', 'batch', id, '-o', 'json'], true]] as const) {
+      const log = join(dir, 'after-flags.txt');
+      const out = join(dir, 'out.txt');
+      const r = await execa(cliNode, ['-r', hook, binPath, ...args], {
+        reject: false,
+        env: { ...mcatEnv(), ...sandboxProfileEnv(sb), AFTER_FLAGS_LOG: log },
+        ...(file ? { stdout: { file: out }, stderr: { file: out } } : {}),
+      });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(readFileSync(log, 'utf8'), `mcat ${args.join(' ')}${file ? ' > file' : ''}`).toMatch(/^(no flags)?$/);
+    }
   });
 
   it('the same read as a table loads chalk too', async () => {

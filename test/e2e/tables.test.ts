@@ -113,7 +113,9 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     expect(stderr).not.toMatch(/EPIPE|Error|at .*\.cjs/);
     const pages = stderr.split('\n').filter((l) => /^> GET \S+\/user\/locker\?/.test(l)).length;
     expect(pages).toBeGreaterThan(0);
-    expect(pages).toBeLessThan(10); // of 440
+    // of 440: the pages read before the pager's stdin filled and it quit (the pipe holds a few
+    // 32 KB pages before the pager has even started), and up to 4 in flight
+    expect(pages).toBeLessThan(20);
   });
 
   it('the pager: MCAT_PAGER, else PAGER, LESS=FRX unless set; --no-pager and -o json print directly', async () => {

@@ -91,6 +91,9 @@ export function mcatEnv(opts: McatOptions = {}): Record<string, string | undefin
     MCAT_TOKEN_SECRET: undefined,
     MCAT_COUNTRY: undefined,
     MCAT_USER_ID: undefined,
+    // every Node start would read this CA bundle (~40 ms); the sandbox and the test servers are
+    // plain HTTP (test/global-setup.ts removes it from the whole run: workers, shells, sandboxes)
+    NODE_EXTRA_CA_CERTS: undefined,
     ...opts.env,
   };
 }

@@ -70,3 +70,23 @@ describe('commands reach the process only through their context (eslint.config.j
     expect(await processErrors('src/launcher/process-context.ts', 'export const e = process.env.HOME;')).toEqual([]);
   });
 });
+
+describe('no `any` in the typed layers (eslint.config.js)', () => {
+  const anyErrors = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-explicit-any').length;
+  };
+  const withDisable = '// eslint-disable-next-line @typescript-eslint/no-explicit-any\nexport const y: any = 1;\n';
+
+  it.each(['src/bulk/apply.ts', 'src/client/http.ts', 'src/output/sink.ts', 'src/config/store.ts', 'src/sandbox/server.ts', 'src/launcher/boot.ts'])(
+    '%s: an `any` is an error, also under an eslint-disable comment',
+    async (file) => {
+      expect(await anyErrors(file, 'export const y: any = 1;\n')).toBe(1);
+      expect(await anyErrors(file, withDisable)).toBe(1);
+    },
+  );
+
+  it('src/cli may still switch it off line by line (its views are not typed yet)', async () => {
+    expect(await anyErrors('src/cli/views/locker.ts', withDisable)).toBe(0);
+  });
+});

@@ -60,6 +60,9 @@ export function emptySummary(): LockerSummary {
  */
 export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?: boolean } = {}): LockerSummary {
   const purchases = o.purchases !== false;
+  // the first and last purchase as times, read once a page rather than twice a track
+  let firstAt = s.firstPurchase === undefined ? NaN : Date.parse(s.firstPurchase);
+  let lastAt = s.lastPurchase === undefined ? NaN : Date.parse(s.lastPurchase);
   for (const lr of releases) {
     s.releases++;
     if (lr.available === false) s.unavailable++;
@@ -70,15 +73,17 @@ export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?:
       if (!purchases) continue;
       const at = typeof lt.purchaseDate === 'string' ? Date.parse(lt.purchaseDate) : NaN;
       if (!Number.isFinite(at)) continue;
-      if (s.firstPurchase === undefined || at < Date.parse(s.firstPurchase)) s.firstPurchase = lt.purchaseDate;
-      if (s.lastPurchase === undefined || at > Date.parse(s.lastPurchase)) s.lastPurchase = lt.purchaseDate;
+      if (s.firstPurchase === undefined || at < firstAt) {
+        s.firstPurchase = lt.purchaseDate;
+        firstAt = at;
+      }
+      if (s.lastPurchase === undefined || at > lastAt) {
+        s.lastPurchase = lt.purchaseDate;
+        lastAt = at;
+      }
     }
   }
   return s;
-}
-
-export function summarise(releases: any[]): LockerSummary {
-  return addToSummary(emptySummary(), releases);
 }
 
 export function summaryLine(s: LockerSummary): string {
@@ -135,20 +140,22 @@ export const lockerView: View = {
   ],
   fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
-  rows: (body: any) => lockerRows(lockerReleasesOf(body)),
+  rows: (body: any, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats') }),
   gutter: true,
   tally: lockerTally,
 };
 
 /** Table rows: the release, then its tracks, their titles indented (time, downloads left, formats that differ). */
-export function lockerRows(releases: any[]): Row[] {
+export function lockerRows(releases: any[], o: { formats?: boolean } = {}): Row[] {
+  // the formats of every track of every release: not read when the table leaves the column out
+  const withFormats = o.formats !== false;
   const rows: Row[] = [];
   for (const lr of releases) {
     const r = lr.release ?? {};
     const unavailable = lr.available === false;
     const tracks = lockerTracksOf(lr);
     const artist = artistOf(r);
-    const trackFormats = unavailable ? [] : tracks.map(formatsOf);
+    const trackFormats = unavailable || !withFormats ? [] : tracks.map(formatsOf);
     const formats = unionOf(trackFormats);
     rows.push({
       cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), when(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],

@@ -18,7 +18,9 @@ export {
   _default,
   array,
   boolean,
+  custom,
   int,
+  literal,
   looseObject,
   null,
   nullable,
@@ -26,10 +28,13 @@ export {
   optional,
   pipe,
   record,
+  refine,
   regex,
+  strictObject,
   string,
   transform,
   union,
   unknown,
 } from 'zod/mini';
-export type { infer, ZodMiniType } from 'zod/mini';
+export type { infer, output, ZodMiniType } from 'zod/mini';
+export type { $ZodIssue } from 'zod/v4/core';

@@ -2,7 +2,6 @@
 // and the stored download counters.
 import { FORMATS, type DemoData, type LockerEntry } from '../demo-data';
 import { ApiFail, authenticate, country, ok, paging, param, userOf, type Ctx } from '../http';
-import type { Store } from '../store';
 import { artistJson } from './catalogue';
 
 const SORT_FIELDS = ['purchaseDate', 'artistName', 'releaseTitle'] as const;
@@ -20,7 +19,7 @@ function sortOf(ctx: Ctx): { field: SortField; dir: 'asc' | 'desc' } {
   return { field, dir };
 }
 
-function lockerRelease(demo: DemoData, store: Store, base: string, userId: string, e: LockerEntry) {
+function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, e: LockerEntry) {
   const r = demo.release(e.releaseId)!;
   const available = demo.inCatalogue(r);
   const release: Record<string, unknown> = {
@@ -52,7 +51,7 @@ function lockerRelease(demo: DemoData, store: Store, base: string, userId: strin
         number: t.number,
       },
     };
-    if (available) lt.remainingDownloads = Math.max(0, e.initialDownloads(tid) - store.usedDownloads(userId, tid));
+    if (available) lt.remainingDownloads = Math.max(0, e.initialDownloads(tid) - (used.get(tid) ?? 0));
     lt.purchaseId = e.purchaseId;
     lt.purchaseDate = e.purchaseDate;
     lt.completeAlbumPurchase = e.completeAlbumPurchase;
@@ -74,9 +73,10 @@ export function userLocker(ctx: Ctx) {
   const { page, pageSize } = paging(ctx, 50);
   const locker = ctx.demo.locker(user.userId);
   const order = ctx.demo.lockerOrder(user.userId, field, dir);
-  const items: unknown[] = [];
-  for (let pos = (page - 1) * pageSize; pos < Math.min(locker.size, page * pageSize); pos++) {
-    items.push(lockerRelease(ctx.demo, ctx.store, ctx.base, user.userId, locker.entry(order(pos))));
-  }
+  const entries: LockerEntry[] = [];
+  for (let pos = (page - 1) * pageSize; pos < Math.min(locker.size, page * pageSize); pos++) entries.push(locker.entry(order(pos)));
+  // the page's download counters in one query, not one per track
+  const used = ctx.store.usedDownloads(user.userId, entries.flatMap((e) => e.trackIds));
+  const items = entries.map((e) => lockerRelease(ctx.demo, used, ctx.base, e));
   return ok({ locker: { lockerReleases: { page, pageSize, totalItems: locker.size, lockerRelease: items } } });
 }

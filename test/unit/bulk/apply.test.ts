@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyEdits, MARKER_KEY, type ApplyOptions } from '../../../src/bulk/apply';
@@ -7,13 +6,14 @@ import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
 import { readJournal, type JournalIo } from '../../../src/bulk/journal';
 import { applyExitCode, reportLines, runReport, summaryLines } from '../../../src/bulk/report';
 import { verifyEdits } from '../../../src/bulk/verify';
-import { ApiError, AuthError, McatError, UsageError } from '../../../src/client/errors';
+import { ApiError, AuthError, McatError, InputError } from '../../../src/client/errors';
 import { exitCodeFor, formatError } from '../../../src/cli/errors';
 import { FakeApi, rng, transient, type Fault } from './fake-api';
+import { fastTempDir } from '../../helpers/temp';
 
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-bulk-'));
+  dir = fastTempDir('mcat-bulk-');
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -331,7 +331,7 @@ describe('applyEdits: a journal that cannot be written (disk full)', () => {
     const journalPath = path.join(dir, 'full.journal');
     // header and session fit; the first edit's record does not
     const err = await run(w.api, w.edits, { journalPath, inputHash: w.inputHash, journalIo: fullAfter(3) }).catch((e) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect(formatError(err)).toBe(`mcat: cannot write the journal ${journalPath}: no space left on the device (ENOSPC); nothing was sent\nhint: free some space, or give --journal a path on another disk`);
     expect(exitCodeFor(err)).toBe(2);
     expect(w.api.calls.filter((c) => c.fn !== 'listPlaylists')).toEqual([]);
@@ -345,7 +345,7 @@ describe('applyEdits: a journal that cannot be written (disk full)', () => {
     const journalPath = path.join(dir, 'full.journal');
     const err = await run(w.api, w.edits, { journalPath, inputHash: w.inputHash, journalIo: fullAfter(12) }).catch((e) => e);
     expect(err).toBeInstanceOf(McatError);
-    expect(err).not.toBeInstanceOf(UsageError);
+    expect(err).not.toBeInstanceOf(InputError);
     expect(formatError(err)).toMatch(
       new RegExp(`^mcat: cannot write the journal ${journalPath}: no space left on the device \\(ENOSPC\\); the run stopped after \\d+ of 13 edits were applied\nhint: free some space, then run again with --resume to apply the rest exactly once$`),
     );
@@ -366,12 +366,12 @@ describe('applyEdits: a journal that cannot be written (disk full)', () => {
     expect(first.message).toMatch(/the run stopped after 1 of 3 edits were applied/);
     // the resume's session record is its first write ...
     const err = await run(api, edits, { journalPath, inputHash, resume: true, concurrency: 1, journalIo: fullAfter(1) }).catch((e) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect(formatError(err)).toBe(`mcat: cannot write the journal ${journalPath}: no space left on the device (ENOSPC); nothing was sent\nhint: free some space, then run again with --resume`);
     // ... and the next edit's started record its second
     const calls = api.calls.length;
     const err2 = await run(api, edits, { journalPath, inputHash, resume: true, concurrency: 1, journalIo: fullAfter(2) }).catch((e) => e);
-    expect(err2).toBeInstanceOf(UsageError);
+    expect(err2).toBeInstanceOf(InputError);
     expect(formatError(err2)).toBe(`mcat: cannot write the journal ${journalPath}: no space left on the device (ENOSPC); nothing was sent\nhint: free some space, then run again with --resume`);
     expect(api.calls.length).toBe(calls);
     const done = await run(api, edits, { journalPath, inputHash, resume: true });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultJournalPath, journalDir } from '../../../src/bulk/files';
 import { Journal, JournalWriteError, readJournal, type JournalIo } from '../../../src/bulk/journal';
-import { UsageError } from '../../../src/client/errors';
+import { InputError } from '../../../src/client/errors';
 
 let dir: string;
 beforeEach(() => {
@@ -177,9 +177,9 @@ describe('journal', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`cannot make the folder ${path.join(plain, 'sub')} for the journal ${under}: a part of the path is not a folder (ENOTDIR)`);
-    expect((err as UsageError).hint).toMatch(/--journal/);
+    expect((err as InputError).hint).toMatch(/--journal/);
     const folder = path.join(dir, 'folder');
     fs.mkdirSync(folder);
     expect(() => Journal.open(folder, { inputHash: 'h', total: 1, resume: false })).toThrow(`the journal ${folder} is not a regular file`);
@@ -194,7 +194,7 @@ describe('journal', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`cannot write the journal ${file}: no space left on the device (ENOSPC); nothing was sent`);
     expect(fs.existsSync(file)).toBe(false);
     await Journal.open(file, { inputHash: 'h', total: 1, resume: false }).journal.close();

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApplyResult } from '../../../src/bulk/apply';
 import { parseEdits } from '../../../src/bulk/edits';
 import { checkReportPath, runReport } from '../../../src/bulk/report';
-import { McatError, UsageError } from '../../../src/client/errors';
+import { McatError, InputError } from '../../../src/client/errors';
 
 let dir: string;
 beforeEach(() => {
@@ -70,7 +70,7 @@ describe('runReport', () => {
     const file = path.join(dir, 'report.ndjson');
     fs.symlinkSync(target, file);
     const err = thrown(() => runReport(file, result));
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`--report ${file} is a symbolic link: mcat does not write through one`);
     expect(fs.readFileSync(target, 'utf8')).toBe('keep');
     expect(fs.readlinkSync(file)).toBe(target);
@@ -115,7 +115,7 @@ describe('checkReportPath', () => {
     ];
     for (const [f, message] of cases) {
       const err = thrown(() => checkReportPath(f));
-      expect(err, f).toBeInstanceOf(UsageError);
+      expect(err, f).toBeInstanceOf(InputError);
       expect((err as Error).message).toBe(message);
     }
     expect(fs.existsSync(path.join(dir, 'nowhere'))).toBe(false);

@@ -9,7 +9,7 @@ import { checkOtherSplits, groupDigits, otherSplits, parseShard, selectShard, sh
 import { formatDryRun } from '../../../src/bulk/dryrun';
 import { summaryLines } from '../../../src/bulk/report';
 import type { ApplyResult } from '../../../src/bulk/apply';
-import { UsageError } from '../../../src/client/errors';
+import { InputError } from '../../../src/client/errors';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
 
@@ -54,7 +54,7 @@ describe('--shard K/N', () => {
       } catch (e) {
         err = e;
       }
-      expect(err, value).toBeInstanceOf(UsageError);
+      expect(err, value).toBeInstanceOf(InputError);
       expect((err as Error).message, value).toContain(message);
     }
     expect(() => parseShard('0/4', {})).toThrow(expect.objectContaining({ hint: 'shards are counted from 1; to count from 0 as JOB_COMPLETION_INDEX does, use auto/4' }));

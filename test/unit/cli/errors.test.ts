@@ -1,8 +1,11 @@
 // The words and exit codes of what a misbehaving server (or Ctrl-C) ends a run with: each kind
 // of timeout, an abort, a body over the cap, a redirect, paging that does not advance.
 import { describe, expect, it } from 'vitest';
-import { AbortedError, BodyTooLargeError, PagingError, RedirectError, TimeoutError, type TimeoutPhase } from '../../../src/client/errors';
-import { exitCodeFor, formatError } from '../../../src/cli/errors';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { AbortedError, BodyTooLargeError, InputError, PagingError, RedirectError, TimeoutError, type TimeoutPhase } from '../../../src/client/errors';
+import { exitCodeFor, formatError, UsageError } from '../../../src/cli/errors';
+import { checkReportPath } from '../../../src/bulk/report';
 import { sizeOption } from '../../../src/cli/context';
 
 const lines = (err: unknown) => formatError(err).split('\n');
@@ -83,5 +86,31 @@ describe('sizeOption (--max-body, MCAT_MAX_BODY)', () => {
     for (const bad of ['', '0', '-1', '1.5M', '12q', 'M', '64 MBs', '99999999999999999999']) {
       expect(() => sizeOption(bad, 'MCAT_MAX_BODY'), bad).toThrow(`MCAT_MAX_BODY must be a size like 64M, 512K or 1048576, got '${bad}'`);
     }
+  });
+});
+
+describe('input refused before anything was sent: exit 2, one line and its hint', () => {
+  it("the layers' InputError and the CLI's UsageError read and exit alike", () => {
+    for (const err of [new InputError('--report out is a folder', 'name a file to write the report to'), new UsageError('--report out is a folder', 'name a file to write the report to')]) {
+      expect(formatError(err)).toBe('mcat: --report out is a folder\nhint: name a file to write the report to');
+      expect(exitCodeFor(err)).toBe(2);
+    }
+    expect(new UsageError('x')).toBeInstanceOf(InputError);
+    expect(new UsageError('x').name).toBe('UsageError');
+  });
+
+  it('the bulk engine throws its InputError, not a CLI error (bulk may not import the CLI)', () => {
+    const dir = mkdtempSync(`${tmpdir()}/mcat-report-`);
+    const thrown = (() => {
+      try {
+        checkReportPath(dir);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(InputError);
+    expect((thrown as Error).name).toBe('InputError');
+    expect(formatError(thrown)).toBe(`mcat: --report ${dir} is a folder\nhint: name a file to write the report to`);
+    expect(exitCodeFor(thrown)).toBe(2);
   });
 });

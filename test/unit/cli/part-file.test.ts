@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { McatError, UsageError } from '../../../src/client/errors';
+import { McatError } from '../../../src/client/errors';
+import { UsageError } from '../../../src/cli/errors';
 import { checkTarget, PartFile } from '../../../src/cli/part-file';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'mcat-part-'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PassThrough, Readable } from 'node:stream';
 import { readLines } from '../../../src/cli/prompt';
 import { checkSecrets } from '../../../src/cli/commands/auth/login';
-import { UsageError } from '../../../src/client/errors';
+import { UsageError } from '../../../src/cli/errors';
 
 describe('readLines', () => {
   it('reads up to four lines, tolerating CRLF and a missing final newline', async () => {

@@ -76,6 +76,16 @@ describe('the locker view', () => {
     expect(rows[1].cells[6]).toBe(''); // the same formats as its release
   });
 
+  it('a table that leaves the Formats column out: its cells are not computed; every other cell is the same', () => {
+    const releases = [lr(1, { left: [2, 0] }), lr(2, { available: false })];
+    const all = lockerRows(releases);
+    const without = lockerRows(releases, { formats: false });
+    expect(without.map((r) => r.cells[6])).toEqual(['', '', '', '', '']);
+    expect(without.map((r) => r.cells.slice(0, 6))).toEqual(all.map((r) => r.cells.slice(0, 6)));
+    expect(lockerView.rows!({ locker: { lockerReleases: { lockerRelease: releases } } }, new Set(['release.id', 'release.title']))[0].cells[6]).toBe('');
+    expect(lockerView.rows!({ locker: { lockerReleases: { lockerRelease: releases } } }, new Set(['formats']))[0].cells[6]).toBe('MP3 320');
+  });
+
   it('the summary adds up page by page', () => {
     const t = lockerTally();
     t.add({ locker: { lockerReleases: { lockerRelease: [lr(1, { left: [2, 0] })] } } });

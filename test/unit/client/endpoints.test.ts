@@ -68,7 +68,7 @@ describe('locker', () => {
         '<remainingDownloads>0</remainingDownloads><purchaseId>77</purchaseId><completeAlbumPurchase>true</completeAlbumPurchase></lockerTrack></lockerTracks><available>false</available></lockerRelease>' +
         '</lockerReleases></locker></response>',
     );
-    const lr = body.locker.lockerReleases.lockerRelease[0];
+    const lr = (body as any).locker.lockerReleases.lockerRelease[0];
     expect(lr.available).toBe(false);
     expect(lr.lockerTracks.lockerTrack[0]).toEqual({ track: { id: 4, disc: 2, number: 1 }, remainingDownloads: 0, purchaseId: 77, completeAlbumPurchase: true });
   });

@@ -61,7 +61,7 @@ describe('real-api fixtures', () => {
     for (const [i, c] of cases.entries()) {
       const expected = INLINE_EXPECTED[i];
       const client = serve(c.body, c.status, { 'content-type': c.body.startsWith('OAuth') ? 'text/plain' : 'text/xml' });
-      const got = await client.request('GET', '/x').then(
+      const got = await client.request<any>('GET', '/x').then(
         (data) => ({ data }),
         (error) => ({ error }),
       );
@@ -104,7 +104,7 @@ describe('real-api fixtures', () => {
 
   it('release-details__api-stub.xml: one release with cline/pline and sevendigitalPrice read as servicePrice', async () => {
     const client = serve(fixture('release-details__api-stub.xml'));
-    const body = await client.request('GET', '/1.2/release/details', { query: { releaseId: 799025 }, schema: releaseDetailsBody });
+    const body = await client.request<any>('GET', '/1.2/release/details', { query: { releaseId: 799025 }, schema: releaseDetailsBody });
     expect(body.release).toMatchObject({ id: 799025, title: 'Night Train', barcode: '00602527392622', year: 2010, cline: '(C) 2010 Hallmark', pline: '(P) 2013 Drop The World' });
     expect(body.release.download.packages[0].price).toEqual({ currencyCode: 'GBP', servicePrice: '9.99', recommendedRetailPrice: '9.99' });
     expect(body.release.download.releaseDate).toBe('2010-05-10T00:00:00+01:00');
@@ -112,27 +112,27 @@ describe('real-api fixtures', () => {
   });
 
   it('release-details__error-2001__http404__api-stub.xml: ApiError 2001 with HTTP 404', async () => {
-    const err = await serve(fixture('release-details__error-2001__http404__api-stub.xml'), 404).request('GET', '/1.2/release/details').catch((e) => e);
+    const err = await serve(fixture('release-details__error-2001__http404__api-stub.xml'), 404).request<any>('GET', '/1.2/release/details').catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 2001, apiMessage: 'No releases found with id: missing', httpStatus: 404 });
     expect(err.meaning).toMatch(/not found/);
   });
 
   it('release-details__malformed-truncated-xml__api-stub.xml: ResponseError naming malformed XML', async () => {
-    const err = await serve(fixture('release-details__malformed-truncated-xml__api-stub.xml')).request('GET', '/1.2/release/details', { what: 'release details' }).catch((e) => e);
+    const err = await serve(fixture('release-details__malformed-truncated-xml__api-stub.xml')).request<any>('GET', '/1.2/release/details', { what: 'release details' }).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseError);
     expect(err.message).toMatch(/^release details: malformed XML \(.*line \d+/);
     expect(err.httpStatus).toBe(200);
   });
 
   it('release-details__no-response-node__api-stub.xml: ResponseError naming the missing response element', async () => {
-    const err = await serve(fixture('release-details__no-response-node__api-stub.xml')).request('GET', '/1.2/release/details').catch((e) => e);
+    const err = await serve(fixture('release-details__no-response-node__api-stub.xml')).request<any>('GET', '/1.2/release/details').catch((e) => e);
     expect(err).toBeInstanceOf(ResponseError);
     expect(err.message).toMatch(/no <response> element.*<strangeResponse>/);
   });
 
   it('release-details__unrecognised-status__api-stub.xml: ResponseError naming the unknown status', async () => {
-    const err = await serve(fixture('release-details__unrecognised-status__api-stub.xml')).request('GET', '/1.2/release/details').catch((e) => e);
+    const err = await serve(fixture('release-details__unrecognised-status__api-stub.xml')).request<any>('GET', '/1.2/release/details').catch((e) => e);
     expect(err).toBeInstanceOf(ResponseError);
     expect(err.message).toMatch(/unrecognised response status "unrecognised"/);
   });
@@ -159,7 +159,7 @@ describe('real-api fixtures', () => {
   });
 
   it('user-details__error-1002__http400__api-stub.xml: ApiError 1002 with HTTP 400 (no XML declaration)', async () => {
-    const err = await serve(fixture('user-details__error-1002__http400__api-stub.xml'), 400).request('GET', '/1.2/user/details').catch((e) => e);
+    const err = await serve(fixture('user-details__error-1002__http400__api-stub.xml'), 400).request<any>('GET', '/1.2/user/details').catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 1002, apiMessage: 'Value of parameter userId is not valid: invalid', httpStatus: 400 });
   });

@@ -1,6 +1,8 @@
 // The request core against undici's MockAgent (no network): retries and backoff, Retry-After
 // and its cap, idempotency, fresh signatures per attempt, timeouts, error mapping, tracing.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AbortedError, ApiError, AuthError, BodyTooLargeError, HttpError, NetworkError, RateLimitError, RedirectError, TimeoutError } from '../../../src/client/errors';
 import { ApiClient } from '../../../src/client/http';
 import { baseUri, oauthParams } from '../../../src/client/oauth';
@@ -50,7 +52,7 @@ describe('signing', () => {
   it('signs in the Authorization header with realm, query params included', async () => {
     api = mockApi();
     api.on('GET', '/1.2/release/tracks', () => ok);
-    await api.client.request('GET', '/1.2/release/tracks', { query: { releaseId: 5, country: 'GB', note: 'a b+c' } });
+    await api.client.request<any>('GET', '/1.2/release/tracks', { query: { releaseId: 5, country: 'GB', note: 'a b+c' } });
     const call = api.calls[0];
     expect(call.headers.authorization).toMatch(/^OAuth realm="", oauth_consumer_key="key-consumer-1234", /);
     expect(call.headers.authorization).toContain('oauth_token="token-user-abcdef"');
@@ -63,7 +65,7 @@ describe('signing', () => {
   it('signs as query parameters with authIn query', async () => {
     api = mockApi({ authIn: 'query' });
     api.on('GET', '/1.2/user/locker', () => ok);
-    await api.client.request('GET', '/1.2/user/locker', { query: { country: 'GB' } });
+    await api.client.request<any>('GET', '/1.2/user/locker', { query: { country: 'GB' } });
     const call = api.calls[0];
     expect(call.headers.authorization).toBeUndefined();
     expect(call.path).toMatch(/oauth_consumer_key=key-consumer-1234/);
@@ -75,7 +77,7 @@ describe('signing', () => {
   it('consumer-only calls leave the token out', async () => {
     api = mockApi();
     api.on('GET', '/1.2/artist/releases', () => ok);
-    await api.client.request('GET', '/1.2/artist/releases', { query: { artistId: 1 }, auth: 'consumer' });
+    await api.client.request<any>('GET', '/1.2/artist/releases', { query: { artistId: 1 }, auth: 'consumer' });
     expect(api.calls[0].headers.authorization).not.toContain('oauth_token');
     expect(verify(api.calls[0], {}, false)).toBe(true);
   });
@@ -84,8 +86,8 @@ describe('signing', () => {
     api = mockApi();
     api.on('PUT', /^\/g/, () => ok);
     api.on('POST', /^\/p/, () => ok);
-    await api.client.request('PUT', '/g', { form: { name: 'My group!', playlistIds: 'a,b' } });
-    await api.client.request('POST', '/p', { json: { name: 'x' } });
+    await api.client.request<any>('PUT', '/g', { form: { name: 'My group!', playlistIds: 'a,b' } });
+    await api.client.request<any>('POST', '/p', { json: { name: 'x' } });
     const [form, jsonCall] = api.calls;
     expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(form.body).toBe('name=My%20group%21&playlistIds=a%2Cb');
@@ -98,7 +100,7 @@ describe('signing', () => {
 
   it('a user call with no token configured fails before sending', async () => {
     api = mockApi({ credentials: { consumerKey: 'k', consumerSecret: 's' } });
-    await expect(api.client.request('GET', '/1.2/user/locker', { auth: 'user' })).rejects.toBeInstanceOf(AuthError);
+    await expect(api.client.request<any>('GET', '/1.2/user/locker', { auth: 'user' })).rejects.toBeInstanceOf(AuthError);
     expect(api.calls).toHaveLength(0);
   });
 
@@ -109,7 +111,7 @@ describe('retries', () => {
     api = mockApi();
     const seq = [429, 502, 503];
     api.on('GET', '/r', (_c, n) => (n <= seq.length ? { status: seq[n - 1], body: '' } : ok));
-    const body = await api.client.request('GET', '/r');
+    const body = await api.client.request<any>('GET', '/r');
     expect(body.n).toBe(1);
     expect(api.calls).toHaveLength(4);
     const nonces = api.calls.map((c) => authParams(c.headers.authorization).oauth_nonce);
@@ -120,7 +122,7 @@ describe('retries', () => {
   it('backs off exponentially with full jitter', async () => {
     api = mockApi({ backoffBaseMs: 100, maxBackoffMs: 350, random: () => 0.999 });
     api.on('GET', '/r', () => ({ status: 504, body: '' }));
-    const err = await api.client.request('GET', '/r').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/r').catch((e) => e);
     expect(err).toBeInstanceOf(HttpError);
     expect(err.httpStatus).toBe(504);
     expect(api.calls).toHaveLength(4); // 1 + retries (3)
@@ -128,21 +130,21 @@ describe('retries', () => {
     await api.agent.close();
     api = mockApi({ backoffBaseMs: 100, random: () => 0 });
     api.on('GET', '/r', () => ({ status: 503, body: '' }));
-    await api.client.request('GET', '/r').catch(() => undefined);
+    await api.client.request<any>('GET', '/r').catch(() => undefined);
     expect(api.sleeps).toEqual([0, 0, 0]);
   });
 
   it('honours --retries', async () => {
     api = mockApi({ retries: 0 });
     api.on('GET', '/r', () => ({ status: 503, body: '' }));
-    await expect(api.client.request('GET', '/r')).rejects.toBeInstanceOf(HttpError);
+    await expect(api.client.request<any>('GET', '/r')).rejects.toBeInstanceOf(HttpError);
     expect(api.calls).toHaveLength(1);
   });
 
   it('waits for Retry-After (up to the cap)', async () => {
     api = mockApi();
     api.on('GET', '/r', (_c, n) => (n === 1 ? { status: 429, body: '', headers: { 'retry-after': '7' } } : ok));
-    await api.client.request('GET', '/r');
+    await api.client.request<any>('GET', '/r');
     expect(api.sleeps).toEqual([7000]);
     expect(api.calls).toHaveLength(2);
   });
@@ -150,7 +152,7 @@ describe('retries', () => {
   it('a Retry-After over the cap fails at once with RateLimitError naming the wait', async () => {
     api = mockApi({ maxRetryAfterSeconds: 60 });
     api.on('GET', '/r', () => ({ status: 429, body: 'slow down', headers: { 'retry-after': '120' } }));
-    const err = await api.client.request('GET', '/r').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/r').catch((e) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.retryAfterSeconds).toBe(120);
     expect(err.message).toMatch(/120 s/);
@@ -161,7 +163,7 @@ describe('retries', () => {
   it('a 429 that outlives the retries is an HttpError 429 carrying its Retry-After', async () => {
     api = mockApi({ retries: 1 });
     api.on('GET', '/r', () => ({ status: 429, body: '{"status":"error","version":"1.2","error":{"code":9001,"errorMessage":"x"}}', headers: { 'retry-after': '2', ...json } }));
-    const err = await api.client.request('GET', '/r').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/r').catch((e) => e);
     expect(err).toBeInstanceOf(HttpError);
     expect(err).toMatchObject({ httpStatus: 429, retryAfterSeconds: 2 });
   });
@@ -170,7 +172,7 @@ describe('retries', () => {
     for (const status of [500, 400, 401]) {
       api = mockApi();
       api.on('GET', '/r', () => ({ status, body: '' }));
-      await api.client.request('GET', '/r').catch(() => undefined);
+      await api.client.request<any>('GET', '/r').catch(() => undefined);
       expect(api.calls, `HTTP ${status}`).toHaveLength(1);
       await api.agent.close();
     }
@@ -179,21 +181,21 @@ describe('retries', () => {
   it('never retries a non-idempotent POST after it may have reached the server', async () => {
     api = mockApi();
     api.on('POST', '/1.2/playlists', () => ({ status: 503, body: '' }));
-    await expect(api.client.request('POST', '/1.2/playlists', { json: { name: 'x' } })).rejects.toMatchObject({ httpStatus: 503 });
+    await expect(api.client.request<any>('POST', '/1.2/playlists', { json: { name: 'x' } })).rejects.toMatchObject({ httpStatus: 503 });
     expect(api.calls).toHaveLength(1);
     await api.agent.close();
     api = mockApi();
     api.on('POST', '/1.2/playlists', () => {
       throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     });
-    await expect(api.client.request('POST', '/1.2/playlists', { json: { name: 'x' } })).rejects.toBeInstanceOf(NetworkError);
+    await expect(api.client.request<any>('POST', '/1.2/playlists', { json: { name: 'x' } })).rejects.toBeInstanceOf(NetworkError);
     expect(api.calls).toHaveLength(1);
   });
 
   it('retries a POST marked idempotent (replace, details, group add)', async () => {
     api = mockApi();
     api.on('POST', '/1.2/playlists/abc', (_c, n) => (n === 1 ? { status: 502, body: '' } : ok));
-    await api.client.request('POST', '/1.2/playlists/abc', { json: { tracks: [] }, idempotent: true });
+    await api.client.request<any>('POST', '/1.2/playlists/abc', { json: { tracks: [] }, idempotent: true });
     expect(api.calls).toHaveLength(2);
   });
 
@@ -204,7 +206,7 @@ describe('retries', () => {
       .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))
       .times(2);
     api.pool.intercept({ path: '/r', method: 'GET' }).reply(200, '{"n":2}', { headers: json });
-    expect((await api.client.request('GET', '/r')).n).toBe(2);
+    expect((await api.client.request<any>('GET', '/r')).n).toBe(2);
     expect(api.sleeps).toHaveLength(2);
     await api.agent.close();
     api = mockApi({ retries: 1 });
@@ -212,7 +214,7 @@ describe('retries', () => {
       .intercept({ path: '/r', method: 'GET' })
       .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))
       .times(2);
-    const err = await api.client.request('GET', '/r').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/r').catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.causeCode).toBe('ECONNRESET');
   });
@@ -223,7 +225,7 @@ describe('retries', () => {
       .intercept({ path: '/1.2/playlists', method: 'POST' })
       .replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
     api.pool.intercept({ path: '/1.2/playlists', method: 'POST' }).reply(200, '{"playlist":{"id":"a"}}', { headers: json });
-    const body = await api.client.request('POST', '/1.2/playlists', { json: {} });
+    const body = await api.client.request<any>('POST', '/1.2/playlists', { json: {} });
     expect(body.playlist.id).toBe('a');
     expect(api.sleeps).toHaveLength(1);
   });
@@ -233,10 +235,42 @@ describe('timeouts and network errors', () => {
   it('a request slower than the timeout is a TimeoutError, not retried', async () => {
     api = mockApi({ timeoutMs: 50 });
     api.pool.intercept({ path: '/slow', method: 'GET' }).reply(200, '{}').delay(500);
-    const err = await api.client.request('GET', '/slow').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/slow').catch((e) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err).toMatchObject({ phase: 'headers', message: 'api.test did not answer within 50 ms (no response headers)' });
     expect(api.sleeps).toHaveLength(0);
+  });
+
+  it('requests started one after another each time out at their own deadline, and no timer outlives them', async () => {
+    api = mockApi({ timeoutMs: 100, retries: 0 });
+    for (const p of ['/a', '/b', '/c']) api.pool.intercept({ path: p, method: 'GET' }).reply(200, '{}').delay(1000);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const took = (p: string) => {
+      const t0 = Date.now();
+      return api.client.request('GET', p).then(
+        () => -1,
+        (e) => (e instanceof TimeoutError ? Date.now() - t0 : -2),
+      );
+    };
+    const a = took('/a');
+    await new Promise((r) => setTimeout(r, 30));
+    const b = took('/b');
+    await new Promise((r) => setTimeout(r, 30));
+    const c = took('/c');
+    for (const ms of await Promise.all([a, b, c])) {
+      expect(ms).toBeGreaterThanOrEqual(95);
+      expect(ms).toBeLessThan(400);
+    }
+    // the answers MockAgent still holds back have timers of their own; ours are gone
+    await api.agent.close().catch(() => undefined);
+    expect(timers()).toBeLessThanOrEqual(before);
+    // an answer long before its deadline leaves no timer behind (it would hold the process for 60 s)
+    api = mockApi({ timeoutMs: 60_000 });
+    api.on('GET', '/quick', () => ok);
+    const idle = timers();
+    await api.client.request('GET', '/quick');
+    expect(timers()).toBeLessThanOrEqual(idle);
   });
 
   it('each way of running out of time has its own phase and words', async () => {
@@ -246,7 +280,7 @@ describe('timeouts and network errors', () => {
     fail('/c', 'UND_ERR_CONNECT_TIMEOUT');
     fail('/h', 'UND_ERR_HEADERS_TIMEOUT');
     fail('/b', 'UND_ERR_BODY_TIMEOUT');
-    const err = (p: string) => api.client.request('GET', p).catch((e) => e);
+    const err = (p: string) => api.client.request<any>('GET', p).catch((e) => e);
     expect(await err('/c')).toMatchObject({ phase: 'connect', message: 'could not connect to api.test within 4000 ms' });
     expect(await err('/h')).toMatchObject({ phase: 'headers', message: 'api.test did not answer within 4000 ms (no response headers)' });
     expect(await err('/b')).toMatchObject({ phase: 'stall', message: 'the transfer from api.test stalled: nothing received for 4000 ms' });
@@ -257,7 +291,7 @@ describe('timeouts and network errors', () => {
     api.pool.intercept({ path: '/slow', method: 'GET' }).reply(200, '{}').delay(2000);
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 20);
-    const err = await api.client.request('GET', '/slow', { signal: ac.signal }).catch((e) => e);
+    const err = await api.client.request<any>('GET', '/slow', { signal: ac.signal }).catch((e) => e);
     expect(err).toBeInstanceOf(AbortedError);
     expect(api.sleeps).toHaveLength(0);
   });
@@ -267,13 +301,35 @@ describe('timeouts and network errors', () => {
     api.on('GET', '/x', () => ok);
     const ac = new AbortController();
     ac.abort();
-    await expect(api.client.request('GET', '/x', { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(api.client.request<any>('GET', '/x', { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
     expect(api.calls).toHaveLength(0);
+  });
+
+  it('a request waiting for a free connection stops at once on its signal, not when the connection frees', async () => {
+    // one connection, held 0.6 s by the first request: the second waits in the pool for it
+    const server = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.2"}'), 600);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: CREDS, connections: 1, retries: 0 });
+    try {
+      const first = client.request('GET', '/hold').catch((e) => e);
+      const t0 = Date.now();
+      const queued = await client.request('GET', '/queued', { signal: AbortSignal.timeout(50) }).catch((e) => e);
+      expect(queued).toBeInstanceOf(AbortedError);
+      expect(Date.now() - t0).toBeLessThan(400);
+      expect(await first).toMatchObject({ status: 'ok' });
+    } finally {
+      await client.close().catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('connection refused is a NetworkError naming the host', async () => {
     const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', credentials: CREDS, retries: 0 });
-    const err = await client.request('GET', '/x').catch((e) => e);
+    const err = await client.request<any>('GET', '/x').catch((e) => e);
     await client.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe('connection refused by 127.0.0.1:9'); // not '…: connect ECONNREFUSED 127.0.0.1:9' too
@@ -287,18 +343,18 @@ describe('error mapping', () => {
     api.on('GET', '/a', () => ({ status: 200, body: e(1001), headers: json }));
     api.on('GET', '/b', () => ({ status: 403, body: e(2002), headers: json }));
     api.on('GET', '/c', () => ({ status: 400, body: e(1003), headers: json }));
-    await expect(api.client.request('GET', '/a')).rejects.toMatchObject({ code: 1001, apiMessage: 'm1001', httpStatus: 200 });
-    const b = await api.client.request('GET', '/b').catch((x) => x);
+    await expect(api.client.request<any>('GET', '/a')).rejects.toMatchObject({ code: 1001, apiMessage: 'm1001', httpStatus: 200 });
+    const b = await api.client.request<any>('GET', '/b').catch((x) => x);
     expect(b).toBeInstanceOf(ApiError);
     expect(b).toMatchObject({ code: 2002, httpStatus: 403 });
     expect(b.url).toBe('http://api.test/b');
-    await expect(api.client.request('GET', '/c')).rejects.toMatchObject({ code: 1003, httpStatus: 400 });
+    await expect(api.client.request<any>('GET', '/c')).rejects.toMatchObject({ code: 1003, httpStatus: 400 });
   });
 
   it('401 plaintext is an AuthError with the reason', async () => {
     api = mockApi();
     api.on('GET', '/a', () => ({ status: 401, body: 'OAuth authentication error: invalid signature', headers: { 'content-type': 'text/plain' } }));
-    const err = await api.client.request('GET', '/a').catch((x) => x);
+    const err = await api.client.request<any>('GET', '/a').catch((x) => x);
     expect(err).toBeInstanceOf(AuthError);
     expect(err).toMatchObject({ reason: 'invalid signature', httpStatus: 401 });
   });
@@ -308,9 +364,25 @@ describe('error mapping', () => {
     api = mockApi();
     api.on('GET', '/bad', () => ({ status: 200, body: '{"status":"ok",', headers: json }));
     api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"x"}]}}', headers: json }));
-    await expect(api.client.request('GET', '/bad', { what: 'release details' })).rejects.toThrow(/^release details: malformed JSON/);
+    await expect(api.client.request<any>('GET', '/bad', { what: 'release details' })).rejects.toThrow(/^release details: malformed JSON/);
     const schema = z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id: z.number() })) }) });
-    await expect(api.client.request('GET', '/shape', { schema, what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
+    await expect(api.client.request<any>('GET', '/shape', { schema, what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
+  });
+
+  it('a schema given as a function is built once the request has gone out, and validates as one given built', async () => {
+    const { z } = await import('zod');
+    api = mockApi();
+    api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"7"}]}}', headers: json }), 2);
+    let sentBefore = -1;
+    const lazy = (id: import('zod').ZodType) => async () => {
+      sentBefore = api.calls.length;
+      return z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id })) }) });
+    };
+    const ok = await api.client.request<any>('GET', '/shape', { schema: lazy(z.string().transform(Number)), what: 'release details' });
+    expect(ok.items.releases[0].id).toBe(7);
+    expect(sentBefore).toBe(1);
+    await expect(api.client.request('GET', '/shape', { schema: lazy(z.number()), what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
+    expect(sentBefore).toBe(2);
   });
 
   it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
@@ -329,7 +401,7 @@ describe('trace', () => {
       const lines: string[] = [];
       api = mockApi({ authIn, trace: (l) => lines.push(l) });
       api.on('GET', '/1.2/user/locker', (_c, n) => (n === 1 ? { status: 503, body: '' } : ok));
-      await api.client.request('GET', '/1.2/user/locker', { query: { country: 'GB' } });
+      await api.client.request<any>('GET', '/1.2/user/locker', { query: { country: 'GB' } });
       const all = lines.join('\n');
       expect(all).toMatch(/GET http:\/\/api\.test\/1\.2\/user\/locker\?country=GB/);
       expect(all).toMatch(/503 GET .* \d+ ms/);
@@ -352,7 +424,7 @@ describe('trace', () => {
   it('error messages carry no secrets (query transport URL masked)', async () => {
     api = mockApi({ authIn: 'query' });
     api.on('GET', '/e', () => ({ status: 400, body: '{"status":"error","version":"1.2","error":{"code":1002,"errorMessage":"bad"}}', headers: json }));
-    const err = await api.client.request('GET', '/e').catch((x) => x);
+    const err = await api.client.request<any>('GET', '/e').catch((x) => x);
     expect(err.url).toMatch(/oauth_signature=\*\*\*/);
     expect(err.url).toMatch(/oauth_token=\*\*\*/);
     expect(JSON.stringify({ ...err, m: err.message })).not.toContain(CREDS.token);
@@ -365,8 +437,8 @@ describe('body size cap', () => {
     const body = (n: number) => `{"p":"${'x'.repeat(n - 8)}"}`;
     api.on('GET', '/fits', () => ({ status: 200, body: body(1024), headers: json }));
     api.on('GET', '/over', () => ({ status: 200, body: body(1025), headers: json }));
-    expect((await api.client.request('GET', '/fits')).p).toHaveLength(1016);
-    const err = await api.client.request('GET', '/over').catch((e) => e);
+    expect((await api.client.request<any>('GET', '/fits')).p).toHaveLength(1016);
+    const err = await api.client.request<any>('GET', '/over').catch((e) => e);
     expect(err).toBeInstanceOf(BodyTooLargeError);
     expect(err.message).toBe('the answer from api.test is larger than the 1 KiB cap');
     expect(api.calls).toHaveLength(2);
@@ -376,9 +448,9 @@ describe('body size cap', () => {
     api = mockApi({ maxBodyBytes: 100 });
     api.on('GET', '/declared', () => ({ status: 200, body: 'x'.repeat(500), headers: { ...json, 'content-length': '500' } }));
     api.on('GET', '/err', () => ({ status: 500, body: 'x'.repeat(500), headers: { 'content-type': 'text/html' } }), 1);
-    const err = await api.client.request('GET', '/declared').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/declared').catch((e) => e);
     expect(err).toMatchObject({ declaredBytes: 500, message: 'the answer from api.test says it is 500 bytes, larger than the 100 bytes cap' });
-    await expect(api.client.request('GET', '/err')).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(api.client.request<any>('GET', '/err')).rejects.toBeInstanceOf(BodyTooLargeError);
   });
 
   it('the default cap is 64 MiB', () => {
@@ -390,7 +462,7 @@ describe('redirects', () => {
   it('a 3xx is a RedirectError naming the Location (resolved, secrets masked), never retried or followed', async () => {
     api = mockApi();
     api.on('GET', '/moved', () => ({ status: 302, body: '<html>moved</html>', headers: { location: '/next?oauth_signature=SECRET&a=1' } }));
-    const err = await api.client.request('GET', '/moved').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/moved').catch((e) => e);
     expect(err).toBeInstanceOf(RedirectError);
     expect(err).toMatchObject({ httpStatus: 302, location: 'http://api.test/next?oauth_signature=***&a=1' });
     expect(err.message).toBe('the server redirected to http://api.test/next?oauth_signature=***&a=1; mcat does not follow redirects');
@@ -401,8 +473,8 @@ describe('redirects', () => {
     api = mockApi();
     api.on('GET', '/j', () => ({ status: 301, body: '{"status":"ok","version":"1.2"}', headers: { ...json, location: 'https://other.example/' } }));
     api.on('GET', '/n', () => ({ status: 303, body: '' }));
-    await expect(api.client.request('GET', '/j')).rejects.toMatchObject({ location: 'https://other.example/' });
-    await expect(api.client.request('GET', '/n')).rejects.toThrow('the server answered with a redirect but no Location; mcat does not follow redirects');
+    await expect(api.client.request<any>('GET', '/j')).rejects.toMatchObject({ location: 'https://other.example/' });
+    await expect(api.client.request<any>('GET', '/n')).rejects.toThrow('the server answered with a redirect but no Location; mcat does not follow redirects');
   });
 
   it('a media request answered with a redirect is an error, not a stream', async () => {

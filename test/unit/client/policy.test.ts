@@ -156,12 +156,12 @@ describe('the policy in the request core', () => {
     api = mockApi({ limiter });
     api.on('GET', '/a', (_c, n) => (n === 1 ? { status: 429, body: '', headers: { 'retry-after': '4' } } : ok));
     api.on('GET', '/b', () => ok);
-    await api.client.request('GET', '/a');
+    await api.client.request<any>('GET', '/a');
     expect(limiter.rateLimited).toBe(1);
     expect(limiterTime.t.sleeps).toEqual([4000]);
     const other = mockApi({ limiter, dispatcher: api.agent });
     limiter.observe(429, { 'retry-after': '3' });
-    await other.client.request('GET', '/b');
+    await other.client.request<any>('GET', '/b');
     expect(limiterTime.t.sleeps).toEqual([4000, 3000]);
     expect(api.calls.map((c) => c.path.split('?')[0])).toEqual(['/a', '/a', '/b']);
   });
@@ -169,7 +169,7 @@ describe('the policy in the request core', () => {
   it('a 429 is retried for any method (it was refused); with a fresh signature each time', async () => {
     api = mockApi();
     api.on('POST', '/1.2/playlists', (_c, n) => (n <= 2 ? { status: 429, body: 'slow down', headers: { 'retry-after': '1' } } : created));
-    const body = await api.client.request('POST', '/1.2/playlists', { json: { name: 'x' }, idempotent: false });
+    const body = await api.client.request<any>('POST', '/1.2/playlists', { json: { name: 'x' }, idempotent: false });
     expect(body.playlist.id).toBe('p1');
     expect(api.calls).toHaveLength(3);
     expect(new Set(api.calls.map((c) => nonceOf(c.headers.authorization))).size).toBe(3);
@@ -185,7 +185,7 @@ describe('the policy in the request core', () => {
     api = mockApi();
     api.on('POST', '/1.2/playlists', (_c, n) => (n === 1 ? reset() : created));
     let asked = 0;
-    const body = await api.client.request('POST', '/1.2/playlists', { json: {}, idempotent: false, confirmNotApplied: async () => (asked++, true) });
+    const body = await api.client.request<any>('POST', '/1.2/playlists', { json: {}, idempotent: false, confirmNotApplied: async () => (asked++, true) });
     expect(body.playlist.id).toBe('p1');
     expect(asked).toBe(1);
     expect(api.calls).toHaveLength(2);
@@ -194,7 +194,7 @@ describe('the policy in the request core', () => {
     // it may have been applied: not sent again, the failure is the caller's
     api = mockApi();
     api.on('POST', '/1.2/playlists', () => reset());
-    const err = await api.client.request('POST', '/1.2/playlists', { json: {}, idempotent: false, confirmNotApplied: async () => false }).catch((e) => e);
+    const err = await api.client.request<any>('POST', '/1.2/playlists', { json: {}, idempotent: false, confirmNotApplied: async () => false }).catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(api.calls).toHaveLength(1);
     await api.agent.close();
@@ -203,7 +203,7 @@ describe('the policy in the request core', () => {
     api = mockApi();
     api.on('POST', '/1.2/playlists', () => ({ status: 503, body: '<html><title>Gateway busy</title></html>' }));
     const err2 = await api.client
-      .request('POST', '/1.2/playlists', {
+      .request<any>('POST', '/1.2/playlists', {
         json: {},
         idempotent: false,
         confirmNotApplied: async () => {
@@ -220,7 +220,7 @@ describe('the policy in the request core', () => {
     api = mockApi({ retries: 2 });
     const seq = [503, 429, 429];
     api.on('GET', '/r', (_c, n) => ({ status: seq[n - 1] ?? 200, body: '', headers: seq[n - 1] === 429 ? { 'retry-after': '1' } : ({} as Record<string, string>) }));
-    const err = await api.client.request('GET', '/r').catch((e) => e);
+    const err = await api.client.request<any>('GET', '/r').catch((e) => e);
     expect(err).toMatchObject({ httpStatus: 429, retryAfterSeconds: 1 });
     expect(api.calls).toHaveLength(3);
   });
@@ -229,7 +229,7 @@ describe('the policy in the request core', () => {
     api = mockApi();
     let n = 0;
     api.on('GET', '/r', () => ({ ...ok, headers: { ...json, ...rl(10, ++n, 1) } }));
-    for (let i = 0; i < 5; i++) await api.client.request('GET', '/r');
+    for (let i = 0; i < 5; i++) await api.client.request<any>('GET', '/r');
     // 9 a second: the third request on are spaced 1000/9 ms apart
     expect(api.sleeps.map((s) => Math.round(s))).toEqual([111, 111, 111]);
   });
@@ -238,7 +238,7 @@ describe('the policy in the request core', () => {
     const lines: string[] = [];
     api = mockApi({ trace: (l) => lines.push(l) });
     api.on('GET', '/r', (_c, n) => (n === 1 ? { status: 429, body: '', headers: { 'retry-after': '2' } } : ok));
-    await api.client.request('GET', '/r');
+    await api.client.request<any>('GET', '/r');
     expect(lines.join('\n')).toMatch(/429 GET http:\/\/api\.test\/r \d+ ms; rate limited: everyone waits 2000 ms/);
     expect(lines.join('\n')).toMatch(/200 GET http:\/\/api\.test\/r \d+ ms \(retry 1\)/);
   });

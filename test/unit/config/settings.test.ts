@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type SettingsInput, type StoreSnapshot } from '../../../src/config/settings';
-import { UsageError } from '../../../src/client/errors';
+import { InputError } from '../../../src/client/errors';
 
 const store: StoreSnapshot = {
   current: 'work',
@@ -61,14 +61,14 @@ describe('resolveSettings: profile selection', () => {
       } catch (e) {
         err = e;
       }
-      expect(err).toBeInstanceOf(UsageError);
-      expect((err as UsageError).message).toContain("no profile named 'nope'");
-      expect((err as UsageError).hint).toMatch(/mcat (auth login --profile nope|profile use)/);
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).message).toContain("no profile named 'nope'");
+      expect((err as InputError).hint).toMatch(/mcat (auth login --profile nope|profile use)/);
     }
     try {
       resolveSettings({ flags: { profile: 'nope' }, env: {}, store });
     } catch (e) {
-      expect((e as UsageError).hint).toContain('sandbox, bare, work');
+      expect((e as InputError).hint).toContain('sandbox, bare, work');
     }
   });
 });
@@ -147,7 +147,7 @@ describe('resolveSettings: built-in sandbox', () => {
 
 describe('resolveSettings: validation', () => {
   it('rejects a bad auth transport from env or profile', () => {
-    expect(() => resolveSettings({ flags: {}, env: { MCAT_AUTH_IN: 'body' }, store })).toThrow(UsageError);
+    expect(() => resolveSettings({ flags: {}, env: { MCAT_AUTH_IN: 'body' }, store })).toThrow(InputError);
     expect(() => resolveSettings({ flags: {}, env: {}, store: { current: 'x', profiles: { x: { authIn: 'cookie' as never } } } })).toThrow(/header' or 'query/);
   });
   it('accepts an auth transport in any case', () => {

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configDir, openStore } from '../../../src/config/store';
-import { McatError, UsageError } from '../../../src/client/errors';
+import { McatError, InputError } from '../../../src/client/errors';
 
 let root: string;
 let dir: string;
@@ -85,7 +85,7 @@ describe('openStore', () => {
     expect(store.current()).toBeUndefined();
     store.use('a');
     expect(store.current()).toBe('a');
-    expect(() => store.use('nope')).toThrow(UsageError);
+    expect(() => store.use('nope')).toThrow(InputError);
     store.use('sandbox');
     expect(store.current()).toBeUndefined();
     store.use('a');
@@ -117,8 +117,8 @@ describe('openStore', () => {
     const file = join(dir, 'config.json');
     writeFileSync(file, '{"profiles": {"x": {"consumerSecret": "TOP-SECRET-consumer" oops', { mode: 0o600 });
     const err = await openStore(env).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    const e = err as UsageError;
+    expect(err).toBeInstanceOf(InputError);
+    const e = err as InputError;
     expect(e.message).toBe(`config file ${file} is not valid JSON`);
     expect(e.hint).toMatch(/fix it, or remove it/);
     expect(e.message + e.hint).not.toContain('TOP-SECRET');
@@ -138,7 +138,7 @@ describe('openStore', () => {
     // a directory where the file should be: unreadable as a file even for root
     mkdirSync(join(dir, 'config.json'), { recursive: true });
     const err = await openStore(env).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`cannot read config file ${join(dir, 'config.json')}: it is a directory`);
   });
 
@@ -164,7 +164,7 @@ describe('openStore', () => {
       }
     })();
     expect(err).toBeInstanceOf(McatError);
-    expect(err).not.toBeInstanceOf(UsageError);
+    expect(err).not.toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`cannot write config file ${file}: it is a symbolic link`);
     expect((err as McatError).hint).toMatch(/replace the link/);
     expect(readFileSync(target, 'utf8')).toBe(text);

@@ -10,6 +10,27 @@ const OSC_8 = '\u001b]8;;https://evil.invalid/\u001b\\click\u001b]8;;\u001b\\';
 const CSI_C1 = '\u009b31m';
 const ALL_CONTROLS = Array.from({ length: 0xa0 }, (_, i) => String.fromCharCode(i)).join('');
 
+describe('clean: json (JSON.stringify\'s own text)', () => {
+  it('gives what text mode gives, for every control character in compact and pretty JSON', () => {
+    const values = [{ all: ALL_CONTROLS }, { t: OSC_8 + CSI_C1, n: 1, l: ['\u0085', 'é ✓ 😀', '\u007f'] }, 'plain', { ascii: 'only ascii here' }];
+    for (const v of values) {
+      for (const text of [JSON.stringify(v), JSON.stringify(v, null, 2) + '\n']) {
+        expect(clean(text, 'json')).toBe(clean(text, 'text'));
+        expect(clean(text, 'json')).not.toMatch(RAW_CONTROL);
+      }
+    }
+  });
+
+  it('all-ASCII text with no DEL comes back as it is; DEL, C1 and any non-ASCII text go through the full cleaning', () => {
+    const ascii = JSON.stringify({ a: 'b', n: [1, 2] }) + '\n';
+    expect(clean(ascii, 'json')).toBe(ascii);
+    expect(clean('{"a":"x\u007f"}', 'json')).toBe('{"a":"x\\u007f"}');
+    expect(clean('{"a":"\u0085é"}', 'json')).toBe('{"a":"\\u0085é"}');
+    // not JSON.stringify's text, but still not let through raw once it is not all ASCII
+    expect(clean('é\u001b', 'json')).toBe('é\\u001b');
+  });
+});
+
 describe('clean: text', () => {
   it('OSC titles, clear screen, OSC 52, OSC 8, C1 CSI, DEL and BEL become visible escapes', () => {
     expect(clean(`a${OSC_TITLE}b`)).toBe('a\\u001b]0;owned\\u0007b');

@@ -65,10 +65,10 @@ describe('csv', () => {
   const view: View = {
     columns: [
       { key: 'id', header: 'ID' },
-      { key: 'title', header: 'Title', get: (r) => `${r.title}!` },
+      { key: 'title', header: 'Title', get: (r: any) => `${r.title}!` },
       { key: 'artist.name', header: 'Artist' },
     ],
-    items: (b) => b.list,
+    items: (b: any) => b.list,
   };
   const nasty = ['comma, inside', 'quote " inside', 'new\nline', 'crlf\r\nline', '', ' padded ', 'Sigur Rós — Ágætis byrjun ✓', '"'];
 
@@ -85,11 +85,11 @@ describe('csv', () => {
   it('keeps values as received (a timestamp keeps its seconds and zone); computed columns give their value', () => {
     const v: View = {
       columns: [
-        { key: 'lastUpdated', header: 'Updated', get: (r) => String(r.lastUpdated).slice(0, 10) },
-        { key: 'count', header: 'N', value: (r) => r.list.length },
-        { key: 'title', header: 'Title', get: (r) => `${r.title} (${r.version})`, shown: 'fullTitle' },
+        { key: 'lastUpdated', header: 'Updated', get: (r: any) => String(r.lastUpdated).slice(0, 10) },
+        { key: 'count', header: 'N', value: (r: any) => r.list.length },
+        { key: 'title', header: 'Title', get: (r: any) => `${r.title} (${r.version})`, shown: 'fullTitle' },
       ],
-      items: (b) => b,
+      items: (b: any) => b,
     };
     const items = [{ lastUpdated: '2024-05-01T10:00:07.000Z', list: [1, 2], title: 'Song', version: 'Live' }];
     expect(parseCsv(renderCsv(v, items))).toEqual([['lastUpdated', 'count', 'title'], ['2024-05-01T10:00:07.000Z', '2', 'Song']]);

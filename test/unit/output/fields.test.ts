@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FieldCheck, fieldReaders, getPath, parseFields, pathsIn, pickFields, pickReaders } from '../../../src/output/fields';
 import type { View } from '../../../src/output/types';
-import { UsageError } from '../../../src/client/errors';
+import { InputError } from '../../../src/client/errors';
 
 describe('parseFields', () => {
   it('splits, trims and de-duplicates dotted paths', () => {
@@ -9,7 +9,7 @@ describe('parseFields', () => {
     expect(parseFields('download.packages.0.price')).toEqual(['download.packages.0.price']);
   });
   it.each(['', ' ', ',', 'id,,title', 'a..b', '.a', 'a.', 'a b', 'id,'])('refuses %j as a usage error', (spec) => {
-    expect(() => parseFields(spec)).toThrow(UsageError);
+    expect(() => parseFields(spec)).toThrow(InputError);
   });
 });
 
@@ -32,7 +32,7 @@ describe('array paths', () => {
   const pl = { id: 'p1', tags: [{ name: 'a' }, { name: 'b', n: 1 }], tracks: [{ trackId: '1' }, { trackId: '2' }], releases: [{ title: 'R0' }, { title: 'R1' }], empty: [] };
   it('parses [] and [n] after a key, and refuses what is not a path', () => {
     expect(parseFields('tracks[].trackId,tags[].name,releases[0].title,releases[-1].title,grid[][]')).toHaveLength(5);
-    for (const bad of ['[]', 'a[', 'a[x]', 'a[]b', 'a.[0]', 'a[0]]']) expect(() => parseFields(bad), bad).toThrow(UsageError);
+    for (const bad of ['[]', 'a[', 'a[x]', 'a[]b', 'a.[0]', 'a[0]]']) expect(() => parseFields(bad), bad).toThrow(InputError);
   });
   it('[] reads every element (a list), [n] one (negative from the end)', () => {
     expect(getPath(pl, 'tracks[].trackId')).toEqual(['1', '2']);
@@ -61,11 +61,11 @@ describe('array paths', () => {
 describe('the names a view gives its computed columns', () => {
   const view: View = {
     columns: [
-      { key: 'title', header: 'Title', get: (t) => `${t.title} (${t.version})`, shown: 'fullTitle' },
-      { key: 'count', header: 'N', value: (t) => t.list.length },
-      { key: 'lastUpdated', header: 'Updated', get: (t) => String(t.lastUpdated).slice(0, 10) },
+      { key: 'title', header: 'Title', get: (t: any) => `${t.title} (${t.version})`, shown: 'fullTitle' },
+      { key: 'count', header: 'N', value: (t: any) => t.list.length },
+      { key: 'lastUpdated', header: 'Updated', get: (t: any) => String(t.lastUpdated).slice(0, 10) },
     ],
-    items: (b) => b,
+    items: (b: any) => b,
   };
   const item = { title: 'Song', version: 'Live', list: [1, 2, 3], lastUpdated: '2024-05-01T10:00:07Z' };
   it('reads a computed name, a shown name and a raw path', () => {
@@ -84,13 +84,13 @@ describe('the names a view gives its computed columns', () => {
     check.see(item);
     check.see({ ...item, title: 'Other' });
     expect(check.settled).toBe(false);
-    let err: UsageError | undefined;
+    let err: InputError | undefined;
     try {
       check.check();
     } catch (e) {
-      err = e as UsageError;
+      err = e as InputError;
     }
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     expect(err!.message).toBe("--fields: 'titel' matches nothing in any row");
     expect(err!.hint).toMatch(/^fields there are: fullTitle, count, title, version, list\[\], lastUpdated$/);
   });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkJq, runJq } from '../../../src/output/jq';
-import { McatError, UsageError } from '../../../src/client/errors';
+import { McatError, InputError } from '../../../src/client/errors';
 import { clean } from '../../../src/output/clean';
 
 const doc = { items: [{ id: 1, title: 'A\u001b[31mred\u0007', note: 'x\u0085y' }, { id: 2, title: 'tab\there\nnext' }] };
 
 describe('--jq engine', () => {
   it('compiles without running: a syntax error or an unknown function is a usage error; a program that would loop is fine', async () => {
-    await expect(checkJq('.items |')).rejects.toThrow(UsageError);
+    await expect(checkJq('.items |')).rejects.toThrow(InputError);
     await expect(checkJq('.items |')).rejects.toThrow(/^--jq: syntax error, unexpected end of file/);
     await expect(checkJq('nope(1)')).rejects.toThrow('--jq: nope/1 is not defined at <top-level>, line 1');
     await expect(checkJq('  ')).rejects.toThrow('--jq needs a jq program');

@@ -11,7 +11,7 @@ const view: View = {
     { key: 'id', header: 'ID', align: 'right', shrink: false },
     { key: 'title', header: 'Title' },
   ],
-  items: (b) => b?.releases?.releases ?? [],
+  items: (b: any) => b?.releases?.releases ?? [],
 };
 const page = (n: number, ids: number[]) => ({ status: 'ok', version: '1.2', releases: { page: n, pageSize: 2, totalItems: 3, releases: ids.map((id) => ({ id, title: `T${id}`, artist: { name: 'A' } })) } });
 const merge = (b: unknown[]) => mergePages(b, { listPath: 'releases.releases', pagingPath: 'releases' });
@@ -89,6 +89,26 @@ describe('createOutput: streamPages', () => {
     const t = out('table');
     await t.o.streamPages(pages(bodies), view, { merge });
     expect(t.text().trim().split('\n')).toHaveLength(4);
+  });
+  it.each(['ndjson', 'csv', 'tsv'] as Format[])('%s writes each page in one write, not one a line', async (format) => {
+    const writes: string[] = [];
+    const stream = new Writable({
+      write(c, _e, cb) {
+        writes.push(String(c));
+        cb();
+      },
+    });
+    const o = createOutput({ format, color: false, width: 80, stdout: stream as any });
+    await o.streamPages(pages([page(1, [1, 2]), page(2, [3, 4]), page(3, [5])]), view, { merge });
+    const pageWrites = format === 'ndjson' ? writes : writes.slice(1); // csv and tsv: the header first
+    expect(pageWrites.map((w) => w.split('\n').length - 1)).toEqual([2, 2, 1]);
+  });
+  it('ndjson lines are cleaned: DEL and C1 in a value become escapes, the line still parses to it', async () => {
+    const { o, text } = out('ndjson');
+    const evil = { releases: { page: 1, pageSize: 2, totalItems: 2, releases: [{ id: 1, title: 'a\u009b31mb\u007f' }, { id: 2, title: 'é\u001b' }] } };
+    await o.streamPages(pages([evil]), view, { merge });
+    expect(text()).toBe('{"id":1,"title":"a\\u009b31mb\\u007f"}\n{"id":2,"title":"é\\u001b"}\n');
+    expect(text().trim().split('\n').map((l) => JSON.parse(l).title)).toEqual(['a\u009b31mb\u007f', 'é\u001b']);
   });
   it.each(['ndjson', 'table'] as Format[])('%s to a reader that went away stops pulling pages', async (format) => {
     let n = 0;

@@ -28,8 +28,8 @@ const HANDLE_HOLDERS: Record<string, RegExp> = {
 };
 
 // Reading a stream's properties is fine; holding the stream or writing to it is not. (The launcher
-// touches stdout once, `void process.stdout`, so that Node makes its stream before V8's flags change.)
-const HARMLESS = /\bvoid process\.stdout;|\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
+// touches stdout and stderr once, `void process.stdout;`, so that Node makes them before V8's flags change.)
+const HARMLESS = /\bvoid process\.(stdout|stderr);|\bprocess\.(stdout|stderr)\.(isTTY|columns|rows|writableLength|destroyed)\b|terminalWidth\(process\.stdout\b/g;
 const RULES: [string, RegExp][] = [
   ['process.stdout/process.stderr', /\bprocess\.(stdout|stderr)\b/],
   ['console.*', /\bconsole\.\w+/],
@@ -107,7 +107,7 @@ describe('say: one line for people on stderr', () => {
 });
 
 describe('the output sink: every format, hostile titles', () => {
-  const view: View = { columns: [{ key: 'id', header: 'ID' }, { key: 'title', header: 'Title' }], items: (b) => b.list };
+  const view: View = { columns: [{ key: 'id', header: 'ID' }, { key: 'title', header: 'Title' }], items: (b: any) => b.list };
   const title = `${HOSTILE}Song`;
   const body = { status: 'ok', version: '1.2', list: [{ id: 'r1', title }] };
   async function render(format: Format, color = false): Promise<string> {

@@ -13,7 +13,7 @@ describe('tsv', () => {
   });
 
   it('one header line, then one line of exactly as many fields per item, LF ends', () => {
-    const view: View = { columns: [{ key: 'id', header: 'ID' }, { key: 'title', header: 'Title', get: (r) => `${r.title}!` }], items: (b) => b };
+    const view: View = { columns: [{ key: 'id', header: 'ID' }, { key: 'title', header: 'Title', get: (r: any) => `${r.title}!` }], items: (b: any) => b };
     const items = [{ id: 1, title: 'tab\there' }, { id: 2, title: 'new\nline' }];
     const text = renderTsv(view, items);
     expect(text).toBe('id\ttitle\n1\ttab\\there\n2\tnew\\nline\n');

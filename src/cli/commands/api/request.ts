@@ -1,6 +1,7 @@
 // `mcat api`: the escape hatch. Signed like every other call, retried only when safe,
 // body printed as received (JSON pretty-printed on a terminal).
-import { McatError, UsageError } from '../../../client/errors';
+import { McatError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { readTextInput } from '../../ids';
 import { session } from '../../context';
 import { print } from '../../../output/streams';

@@ -1,6 +1,7 @@
 // `mcat auth login`: a profile saved (0600) after its credentials are checked. Secrets come from a
 // hidden prompt or standard input, never from flags; nothing here prints one.
-import { AuthError, McatError, UsageError } from '../../../client/errors';
+import { AuthError, McatError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { maskUrlCredentials } from '../../../config/mask';
 import { ENV, envValue, SANDBOX_PROFILE, type Profile } from '../../../config/settings';
 import { checkProfileName, openStore } from '../../../config/store';

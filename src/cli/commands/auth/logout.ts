@@ -1,5 +1,5 @@
 // `mcat auth logout`: a stored profile and its credentials removed.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../../config/settings';
 import { openStore, type ProfileStore } from '../../../config/store';
 import { defineCommand, type CommandContext } from '../../command';

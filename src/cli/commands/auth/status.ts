@@ -1,6 +1,7 @@
 // `mcat auth status`: the profile in use and why, what it holds (masked: never a secret), and
 // whether the service accepts it.
-import { AuthError, McatError, UsageError } from '../../../client/errors';
+import { AuthError, McatError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { resolveSettings } from '../../../config/settings';
 import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';

@@ -1,5 +1,5 @@
 // `mcat completion SHELL`: the script, generated from the whole command tree (the registry's).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand } from '../../command';
 import { SHELLS } from './index';

@@ -1,5 +1,5 @@
 // `mcat group add ID --playlist IDS`: playlists added to a group (set semantics).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { userFlag, userSession } from '../../user-token';

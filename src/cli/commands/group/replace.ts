@@ -1,5 +1,5 @@
 // `mcat group replace ID --name NAME --playlist IDS`: a group made exactly this (created if missing).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { userFlag, userSession } from '../../user-token';

@@ -1,5 +1,5 @@
 // What the group commands share: their flags and options, whose group, the call and its printing.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import type { Call } from '../../../client/call';
 import type { GroupQuery } from '../../../client/groups';
 import type { CommandContext, OptionDef } from '../../command';

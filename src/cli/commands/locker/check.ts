@@ -1,6 +1,7 @@
 // `mcat locker check TRACK_ID`: can this user download or stream this track, and if not, why.
 // Reads only: the locker pages until the track turns up; never the media endpoints' download.
-import { ApiError, AuthError, UsageError } from '../../../client/errors';
+import { ApiError, AuthError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { PartialError } from '../../errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
 import { parseIntegerId } from '../../ids';

@@ -1,5 +1,6 @@
 // `mcat locker download ID`: a purchased track to a file (or standard output), using one download.
-import { ApiError, HttpError, McatError, UsageError } from '../../../client/errors';
+import { ApiError, HttpError, McatError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';

@@ -1,6 +1,6 @@
 // `mcat locker find TEXT`: the releases and tracks of the whole locker whose title, artist,
 // release or ISRC contain the text, in any case and with or without accents.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { output, outputFormat, say } from '../../context';
 import { InterruptedError } from '../../errors';
 import { interrupted } from '../../lifecycle';

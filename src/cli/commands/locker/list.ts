@@ -1,6 +1,6 @@
 // `mcat locker`: the locker's releases, filtered, page by page or walked whole. Its options are the
 // group's (commands/locker/index.ts), as `mcat locker --unavailable` takes them.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../../client/paging';
 import { about, ofUser, output, outputFormat, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';

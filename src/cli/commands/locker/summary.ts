@@ -1,5 +1,5 @@
 // `mcat locker summary`: how a user's locker stands, from every page (read several at a time).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
 import { InterruptedError } from '../../errors';
 import { interrupted } from '../../lifecycle';

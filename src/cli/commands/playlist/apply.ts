@@ -1,6 +1,7 @@
 // `mcat playlist apply FILE`: many playlist edits from one file, through the bulk engine (src/bulk).
 import { readFile } from 'node:fs/promises';
-import { AuthError, McatError, UsageError } from '../../../client/errors';
+import { AuthError, McatError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice, outputFormat, progressLine, quiet, say } from '../../context';
@@ -28,7 +29,7 @@ export default defineCommand<ApplyFlags>({
   description: 'apply many playlist edits from one file: journalled, resumable, concurrent',
   arguments: [{ name: '<file>', description: "edits: NDJSON (one per line), a JSON array, or CSV track lists ('-' for standard input)", complete: '@file' }],
   options: [
-    { flags: '--concurrency <n>', description: 'edits in flight at most (default 32; the rate limiter paces their requests)' },
+    { flags: '--concurrency <n>', description: 'edits in flight at most (default: adaptive, 32 growing to 64 while the service keeps up, cut on 429s)' },
     { flags: '--journal <file>', description: 'journal of outcomes (default: one per input and edits under $XDG_STATE_HOME/mcat/journals)', complete: '@file' },
     { flags: '--resume', description: 'skip the edits the journal shows as done' },
     { flags: '--dry-run', description: 'read the current state and show what each edit would change; send nothing' },
@@ -58,13 +59,6 @@ async function readInputBytes(file: string): Promise<Buffer> {
     throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
   }
 }
-
-/**
- * Edits in flight by default. Throughput is edits in flight over the round trip: 32 at 20 ms (a
- * regional API) is ~1,000 edits/s where 16 stayed near 600. A rate limit is the client's to keep:
- * its limiter paces every request (and pauses them all on a 429), whatever is in flight.
- */
-const DEFAULT_APPLY_CONCURRENCY = 32;
 
 async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   // the input module brings zod: loaded when the command runs, not for its help
@@ -106,8 +100,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   // the input split another way by a run that has not finished: its edits would be applied twice
   if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
-  // one connection per edit in flight: a smaller pool would cap --concurrency without a word
-  const s = await userSession(ctx, { ...flags, user }, { connections: Math.max(16, concurrency ?? DEFAULT_APPLY_CONCURRENCY) });
+  // one connection per edit in flight: a smaller pool would cap --concurrency (or the adaptive limit) without a word
+  const s = await userSession(ctx, { ...flags, user }, { connections: Math.max(16, concurrency ?? bulk.ADAPTIVE_MAX) });
   const q = queryOf(s, user);
   const signal = ctx.signal;
   const api = (await import('../../../client/playlist-api')).playlistApi(s.client);
@@ -134,7 +128,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       edits,
       country: q.country,
       userId: q.userId,
-      concurrency: concurrency ?? DEFAULT_APPLY_CONCURRENCY,
+      // without --concurrency: grows while the service keeps up, shrinks on 429s (bulk/adaptive.ts)
+      concurrency: concurrency ?? 'auto',
       journalPath,
       env: ctx.env,
       maxPages: s.client.maxPages,

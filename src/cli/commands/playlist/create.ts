@@ -1,5 +1,5 @@
 // `mcat playlist create --name NAME`: a new playlist, its tracks from a file if given.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { notice, outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';

@@ -1,5 +1,5 @@
 // `mcat playlist details ID`: change a playlist's name, status, visibility, image, description, annotations.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';

@@ -1,5 +1,5 @@
 // `mcat playlist export`: every playlist of a user as replace edits (NDJSON), for `playlist apply`.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { print, stdoutClosed } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice } from '../../context';

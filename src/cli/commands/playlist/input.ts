@@ -1,27 +1,29 @@
 // Checking playlist values from flags and files before anything is sent: status, visibility,
 // annotations, descriptions, and a playlist body or track list read from JSON, NDJSON or CSV
 // (every problem named with its file and line).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from '../../../bulk/json';
 import { parseCsv, type CsvRecord } from '../../../bulk/csv';
-import { formatFromFileName, validateEdit, validateTrack, type InputFormat } from '../../../bulk/edits';
-import { cutDescription, DESCRIPTION_LIMIT } from '../../../bulk/diff';
+import {
+  codePoints,
+  CSV_COLUMNS,
+  formatFromFileName,
+  INPUT_FORMATS,
+  PLAYLIST_ID_RE,
+  sniffFormat,
+  validateBodyFields,
+  validateTrack,
+  type InputFormat,
+  type PlaylistBodyFields,
+} from '../../../bulk/input';
+import { DESCRIPTION_LIMIT } from '../../../bulk/diff';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../../../client/playlists';
 import { readTextInput } from '../../ids';
 import { notice, say } from '../../context';
 import { catalogueCsvTrack, isCatalogueHeader, SHOWN_TRACK_KEYS, tracksOfRow } from '../../rows-in';
 import type { FieldFlags } from './shared';
 
-export const PLAYLIST_ID_RE = /^[0-9a-f]{24}$/;
-
-export interface PlaylistFieldsIn {
-  name?: string;
-  status?: 'draft' | 'published';
-  visibility?: 'private' | 'public';
-  description?: string;
-  imageUrl?: string;
-  annotations?: Record<string, string>;
-}
+export type PlaylistFieldsIn = PlaylistBodyFields;
 
 export function checkPlaylistId(value: string, what = 'playlist'): string {
   const v = value.trim();
@@ -59,12 +61,6 @@ export function parseAnnotations(list: string[] | undefined): Record<string, str
   return out;
 }
 
-export function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
 /** Warns on stderr when the service will cut the description, and by how much. */
 export function warnDescription(description: string | undefined): void {
   if (description === undefined) return;
@@ -74,8 +70,6 @@ export function warnDescription(description: string | undefined): void {
     say(`mcat: warning: the description has ${n} characters; the service keeps the first ${DESCRIPTION_LIMIT}, so the last ${cut} character${cut === 1 ? '' : 's'} will be cut`);
   }
 }
-
-export { cutDescription };
 
 async function descriptionOf(flags: FieldFlags): Promise<string | undefined> {
   if (flags.description !== undefined && flags.descriptionFile !== undefined) {
@@ -113,12 +107,10 @@ export interface PlaylistFile extends PlaylistFieldsIn {
   hadFields: boolean;
 }
 
-const FORMATS: readonly InputFormat[] = ['json', 'ndjson', 'csv'];
-
 export function checkInputFormat(v: string | undefined): InputFormat | undefined {
   if (v === undefined) return undefined;
   const f = v.trim().toLowerCase() as InputFormat;
-  if (!FORMATS.includes(f)) throw new UsageError(`--input-format must be json, ndjson or csv, got '${v}'`);
+  if (!INPUT_FORMATS.includes(f)) throw new UsageError(`--input-format must be json, ndjson or csv, got '${v}'`);
   return f;
 }
 
@@ -148,26 +140,10 @@ export async function readPlaylistFile(
   const name = file === '-' ? 'standard input' : file;
   let text = await readTextInput(file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const format = opts.format ?? formatFromFileName(file) ?? sniff(text);
+  const format = opts.format ?? formatFromFileName(file) ?? sniffFormat(text, { wholeDocument: true });
   if (format === 'csv') return csvTracks(text, name, opts.playlistIdForCsv);
   if (format === 'ndjson') return ndjsonTracks(text, name);
   return jsonBody(text, name, opts.playlistId, opts.tracksOptional ?? false);
-}
-
-function sniff(text: string): InputFormat {
-  const m = /\S/.exec(text);
-  if (!m) return 'ndjson';
-  if (m[0] === '[') return 'json';
-  if (m[0] === '{') {
-    // one JSON document (a body) or one object per line (tracks)
-    try {
-      JSON.parse(text);
-      return 'json';
-    } catch {
-      return 'ndjson';
-    }
-  }
-  return 'csv';
 }
 
 function jsonBody(text: string, name: string, playlistId: string | undefined, tracksOptional: boolean): PlaylistFile {
@@ -296,20 +272,12 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
       }
     });
   }
-  // the other fields, checked as the bulk format checks a replace edit
-  const rest: Record<string, unknown> = { ...body };
-  delete rest.tracks;
+  // the other fields, checked by the playlist body's schema
   const errs: string[] = [];
-  const edit = validateEdit({ op: 'replace', playlistId: '0'.repeat(24), ...rest, tracks: [] }, errs);
-  for (const e of errs) problems.push(`${name}:${bodyLine}: ${e.replace(/ with op "replace".*$/, '')}`);
+  const fields = validateBodyFields(body, errs);
+  for (const e of errs) problems.push(`${name}:${bodyLine}: ${e}`);
   if (problems.length) refuse(problems, `${problems.length} problems in ${name}; nothing was sent`);
-  const out: PlaylistFile = { tracks, hadFields: !Array.isArray(value) && !isRow(value) };
-  if (edit && edit.op === 'replace') {
-    for (const k of ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const) {
-      if (edit[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = edit[k];
-    }
-  }
-  return out;
+  return { tracks, hadFields: !Array.isArray(value) && !isRow(value), ...fields };
 }
 
 function ndjsonTracks(text: string, name: string): PlaylistFile {
@@ -336,7 +304,6 @@ function ndjsonTracks(text: string, name: string): PlaylistFile {
   return { tracks, hadFields: false };
 }
 
-const CSV_COLUMNS = ['playlistId', 'trackId', ...TRACK_METADATA_FIELDS] as const;
 const CSV_COLUMNS_HELP = `trackId, ${TRACK_METADATA_FIELDS.join(', ')}; or a catalogue track listing (id, title, …) as 'mcat release tracks -o csv' prints it`;
 
 function csvTracks(text: string, name: string, playlistId: string | undefined): PlaylistFile {

@@ -1,5 +1,5 @@
 // `mcat playlist replace ID --from FILE`: a playlist replaced whole (or, with --dry-run, what would change).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';

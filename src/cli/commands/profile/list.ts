@@ -1,5 +1,5 @@
 // `mcat profile list`: every stored profile (keys masked; secrets never read out).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';

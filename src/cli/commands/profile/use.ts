@@ -1,5 +1,5 @@
 // `mcat profile use NAME`: the current profile ('sandbox': back to the built-in one).
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { ENV, envValue, SANDBOX_PROFILE } from '../../../config/settings';
 import { openStore } from '../../../config/store';
 import { defineCommand, type CommandContext } from '../../command';

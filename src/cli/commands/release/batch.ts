@@ -1,5 +1,5 @@
 // `mcat release batch IDS`: details of any number of releases, 500 ids a call.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import type { BatchError } from '../../../client/schemas/release';
 import { USAGE_TYPES_OPTION, catalogueFilters, typeOption, type CatalogueFlags } from '../../catalogue-options';
 import { defineCommand, type CommandContext } from '../../command';
@@ -47,7 +47,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map(asXml), ids);
     await printXml(doc);
     // an empty <errors/> reads as '': only error elements count
-    errors = [parseApiXml(doc).body?.items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
+    errors = [(parseApiXml(doc).body as { items?: { errors?: BatchError | BatchError[] } }).items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
     out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));

@@ -1,5 +1,5 @@
 // The data directory the sandbox commands work in: --data, else MCAT_SANDBOX_DIR or the user data directory.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import type { OptionDef } from '../../command';
 import type { Env } from '../../lifecycle';
 

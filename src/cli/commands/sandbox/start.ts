@@ -1,5 +1,5 @@
 // `mcat sandbox start`: the sandbox server in the foreground until Ctrl-C.
-import { UsageError } from '../../../client/errors';
+import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { notice } from '../../context';
 import { DATA_OPTION, dataDirOf } from './data-dir';

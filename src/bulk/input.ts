@@ -1,0 +1,314 @@
+// Playlist input, read one way: the zod schemas of a playlist body (`playlist create|replace
+// --from`) and of an edit line (`playlist apply`), and the pieces both readers share (the id
+// pattern, code-point length, the format of a file). The schemas' messages are the reasons of
+// `file:line: reason`: each names the field by its path ("tracks[3].trackId") and says what was
+// expected and what came, so a bad line reads the same in every command that takes it.
+import * as z from '../client/schemas/zod';
+import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
+import { DESCRIPTION_LIMIT } from './diff';
+
+export type InputFormat = 'ndjson' | 'json' | 'csv';
+export const INPUT_FORMATS: readonly InputFormat[] = ['json', 'ndjson', 'csv'];
+
+/** A playlist or group id: 24 lower-case hexadecimal characters. */
+export const PLAYLIST_ID_RE = /^[0-9a-f]{24}$/;
+
+export function isPlaylistId(s: unknown): s is string {
+  return typeof s === 'string' && PLAYLIST_ID_RE.test(s);
+}
+
+/** Length as the service counts it (code points: an emoji is one character). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** The format named by a file's extension, or undefined (stdin, unknown extension). */
+export function formatFromFileName(fileName: string): InputFormat | undefined {
+  const m = /\.([A-Za-z0-9]+)$/.exec(fileName);
+  const ext = m?.[1].toLowerCase();
+  if (ext === 'ndjson' || ext === 'jsonl') return 'ndjson';
+  if (ext === 'json') return 'json';
+  if (ext === 'csv') return 'csv';
+  return undefined;
+}
+
+/**
+ * The format of text with no telling extension, from its first character: `[` is JSON, `{`
+ * NDJSON (or, with `wholeDocument`, JSON when the whole text is one JSON document), else CSV.
+ */
+export function sniffFormat(text: string, opts: { wholeDocument?: boolean } = {}): InputFormat {
+  const m = /\S/.exec(text);
+  if (!m) return 'ndjson';
+  if (m[0] === '[') return 'json';
+  if (m[0] === '{') {
+    if (!opts.wholeDocument) return 'ndjson';
+    try {
+      JSON.parse(text);
+      return 'json';
+    } catch {
+      return 'ndjson';
+    }
+  }
+  return 'csv';
+}
+
+/** A value's kind in a message: "a string", "an array", "null". */
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const shown = (v: unknown) => JSON.stringify(v);
+
+// ---- the schemas. A field's message is what follows its quoted name ("must be a string, got
+// a number"); a message of the whole value (path []) stands alone.
+
+const text = () => z.string({ error: (iss) => `must be a string, got ${describe(iss.input)}` });
+
+const positiveInt = (x: unknown): boolean =>
+  (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) || (typeof x === 'string' && /^[0-9]+$/.test(x) && /[1-9]/.test(x));
+
+const positiveIntError = { error: (iss: { input?: unknown }) => `must be a positive integer, got ${shown(iss.input)}` };
+
+/** One track of a request: trackId (a positive integer, given as number or digits) and the spec's optional metadata. */
+export const trackSchema = z.strictObject(
+  {
+    trackId: z.pipe(
+      z.custom<string | number>(positiveInt, { error: (iss) => (iss.input === undefined ? 'is required' : positiveIntError.error(iss)) }),
+      z.transform((x) => String(x).replace(/^0+/, '')),
+    ),
+    trackTitle: z.optional(text()),
+    trackVersion: z.optional(text()),
+    artistAppearsAs: z.optional(text()),
+    // kept as given (number or string), so a backup restores byte for byte
+    releaseId: z.optional(z.custom<string | number>(positiveInt, positiveIntError)),
+    releaseTitle: z.optional(text()),
+    releaseArtistAppearsAs: z.optional(text()),
+    releaseVersion: z.optional(text()),
+  },
+  { error: (iss) => (iss.code === 'invalid_type' ? `must be an object with "trackId", got ${describe(iss.input)}` : undefined) },
+);
+
+const idSchema = (required: string | undefined) =>
+  z.string({ error: (iss) => (iss.input === undefined && required ? required : `must be 24 lower-case hexadecimal characters, got ${shown(iss.input)}`) }).check(
+    z.regex(PLAYLIST_ID_RE, { error: (iss) => `must be 24 lower-case hexadecimal characters, got ${shown(iss.input)}` }),
+  );
+
+/** A choice of words, any case, lower-cased: status and visibility. */
+const choice = <T extends string>(allowed: readonly T[]) => {
+  const error = (iss: { input?: unknown }) => `must be ${allowed.join(' or ')}, got ${shown(iss.input)}`;
+  return z.pipe(
+    z.string({ error }).check(z.refine((s) => (allowed as readonly string[]).includes(s.toLowerCase()), { error })),
+    z.transform((s) => s.toLowerCase() as T),
+  );
+};
+
+/**
+ * An object of string values. Checked by hand inside zod: zod's record drops a key named
+ * "__proto__" unread, and a playlist's annotations keep every key as plain data.
+ */
+const annotationsSchema = z.pipe(
+  z.custom<Record<string, unknown>>(isPlainObject, { error: (iss) => `must be an object of string values, got ${describe(iss.input)}` }),
+  z.transform((a, ctx) => {
+    const copy: Record<string, string> = {};
+    for (const [k, v] of Object.entries(a)) {
+      if (typeof v !== 'string') ctx.issues.push({ code: 'custom', path: [k], message: `must be a string, got ${describe(v)}`, input: v });
+      else Object.defineProperty(copy, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  }),
+);
+
+const nameSchema = (required: string | undefined) =>
+  z.string({ error: (iss) => (iss.input === undefined && required ? required : `must be a string, got ${describe(iss.input)}`) }).check(
+    z.refine((s) => !required || s.trim() !== '', { error: 'must not be empty' }),
+  );
+
+/** The detail fields of a playlist, as a body and every playlist edit carry them. */
+const fields = () => ({
+  name: z.optional(text()),
+  status: z.optional(choice(['draft', 'published'] as const)),
+  visibility: z.optional(choice(['private', 'public'] as const)),
+  description: z.optional(text()),
+  imageUrl: z.optional(text()),
+  annotations: z.optional(annotationsSchema),
+});
+export const FIELD_KEYS = ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const;
+
+const tracksSchema = (required?: string) =>
+  z.array(trackSchema, { error: (iss) => (iss.input === undefined && required ? required : `must be an array, got ${describe(iss.input)}`) });
+
+export const OPS = ['replace', 'details', 'create', 'group-add', 'group-replace'] as const;
+export type Op = (typeof OPS)[number];
+
+const required = (op: Op) => `is required for op "${op}"`;
+
+const playlistIdsSchema = (op: Op, nonEmpty: boolean) =>
+  z.array(idSchema(undefined), {
+    error: (iss) => (iss.input === undefined ? required(op) : `must be an array of playlist ids, got ${describe(iss.input)}`),
+  }).check(z.refine((a) => !nonEmpty || a.length > 0, { error: `must not be empty for op "${op}"` }));
+
+/** The edit lines of `playlist apply`, one schema per op; keys in the order they are checked and written. */
+export const EDIT_SCHEMAS = {
+  replace: z.strictObject({
+    op: z.literal('replace'),
+    playlistId: idSchema(required('replace')),
+    /** export writes "create": if the playlist does not exist for this user, create it */
+    ifMissing: z.optional(z.literal('create', { error: (iss) => `must be "create", got ${shown(iss.input)}` })),
+    ...fields(),
+    tracks: tracksSchema('is required for op "replace" (use op "details" to change fields only)'),
+  }),
+  details: z
+    .strictObject({ op: z.literal('details'), playlistId: idSchema(required('details')), ...fields() })
+    .check(
+      z.refine((v) => FIELD_KEYS.some((k) => v[k] !== undefined), {
+        error: `op "details" needs at least one of ${FIELD_KEYS.join(', ')}`,
+        when: () => true,
+      }),
+    ),
+  create: z.strictObject({ op: z.literal('create'), ...fields(), name: nameSchema(required('create')), tracks: z.optional(tracksSchema()) }),
+  'group-add': z.strictObject({ op: z.literal('group-add'), groupId: idSchema(required('group-add')), playlistIds: playlistIdsSchema('group-add', true) }),
+  'group-replace': z.strictObject({
+    op: z.literal('group-replace'),
+    groupId: idSchema(required('group-replace')),
+    name: nameSchema(required('group-replace')),
+    playlistIds: z.optional(playlistIdsSchema('group-replace', false)),
+  }),
+};
+
+export type ReplaceEdit = z.output<(typeof EDIT_SCHEMAS)['replace']>;
+export type DetailsEdit = z.output<(typeof EDIT_SCHEMAS)['details']>;
+export type CreateEdit = z.output<(typeof EDIT_SCHEMAS)['create']>;
+export type GroupAddEdit = z.output<(typeof EDIT_SCHEMAS)['group-add']>;
+export type GroupReplaceEdit = z.output<(typeof EDIT_SCHEMAS)['group-replace']>;
+export type Edit = ReplaceEdit | DetailsEdit | CreateEdit | GroupAddEdit | GroupReplaceEdit;
+export type PlaylistEdit = ReplaceEdit | DetailsEdit | CreateEdit;
+/** A track as an edit holds it: the client's TrackInput with its trackId normalised to digits. */
+export type EditTrack = z.output<typeof trackSchema>;
+export type Status = NonNullable<ReplaceEdit['status']>;
+export type Visibility = NonNullable<ReplaceEdit['visibility']>;
+
+const ALLOWED = {} as Record<Op, readonly string[]>;
+for (const op of OPS) ALLOWED[op] = Object.keys(EDIT_SCHEMAS[op].shape);
+
+const opSchema = z.looseObject(
+  {
+    op: z.custom<Op>((v) => typeof v === 'string' && (OPS as readonly string[]).includes(v), {
+      error: (iss) =>
+        iss.input === undefined ? `is required (one of ${OPS.join(', ')})` : `must be one of ${OPS.join(', ')}, got ${shown(iss.input)}`,
+    }),
+  },
+  { error: (iss) => (iss.code === 'invalid_type' ? `an edit must be a JSON object, got ${describe(iss.input)}` : undefined) },
+);
+
+/**
+ * The fields of a playlist body read from a file (`create|replace --from`). An edit line's
+ * `playlistId` and `ifMissing` are let through (checked, then ignored): a replace edit copied
+ * into a body file has always been read.
+ */
+export const playlistBodySchema = z.strictObject({
+  playlistId: z.optional(idSchema(undefined)),
+  ifMissing: z.optional(z.literal('create', { error: (iss) => `must be "create", got ${shown(iss.input)}` })),
+  ...fields(),
+  tracks: z.optional(z.unknown()),
+});
+export type PlaylistBodyFields = Omit<z.output<typeof playlistBodySchema>, 'playlistId' | 'ifMissing' | 'tracks'>;
+
+// ---- issues to reasons
+
+type Issue = z.$ZodIssue;
+
+/** `tracks[3].trackId` from ['tracks', 3, 'trackId'] */
+function pathName(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? String(p) : `.${String(p)}`;
+  return s;
+}
+
+/**
+ * The reasons, in the order a reader checks a value: each object's unknown keys first, then its
+ * fields in the schema's order, then checks of the whole. `root` names the value itself (a
+ * track checked alone is "tracks[3]"); `unknownKey` words an unknown key of the whole value.
+ */
+export function reasonsOf(issues: readonly Issue[], o: { root?: string; unknownKey?: (key: string) => string } = {}): string[] {
+  const list = [...issues];
+  // zod reports an object's unknown keys after its fields: move each before its object's first issue
+  for (let i = 0; i < list.length; i++) {
+    const iss = list[i];
+    if (iss.code !== 'unrecognized_keys') continue;
+    const j = list.findIndex((x) => iss.path.every((p, n) => x.path[n] === p));
+    if (j < i) list.splice(j, 0, ...list.splice(i, 1));
+  }
+  const out: string[] = [];
+  for (const iss of list) {
+    const path: PropertyKey[] = o.root ? [o.root, ...iss.path] : [...iss.path];
+    const name = pathName(path);
+    if (iss.code === 'unrecognized_keys') {
+      for (const k of iss.keys) {
+        if (path.length === 0) out.push(o.unknownKey ? o.unknownKey(k) : `unknown key ${shown(k)}`);
+        else out.push(`"${name}": unknown key ${shown(k)}`);
+      }
+    } else if (path.length === 0) out.push(iss.message);
+    else out.push(`"${name}" ${iss.message}`);
+  }
+  return out;
+}
+
+/** An unknown key of an edit line: allowed with other ops, or with none. */
+function unknownEditKey(op: Op): (k: string) => string {
+  return (k) => {
+    const elsewhere = OPS.filter((x) => ALLOWED[x].includes(k));
+    return elsewhere.length ? `"${k}" is not allowed with op "${op}" (only with ${elsewhere.map((x) => `"${x}"`).join(', ')})` : `unknown key ${shown(k)}`;
+  };
+}
+
+/**
+ * Validates one decoded edit; pushes every problem found, and to `notes` what does not stop a run
+ * (a description the service will cut). Returns the normalised edit.
+ */
+export function validateEdit(v: unknown, errors: string[], notes: string[] = []): Edit | undefined {
+  const head = opSchema.safeParse(v);
+  if (!head.success) {
+    errors.push(...reasonsOf(head.error.issues));
+    return undefined;
+  }
+  const op = head.data.op;
+  const description = head.data.description;
+  if (typeof description === 'string' && !op.startsWith('group-')) {
+    const n = codePoints(description);
+    if (n > DESCRIPTION_LIMIT) notes.push(`"description" has ${n} characters; the service keeps the first ${DESCRIPTION_LIMIT}`);
+  }
+  const r = EDIT_SCHEMAS[op].safeParse(v);
+  if (r.success) return r.data;
+  errors.push(...reasonsOf(r.error.issues, { unknownKey: unknownEditKey(op) }));
+  return undefined;
+}
+
+/** One track entry; `where` names it in messages (e.g. "tracks[3]"). */
+export function validateTrack(tr: unknown, where: string, errors: string[]): TrackInput | undefined {
+  const r = trackSchema.safeParse(tr);
+  if (r.success) return r.data;
+  errors.push(...reasonsOf(r.error.issues, { root: where }));
+  return undefined;
+}
+
+/** The detail fields of a playlist body, checked; `tracks` is read by the caller (its lines are known there). */
+export function validateBodyFields(body: Record<string, unknown>, errors: string[]): PlaylistBodyFields | undefined {
+  const r = playlistBodySchema.safeParse(body);
+  if (r.success) {
+    const out: PlaylistBodyFields = {};
+    for (const k of FIELD_KEYS) if (r.data[k] !== undefined) Object.assign(out, { [k]: r.data[k] });
+    return out;
+  }
+  const elsewhere = (k: string) => OPS.some((op) => ALLOWED[op].includes(k));
+  errors.push(...reasonsOf(r.error.issues, { unknownKey: (k) => (elsewhere(k) ? `"${k}" is not allowed` : `unknown key ${shown(k)}`) }));
+  return undefined;
+}
+
+/** The columns of a CSV track list, in the order `playlist export` writes them. */
+export const CSV_COLUMNS = ['playlistId', 'trackId', ...TRACK_METADATA_FIELDS] as const;

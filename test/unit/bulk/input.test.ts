@@ -1,0 +1,172 @@
+// The playlist-input module's messages, pinned: a bad line in each format gives exactly
+// `file:line: reason`, hostile input included (a 10 MB line, NUL bytes, BOM and CRLF, numbers
+// for ids, prototype keys).
+import { describe, expect, it } from 'vitest';
+import { parseEdits } from '../../../src/bulk/edits';
+import { codePoints, isPlaylistId, sniffFormat, validateBodyFields, validateEdit, validateTrack } from '../../../src/bulk/input';
+
+const P1 = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const G1 = 'cccccccccccccccccccccccc';
+const messages = (text: string, fileName = 'e.ndjson') => parseEdits(text, { fileName }).errors.map((e) => e.message);
+
+describe('edit lines: one message per problem, in the order a reader checks them', () => {
+  it('NDJSON: unknown keys first, then every field of the op in order', () => {
+    const line = JSON.stringify({ op: 'replace', playlistId: P1, name: 7, status: 5, visibility: 'x', description: [], imageUrl: null, annotations: [], tracks: 't', colour: 1, groupId: G1 });
+    expect(messages(line)).toEqual([
+      'e.ndjson:1: unknown key "colour"',
+      'e.ndjson:1: "groupId" is not allowed with op "replace" (only with "group-add", "group-replace")',
+      'e.ndjson:1: "name" must be a string, got a number',
+      'e.ndjson:1: "status" must be draft or published, got 5',
+      'e.ndjson:1: "visibility" must be private or public, got "x"',
+      'e.ndjson:1: "description" must be a string, got an array',
+      'e.ndjson:1: "imageUrl" must be a string, got null',
+      'e.ndjson:1: "annotations" must be an object of string values, got an array',
+      'e.ndjson:1: "tracks" must be an array, got a string',
+    ]);
+  });
+
+  it('NDJSON: each track by its index, its unknown keys before its fields', () => {
+    const line = `{"op":"replace","playlistId":"${P1}","ifMissing":"yes","tracks":[1,"2",null,[],{"trackId":0},{"x":1},{"trackId":"1","releaseId":"0","trackTitle":5,"zz":1}]}`;
+    expect(messages(line)).toEqual([
+      'e.ndjson:1: "ifMissing" must be "create", got "yes"',
+      'e.ndjson:1: "tracks[0]" must be an object with "trackId", got a number',
+      'e.ndjson:1: "tracks[1]" must be an object with "trackId", got a string',
+      'e.ndjson:1: "tracks[2]" must be an object with "trackId", got null',
+      'e.ndjson:1: "tracks[3]" must be an object with "trackId", got an array',
+      'e.ndjson:1: "tracks[4].trackId" must be a positive integer, got 0',
+      'e.ndjson:1: "tracks[5]": unknown key "x"',
+      'e.ndjson:1: "tracks[5].trackId" is required',
+      'e.ndjson:1: "tracks[6]": unknown key "zz"',
+      'e.ndjson:1: "tracks[6].trackTitle" must be a string, got a number',
+      'e.ndjson:1: "tracks[6].releaseId" must be a positive integer, got "0"',
+    ]);
+  });
+
+  it('NDJSON: ops, required fields and the group ops', () => {
+    expect(messages('{"op":5}')).toEqual(['e.ndjson:1: "op" must be one of replace, details, create, group-add, group-replace, got 5']);
+    expect(messages('{"name":"x"}')).toEqual(['e.ndjson:1: "op" is required (one of replace, details, create, group-add, group-replace)']);
+    expect(messages('"str"')).toEqual(['e.ndjson:1: a line must hold one JSON object (an edit), got a string']);
+    expect(messages('{"op":"create","name":""}')).toEqual(['e.ndjson:1: "name" must not be empty']);
+    expect(messages(`{"op":"details","playlistId":"${P1}"}`)).toEqual([
+      'e.ndjson:1: op "details" needs at least one of name, status, visibility, description, imageUrl, annotations',
+    ]);
+    expect(messages('{"op":"group-add"}')).toEqual(['e.ndjson:1: "groupId" is required for op "group-add"', 'e.ndjson:1: "playlistIds" is required for op "group-add"']);
+    expect(messages('{"op":"group-add","groupId":"x","playlistIds":"p"}')).toEqual([
+      'e.ndjson:1: "groupId" must be 24 lower-case hexadecimal characters, got "x"',
+      'e.ndjson:1: "playlistIds" must be an array of playlist ids, got a string',
+    ]);
+    expect(messages(`{"op":"group-add","groupId":"${G1}","playlistIds":[]}`)).toEqual(['e.ndjson:1: "playlistIds" must not be empty for op "group-add"']);
+    expect(messages(`{"op":"group-add","groupId":"${G1}","playlistIds":["${P1}",5,"X"],"name":"n"}`)).toEqual([
+      'e.ndjson:1: "name" is not allowed with op "group-add" (only with "replace", "details", "create", "group-replace")',
+      'e.ndjson:1: "playlistIds[1]" must be 24 lower-case hexadecimal characters, got 5',
+      'e.ndjson:1: "playlistIds[2]" must be 24 lower-case hexadecimal characters, got "X"',
+    ]);
+    expect(messages(`{"op":"group-replace","groupId":"${G1}","name":"  ","tracks":[]}`)).toEqual([
+      'e.ndjson:1: "tracks" is not allowed with op "group-replace" (only with "replace", "create")',
+      'e.ndjson:1: "name" must not be empty',
+    ]);
+  });
+
+  it('JSON: an element by its index, on the line it starts', () => {
+    expect(messages('[1,\n null, {"op":"create","name":"ok"}]', 'e.json')).toEqual([
+      'e.json:1: element 0: an edit must be a JSON object, got a number',
+      'e.json:2: element 1: an edit must be a JSON object, got null',
+    ]);
+    expect(messages('{"op":"create","name":"a"}\n[1]', 'e.json')).toEqual(['e.json:2: not valid JSON: expected a JSON array of edits or an edit object at column 1']);
+  });
+
+  it('CSV: a row by its line, the field by its column name', () => {
+    const text = `playlistId,trackId,releaseId,trackTitle\n${P1},abc,0,t\n123,1,,\n${P1},1,,"a\u0001b"\n`;
+    expect(messages(text, 'e.csv')).toEqual([
+      'e.csv:2: "trackId" must be a positive integer, got "abc"',
+      'e.csv:2: "releaseId" must be a positive integer, got "0"',
+      'e.csv:3: "playlistId" must be 24 lower-case hexadecimal characters, got "123"',
+      'e.csv:4: a field holds control characters (binary data?)',
+    ]);
+    expect(messages('playlistId,trackId,playlistId,bogus\n', 'e.csv')).toEqual([
+      'e.csv:1: duplicate CSV column "playlistId"',
+      'e.csv:1: unknown CSV column "bogus" (columns: playlistId, trackId, trackTitle, trackVersion, artistAppearsAs, releaseId, releaseTitle, releaseArtistAppearsAs, releaseVersion)',
+    ]);
+  });
+});
+
+describe('hostile input', () => {
+  it('a JSON number where an id belongs is refused, not coerced', () => {
+    expect(messages('{"op":"replace","playlistId":123,"tracks":[]}')).toEqual(['e.ndjson:1: "playlistId" must be 24 lower-case hexadecimal characters, got 123']);
+    expect(messages(`{"op":"group-add","groupId":1e23,"playlistIds":["${P1}"]}`)).toEqual(['e.ndjson:1: "groupId" must be 24 lower-case hexadecimal characters, got 1e+23']);
+    expect(isPlaylistId(123)).toBe(false);
+  });
+
+  it('prototype keys of an edit line are unknown keys; in annotations they are plain data', () => {
+    expect(messages('{"op":"create","name":"x","__proto__":{"polluted":1},"constructor":"y"}')).toEqual([
+      'e.ndjson:1: unknown key "__proto__"',
+      'e.ndjson:1: unknown key "constructor"',
+    ]);
+    expect(messages(`{"op":"details","playlistId":"${P1}","annotations":{"__proto__":5,"constructor":"c"}}`)).toEqual([
+      'e.ndjson:1: "annotations.__proto__" must be a string, got a number',
+    ]);
+    const r = parseEdits(`{"op":"details","playlistId":"${P1}","annotations":{"__proto__":"p","constructor":"c","toString":"t"}}`, { fileName: 'e.ndjson' });
+    expect(r.errors).toEqual([]);
+    const a = (r.edits[0].edit as { annotations: Record<string, string> }).annotations;
+    expect(Object.keys(a)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getPrototypeOf(a)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('NUL bytes: inside a string, after an object, as the whole line', () => {
+    expect(messages('{"op":"create","name":"a\u0000b"}')).toEqual(['e.ndjson:1: not valid JSON: control character inside a string (must be escaped) at column 25']);
+    expect(messages('{"op":"create","name":"ok"}\u0000\n')).toEqual(['e.ndjson:1: not valid JSON: unexpected text after the JSON object (one edit per line) at column 28']);
+    expect(messages('\u0000\u0001')).toEqual(["e.ndjson:1: not valid JSON: unexpected '\\u0000', expected a JSON value at column 1"]);
+  });
+
+  it('a BOM and CRLF line ends change no line number', () => {
+    expect(messages('\uFEFF{"op":"create","name":"ok"}\r\n{"op":"create"}\r\n')).toEqual(['e.ndjson:2: "name" is required for op "create"']);
+    expect(messages(`\uFEFFplaylistId,trackId\r\n${P1},1\r\n${P1},x\r\n`, 'e.csv')).toEqual(['e.csv:3: "trackId" must be a positive integer, got "x"']);
+  });
+
+  it('a 10 MB line: read whole when valid, one message when not', () => {
+    const big = 'x'.repeat(10 * 1024 * 1024);
+    const ok = parseEdits(`{"op":"details","playlistId":"${P1}","description":"${big}"}\n{"op":"create"}`, { fileName: 'big.ndjson' });
+    expect(ok.errors.map((e) => e.message)).toEqual(['big.ndjson:2: "name" is required for op "create"']);
+    expect(ok.warnings.map((w) => w.message)).toEqual([`big.ndjson:1: "description" has ${big.length} characters; the service keeps the first 500`]);
+    const bad = messages(`{"op":"create","name":"ok"}\n{"op":"create","name":"${big}`, 'big.ndjson');
+    expect(bad).toEqual(['big.ndjson:2: not valid JSON: unterminated string (truncated?) at column 23']);
+  });
+});
+
+describe('the shared pieces', () => {
+  it('one edit validator and one track validator, whoever reads the file', () => {
+    const errs: string[] = [];
+    expect(validateEdit({ op: 'create', name: 'n', tracks: [{ trackId: '007', releaseId: 5 }] }, errs)).toEqual({ op: 'create', name: 'n', tracks: [{ trackId: '7', releaseId: 5 }] });
+    expect(errs).toEqual([]);
+    const t: string[] = [];
+    expect(validateTrack({ trackId: 'x', releaseId: -1, artistAppearsAs: 1, q: 2 }, 'tracks[0]', t)).toBeUndefined();
+    expect(t).toEqual([
+      '"tracks[0]": unknown key "q"',
+      '"tracks[0].trackId" must be a positive integer, got "x"',
+      '"tracks[0].artistAppearsAs" must be a string, got a number',
+      '"tracks[0].releaseId" must be a positive integer, got -1',
+    ]);
+  });
+
+  it('a playlist body: its fields checked, edit-only keys named as such', () => {
+    const errs: string[] = [];
+    expect(validateBodyFields({ name: 5, status: 'x', colour: 1, groupId: G1, op: 'details', tracks: 'anything' }, errs)).toBeUndefined();
+    expect(errs).toEqual(['unknown key "colour"', '"groupId" is not allowed', '"op" is not allowed', '"name" must be a string, got a number', '"status" must be draft or published, got "x"']);
+    const body = { status: 'DRAFT', visibility: 'Public', playlistId: P1, ifMissing: 'create', annotations: {} as Record<string, string> };
+    Object.defineProperty(body.annotations, '__proto__', { value: 'p', enumerable: true });
+    const fields = validateBodyFields(body, []);
+    expect(fields).toEqual({ status: 'draft', visibility: 'public', annotations: body.annotations });
+    expect(Object.keys(fields!.annotations!)).toEqual(['__proto__']);
+  });
+
+  it('code points, and the format of a file with no extension', () => {
+    expect(codePoints('😀é')).toBe(2);
+    expect(sniffFormat('  [1]')).toBe('json');
+    expect(sniffFormat('{"a":1}\n{"a":2}')).toBe('ndjson');
+    expect(sniffFormat('{"a":\n1}', { wholeDocument: true })).toBe('json');
+    expect(sniffFormat('{"a":1}\n{"a":2}', { wholeDocument: true })).toBe('ndjson');
+    expect(sniffFormat('trackId\n1')).toBe('csv');
+    expect(sniffFormat('')).toBe('ndjson');
+  });
+});
