@@ -3,7 +3,8 @@
 // ES module and CommonJS, typed, and loading nothing of the CLI.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Declared from 'mcat/sandbox';
 import { startSandbox as implementation } from '../../src/sandbox/public';
@@ -17,8 +18,15 @@ void implFromDeclared;
 
 /** A consumer's script, run by Node from the package root (where `mcat/sandbox` resolves as for an installed package). */
 async function consumer(kind: 'module' | 'commonjs', code: string) {
-  const r = await execa(process.execPath, ['--input-type', kind, '-e', code], { cwd: repoRoot, reject: false });
-  return { ...r, out: r.exitCode === 0 ? JSON.parse(String(r.stdout)) : undefined };
+  // a temp folder of its own: what the consumer finds made in it is its own sandboxes' (tests in
+  // other files start sandboxes in the system's at the same time)
+  const tmp = mkdtempSync(join(tmpdir(), 'mcat-consumer-'));
+  try {
+    const r = await execa(process.execPath, ['--input-type', kind, '-e', code], { cwd: repoRoot, reject: false, env: { TMPDIR: tmp } });
+    return { ...r, out: r.exitCode === 0 ? JSON.parse(String(r.stdout)) : undefined };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 const USE = `
