@@ -62,7 +62,7 @@ export function price(p: PriceLike | undefined): string {
   return `${Number.isFinite(n) ? n.toFixed(2) : String(v)} ${p.currencyCode ?? ''}`.trim();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function firstPackagePrice(o: any): string {
+/** The price of the first package a release or track is sold in. */
+export function firstPackagePrice(o: { download?: { packages?: { price?: PriceLike }[] } } | undefined): string {
   return price(o?.download?.packages?.[0]?.price);
 }

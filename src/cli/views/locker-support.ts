@@ -1,10 +1,9 @@
 // The answers to support questions about one user's locker, as data and as a sheet:
 // the summary, which releases and tracks match a text, and whether a track can be downloaded.
 // Pure: no terminal, no I/O.
-import { lockerTracksOf, type LockerSummary } from './locker';
+import type { DownloadUrl } from '../../client/schemas/locker';
+import { lockerTracksOf, type LockerRelease, type LockerSummary, type LockerTrack } from './locker';
 import { titleWithVersion } from './format';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 // ---- summary ----
 
@@ -71,23 +70,23 @@ export function fold(value: unknown): string {
 
 const compact = (s: string) => s.replace(/[^a-z0-9]/g, '');
 
-function artistNames(a: any): string[] {
-  return [a?.name, a?.appearsAs].filter((x) => typeof x === 'string');
+function artistNames(a: { name?: string; appearsAs?: string } | undefined): string[] {
+  return [a?.name, a?.appearsAs].filter((x): x is string => typeof x === 'string');
 }
 
 /**
  * A matcher over locker releases: a release whose title or artist matches is kept whole; otherwise
  * only its tracks whose title, artist or ISRC match are kept; a release with neither is dropped.
  */
-export function lockerMatcher(query: string): (lr: any) => any | undefined {
+export function lockerMatcher(query: string): (lr: LockerRelease) => LockerRelease | undefined {
   const q = fold(query).trim();
   const qc = compact(q);
   const hit = (values: unknown[]) => values.some((v) => fold(v).includes(q));
-  return (lr: any) => {
-    const r = lr?.release ?? {};
+  return (lr) => {
+    const r: Partial<LockerRelease['release']> = lr?.release ?? {};
     if (hit([titleWithVersion(r), ...artistNames(r.artist)])) return lr;
-    const tracks = lockerTracksOf(lr).filter((lt: any) => {
-      const t = lt?.track ?? {};
+    const tracks = lockerTracksOf(lr).filter((lt) => {
+      const t: Partial<LockerTrack['track']> = lt?.track ?? {};
       if (hit([titleWithVersion(t), ...artistNames(t.artist)])) return true;
       return qc.length > 0 && typeof t.isrc === 'string' && compact(fold(t.isrc)).includes(qc);
     });
@@ -122,7 +121,7 @@ export interface CheckInput {
   userId?: string;
   country: string;
   /** the locker entry holding the track, if the user owns it */
-  hit?: { lr: any; lt: any };
+  hit?: { lr: LockerRelease; lt: LockerTrack };
   /** releases searched (for "not in the locker") */
   searched?: number;
   /** the key is not entitled to the country: the locker could not be read at all */
@@ -151,10 +150,10 @@ export function checkVerdict(i: CheckInput): CheckResult {
     return { ...base, canDownload: false, canStream: false, reason: 'not-in-locker', message: `not in ${who}${searched}` };
   }
   const { lr, lt } = i.hit;
-  const r = lr.release ?? {};
-  const t = lt.track ?? {};
+  const r: Partial<LockerRelease['release']> = lr.release ?? {};
+  const t: Partial<LockerTrack['track']> = lt.track ?? {};
   const available = lr.available !== false;
-  const urls: any[] = Array.isArray(lt.downloadUrls?.downloadUrl) ? lt.downloadUrls.downloadUrl : [];
+  const urls: DownloadUrl[] = Array.isArray(lt.downloadUrls?.downloadUrl) ? lt.downloadUrls.downloadUrl : [];
   const found = {
     ...base,
     track: { title: titleWithVersion(t), artist: t.artist?.appearsAs || t.artist?.name || r.artist?.name || '', isrc: typeof t.isrc === 'string' ? t.isrc : null },

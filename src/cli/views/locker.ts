@@ -1,33 +1,38 @@
 // The locker as support staff read it: a release row, its tracks indented under it,
 // markers for what is unavailable or has no downloads left, and a summary line.
+import type { LockerBody, LockerRelease, LockerTrack } from '../../client/schemas/locker';
 import type { Row, Tally, View } from '../../output/types';
+import { columnsOf } from './columns';
 import { duration, titleWithVersion, when } from './format';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+export type { LockerRelease, LockerTrack };
 
-export function lockerReleasesOf(body: any): any[] {
-  const list = body?.locker?.lockerReleases?.lockerRelease;
+/** The view's one cast: a body handed to it is a locker page (the client validated it against lockerBody). */
+const lockerBodyOf = (body: unknown) => body as LockerBody | null | undefined;
+
+export function lockerReleasesOf(body: unknown): LockerRelease[] {
+  const list = lockerBodyOf(body)?.locker?.lockerReleases?.lockerRelease;
   return Array.isArray(list) ? list : [];
 }
 
-export function lockerTracksOf(lr: any): any[] {
+export function lockerTracksOf(lr: LockerRelease | null | undefined): LockerTrack[] {
   const list = lr?.lockerTracks?.lockerTrack;
   return Array.isArray(list) ? list : [];
 }
 
-export function purchaseDateOf(lr: any): string | undefined {
+export function purchaseDateOf(lr: LockerRelease): string | undefined {
   const dates = lockerTracksOf(lr)
     .map((t) => t.purchaseDate)
-    .filter((d: unknown) => typeof d === 'string')
+    .filter((d): d is string => typeof d === 'string')
     .sort();
   return dates[dates.length - 1];
 }
 
-export function noDownloadsLeft(lt: any, lr: any): boolean {
+export function noDownloadsLeft(lt: LockerTrack | undefined, lr: LockerRelease | undefined): boolean {
   return lr?.available !== false && lt?.remainingDownloads === 0;
 }
 
-function formatsOf(lt: any): string {
+function formatsOf(lt: LockerTrack): string {
   const urls = lt?.downloadUrls?.downloadUrl;
   if (!Array.isArray(urls)) return '';
   let out = ''; // a loop, not map/filter/join: it runs for each of a big locker's 160,000 tracks
@@ -58,7 +63,7 @@ export function emptySummary(): LockerSummary {
  * `purchases` the first and last purchase are left out (a table's tally line does not show them,
  * and reading every track's date costs time on a big locker).
  */
-export function addToSummary(s: LockerSummary, releases: any[], o: { purchases?: boolean } = {}): LockerSummary {
+export function addToSummary(s: LockerSummary, releases: LockerRelease[], o: { purchases?: boolean } = {}): LockerSummary {
   const purchases = o.purchases !== false;
   // the first and last purchase as times, read once a page rather than twice a track
   let firstAt = s.firstPurchase === undefined ? NaN : Date.parse(s.firstPurchase);
@@ -95,14 +100,14 @@ export function summaryLine(s: LockerSummary): string {
 export function lockerTally(): Tally {
   const total = emptySummary();
   return {
-    add(body: any) {
+    add(body: unknown) {
       addToSummary(total, lockerReleasesOf(body), { purchases: false });
     },
     line: () => summaryLine(total),
   };
 }
 
-function secondsOf(lr: any): number | undefined {
+function secondsOf(lr: LockerRelease): number | undefined {
   let sum = 0;
   let any = false;
   for (const lt of lockerTracksOf(lr)) {
@@ -123,30 +128,30 @@ function unionOf(trackFormats: readonly string[]): string {
   return [...seen].join(', ');
 }
 
-const releaseFormats = (lr: any): string => unionOf(lockerTracksOf(lr).map(formatsOf));
+const releaseFormats = (lr: LockerRelease): string => unionOf(lockerTracksOf(lr).map(formatsOf));
 
-const artistOf = (o: any): string => o?.artist?.appearsAs || o?.artist?.name || '';
+const artistOf = (o: { artist?: { name?: string; appearsAs?: string } } | undefined): string => o?.artist?.appearsAs || o?.artist?.name || '';
 
 // The csv columns, and the table's headers over lockerRows' cells: a release row, its tracks under it.
 export const lockerView: View = {
-  columns: [
+  columns: columnsOf<LockerRelease>([
     { key: 'release.id', header: 'ID', shrink: false, rank: 1 },
-    { key: 'release.title', header: 'Title', rank: 2, flex: true, minWidth: 20, get: (lr: any) => titleWithVersion(lr.release), shown: 'fullTitle' },
-    { key: 'release.artist.name', header: 'Artist', rank: 3, flex: true, minWidth: 12, get: (lr: any) => artistOf(lr.release), shown: 'artistCredit' },
-    { key: 'duration', header: 'Time', align: 'right', shrink: false, rank: 6, value: secondsOf, get: (lr: any) => duration(secondsOf(lr)) },
-    { key: 'purchaseDate', header: 'Purchased', shrink: false, rank: 5, value: (lr: any) => purchaseDateOf(lr), get: (lr: any) => when(purchaseDateOf(lr)) },
-    { key: 'available', header: 'Status', shrink: false, rank: 4, get: (lr: any) => (lr.available === false ? 'UNAVAILABLE' : 'available') },
+    { key: 'release.title', header: 'Title', rank: 2, flex: true, minWidth: 20, get: (lr) => titleWithVersion(lr.release), shown: 'fullTitle' },
+    { key: 'release.artist.name', header: 'Artist', rank: 3, flex: true, minWidth: 12, get: (lr) => artistOf(lr.release), shown: 'artistCredit' },
+    { key: 'duration', header: 'Time', align: 'right', shrink: false, rank: 6, value: secondsOf, get: (lr) => duration(secondsOf(lr)) },
+    { key: 'purchaseDate', header: 'Purchased', shrink: false, rank: 5, value: (lr) => purchaseDateOf(lr), get: (lr) => when(purchaseDateOf(lr)) },
+    { key: 'available', header: 'Status', shrink: false, rank: 4, get: (lr) => (lr.available === false ? 'UNAVAILABLE' : 'available') },
     { key: 'formats', header: 'Formats', rank: 7, value: releaseFormats },
-  ],
+  ]),
   fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
-  rows: (body: any, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats') }),
+  rows: (body: unknown, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats') }),
   gutter: true,
   tally: lockerTally,
 };
 
 /** Table rows: the release, then its tracks, their titles indented (time, downloads left, formats that differ). */
-export function lockerRows(releases: any[], o: { formats?: boolean } = {}): Row[] {
+export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } = {}): Row[] {
   // the formats of every track of every release: not read when the table leaves the column out
   const withFormats = o.formats !== false;
   const rows: Row[] = [];

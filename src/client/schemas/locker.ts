@@ -39,3 +39,6 @@ export const lockerBody = z.looseObject({
   }),
 });
 export type LockerBody = z.infer<typeof lockerBody>;
+export type LockerRelease = z.infer<typeof lockerRelease>;
+export type LockerTrack = z.infer<typeof lockerTrack>;
+export type DownloadUrl = z.infer<typeof downloadUrl>;

@@ -5,6 +5,7 @@ export const playlistTrack = z.looseObject({
   id: z.optional(stringId),
   trackId: z.union([z.string(), z.number()]),
 });
+export type PlaylistTrack = z.infer<typeof playlistTrack>;
 
 export const playlist = z.looseObject({
   id: stringId,
@@ -35,6 +36,8 @@ export const playlistGroup = z.looseObject({
   lastUpdated: z.optional(z.string()),
   playlists: z.optional(z.array(z.looseObject({ id: stringId }))),
 });
+
+export type PlaylistGroup = z.infer<typeof playlistGroup>;
 
 export const playlistGroupBody = z.looseObject({ playlistGroup });
 export type PlaylistGroupBody = z.infer<typeof playlistGroupBody>;

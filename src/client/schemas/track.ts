@@ -41,5 +41,7 @@ export const enhancedTrack = z.looseObject({
   tagstrengths: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
 });
 
+export type EnhancedTrack = z.infer<typeof enhancedTrack>;
+
 export const trackMetadataBody = z.looseObject({ ...envelope, track: enhancedTrack });
 export type TrackMetadataBody = z.infer<typeof trackMetadataBody>;

@@ -14,14 +14,14 @@ import { checkVerdict, fold, lockerMatcher, summaryDoc } from '../../../src/cli/
 
 
 const track = (id: number, title: string, o: Record<string, unknown> = {}) => ({
-  track: { id, title, version: '', artist: { name: 'Zoë Ålund' }, isrc: `GBABC24${String(id).padStart(5, '0')}` },
+  track: { id, title, version: '', artist: { id: 7, name: 'Zoë Ålund' }, isrc: `GBABC24${String(id).padStart(5, '0')}` },
   remainingDownloads: 2,
   purchaseDate: '2024-03-01T10:00:00Z',
   downloadUrls: { downloadUrl: [{ url: 'u', format: { id: 17, description: 'MP3 320' } }] },
   ...o,
 });
 const release = (id: number, title: string, tracks: any[], available = true) => ({
-  release: { id, title, version: '', artist: { name: 'The Velvet Echoes' } },
+  release: { id, title, version: '', artist: { id: 8, name: 'The Velvet Echoes' } },
   lockerTracks: { lockerTrack: tracks },
   available,
 });
@@ -54,9 +54,9 @@ describe('locker find', () => {
     expect(lockerMatcher('electric')(lr)).toBe(lr);
     expect(lockerMatcher('VELVET echoes')(lr)).toBe(lr);
     const t = lockerMatcher('SÚMMER')(lr);
-    expect(t.lockerTracks.lockerTrack.map((x: any) => x.track.id)).toEqual([11]);
-    expect(lockerMatcher('zoe alund')(lr).lockerTracks.lockerTrack).toHaveLength(2);
-    expect(lockerMatcher('gb-abc-24-00012')(lr).lockerTracks.lockerTrack.map((x: any) => x.track.id)).toEqual([12]);
+    expect(t!.lockerTracks!.lockerTrack.map((x: any) => x.track.id)).toEqual([11]);
+    expect(lockerMatcher('zoe alund')(lr)!.lockerTracks!.lockerTrack).toHaveLength(2);
+    expect(lockerMatcher('gb-abc-24-00012')(lr)!.lockerTracks!.lockerTrack.map((x: any) => x.track.id)).toEqual([12]);
     expect(lockerMatcher('nothing like it')(lr)).toBeUndefined();
   });
 });

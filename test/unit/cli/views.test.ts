@@ -49,11 +49,11 @@ describe('one page of a longer list', () => {
 
 describe('the locker view', () => {
   const lr = (id: number, opts: { available?: boolean; left?: number[] } = {}) => ({
-    release: { id, title: `Release ${id}`, artist: { name: 'Artist' } },
+    release: { id, title: `Release ${id}`, artist: { id: 1, name: 'Artist' } },
     available: opts.available,
     lockerTracks: {
       lockerTrack: (opts.left ?? [3]).map((left, i) => ({
-        track: { id: id * 100 + i + 1, title: `Track ${i + 1}`, trackNumber: i + 1, duration: 200, artist: { name: i === 1 ? 'Guest' : 'Artist' } },
+        track: { id: id * 100 + i + 1, title: `Track ${i + 1}`, trackNumber: i + 1, duration: 200, artist: { id: i + 1, name: i === 1 ? 'Guest' : 'Artist' } },
         purchaseDate: '2024-05-01T10:00:00Z',
         remainingDownloads: opts.available === false ? undefined : left,
         downloadUrls: opts.available === false ? null : { downloadUrl: [{ format: { id: 17, description: 'MP3 320' } }] },
