@@ -3,17 +3,15 @@
 // and only when stderr is a terminal.
 import type { LockerBody } from '../client/schemas/locker';
 import { progressLine, type Session } from './context';
-import { lockerReleasesOf, lockerTracksOf } from './views/locker';
+import { lockerReleasesOf, lockerTracksOf, type LockerRelease, type LockerTrack } from './views/locker';
 import { runEnv } from './lifecycle';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface LockerPage {
   /** the page number (50 releases a page) */
   page: number;
   pageSize: number;
   totalItems: number;
-  releases: any[];
+  releases: LockerRelease[];
   /** the page's body as received */
   body: LockerBody;
 }
@@ -32,7 +30,7 @@ export async function* walkLocker(s: Session, o: { sort?: string; signal?: Abort
   let seen = 0;
   try {
     for await (const body of lockerPages(s.client, { country: s.country, sort: o.sort, concurrency: walkConcurrency(runEnv()), signal: o.signal })) {
-      const paging: any = (body as LockerBody)?.locker?.lockerReleases ?? {};
+      const paging: { totalItems?: number; pageSize?: number } = body?.locker?.lockerReleases ?? {};
       const releases = lockerReleasesOf(body);
       page++;
       seen += releases.length;
@@ -68,8 +66,8 @@ function lockerProgress(): { show(seen: number, total: number): void; clear(): v
 }
 
 export interface TrackHit {
-  lr: any;
-  lt: any;
+  lr: LockerRelease;
+  lt: LockerTrack;
   /** where it was found (sort purchaseDate desc, the service's default) */
   page: number;
   pageSize: number;

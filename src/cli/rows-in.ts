@@ -9,17 +9,15 @@ import { parseCsv } from '../bulk/csv';
 import { TRACK_METADATA_FIELDS, type TrackMetadataField } from '../client/playlists';
 import { splitIdList } from './ids';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /** Fields `playlist show` prints of a track entry (as the real service does) that a request does not carry. */
 export const SHOWN_TRACK_KEYS = ['position', 'id', 'source', 'audioUrl', 'dateAdded', 'image', 'artistId', 'releaseArtistId', 'user'] as const;
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const credit = (a: any): string | undefined => text(a?.appearsAs) ?? text(a?.name);
+const credit = (a: unknown): string | undefined => (isObject(a) ? (text(a.appearsAs) ?? text(a.name)) : undefined);
 
 /** A catalogue track (with its release, or the locker release it is listed under) as a playlist track. */
-function catalogueTrack(t: Record<string, any>, release: any = t.release): Record<string, unknown> {
+function catalogueTrack(t: Record<string, unknown>, release: unknown = t.release): Record<string, unknown> {
   const out: Record<string, unknown> = { trackId: t.id };
   const meta: Partial<Record<TrackMetadataField, unknown>> = {
     trackTitle: text(t.title),
@@ -47,8 +45,8 @@ export function tracksOfRow(row: unknown): unknown[] {
     for (const k of Object.keys(c)) if (c[k] === null) delete c[k];
     return [c];
   }
-  const locker = row.lockerTracks?.lockerTrack;
-  if (Array.isArray(locker)) return locker.map((lt: any) => (isObject(lt?.track) ? catalogueTrack(lt.track, row.release) : lt));
+  const locker = isObject(row.lockerTracks) ? row.lockerTracks.lockerTrack : undefined;
+  if (Array.isArray(locker)) return locker.map((lt: unknown) => (isObject(lt) && isObject(lt.track) ? catalogueTrack(lt.track, row.release) : lt));
   if ('id' in row) return [catalogueTrack(row)];
   return [row];
 }

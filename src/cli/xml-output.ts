@@ -13,8 +13,6 @@ import { interruptSignal, runContext } from './lifecycle';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
 import type { CommandContext } from './command';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /** One XML document written in pieces: re-indented on a terminal, ending in a newline. */
 function xmlWriter(): { write(piece: string): Promise<void>; end(): Promise<void> } {
   const tty = Boolean(runContext().io.stdout.isTTY);
@@ -55,7 +53,7 @@ export async function xmlOfCall(c: ApiClient, call: Call): Promise<string> {
 }
 
 /** A call's answer as XML, and the same read into its JSON shape (for notices on stderr). */
-export async function fetchXml(c: ApiClient, call: Call): Promise<{ text: string; body: any }> {
+export async function fetchXml(c: ApiClient, call: Call): Promise<{ text: string; body: Record<string, unknown> | undefined }> {
   const text = await xmlOfCall(c, call);
   return { text, body: text.trim() === '' ? undefined : parseApiXml(text).body };
 }

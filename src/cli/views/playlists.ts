@@ -98,6 +98,11 @@ export function groupPlaylistsOf(body: unknown): GroupEntry[] {
   return Array.isArray(list) ? list : [];
 }
 
+/** The group's id in a group body (also one read from the service's XML, for a notice). */
+export function groupIdOf(body: unknown): unknown {
+  return groupBodyOf(body)?.playlistGroup?.id;
+}
+
 /** Entries the service returned as `{id}` alone: ids with no playlist, ignored by the service. */
 export function ignoredGroupIds(body: unknown): string[] {
   return groupPlaylistsOf(body)

@@ -6,7 +6,8 @@ import type { CommandContext, OptionDef } from '../../command';
 import { about, output, outputFormat, say, type Session, sheetTo } from '../../context';
 import { noteUserScope } from '../../errors';
 import { USER_TOKEN_OPTION } from '../../user-token';
-import { groupSheet, groupView, ignoredGroupIds } from '../../views/playlists';
+import { groupIdOf, groupSheet, groupView, ignoredGroupIds } from '../../views/playlists';
+import type { PlaylistGroupBody } from '../../../client/schemas/playlist';
 
 export interface GroupFlags {
   groupId: string;
@@ -22,8 +23,6 @@ export const GROUP_ID = { name: '<groupId>', description: 'group id' } as const;
 export const WHOSE: readonly OptionDef[] = [{ flags: '--user <id>', description: "the group's owner (default: the user of the profile's token)" }, USER_TOKEN_OPTION];
 
 export const PLAYLIST_IDS = "playlist ids (repeatable, space- or comma-separated; '-' reads ids or playlist rows from standard input)";
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 /** Ids given to --playlist; '-' reads them from standard input (ids, or playlist rows as `playlist list` prints them). */
 export async function playlistIds(values: string[] | undefined): Promise<string[]> {
@@ -55,10 +54,10 @@ export function groupQuery(s: Session, user: string | undefined): GroupQuery {
   return { country: s.country, userId };
 }
 
-function sayIgnored(body: any): void {
+function sayIgnored(body: unknown): void {
   const ignored = ignoredGroupIds(body);
   if (ignored.length) {
-    say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${body?.playlistGroup?.id ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
+    say(`mcat: ${ignored.length} id${ignored.length === 1 ? '' : 's'} in group ${groupIdOf(body) ?? ''} ${ignored.length === 1 ? 'names no playlist and is' : 'name no playlist and are'} ignored by the service: ${ignored.join(', ')}`);
   }
 }
 
@@ -71,10 +70,11 @@ export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuer
     return printXml(text);
   }
   const { callJson } = await import('../../../client/call');
-  await printGroup(ctx, await callJson(s.client, call), s, q);
+  // the group calls (client/groups.ts) read their answer with the playlistGroupBody schema
+  await printGroup(ctx, await callJson<PlaylistGroupBody>(s.client, call), s, q);
 }
 
-async function printGroup(ctx: CommandContext, body: any, s: Session, q: GroupQuery): Promise<void> {
+async function printGroup(ctx: CommandContext, body: PlaylistGroupBody, s: Session, q: GroupQuery): Promise<void> {
   sayIgnored(body);
   const out = await output(ctx);
   out.heading(about(s, `Playlist group ${body?.playlistGroup?.id ?? ''} of user ${q.userId}`));

@@ -5,11 +5,10 @@ import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '.
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
+import type { DownloadUrl } from '../../../client/schemas/locker';
 import { pipeToStdout, stdoutClosed } from '../../../output/streams';
 import { InterruptedError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface DownloadFlags {
   trackId: string;
@@ -102,7 +101,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
     e.hint = 'streaming stays possible: mcat locker stream-check ' + trackId;
     throw e;
   }
-  const urls: any[] = Array.isArray(lt.downloadUrls?.downloadUrl) ? lt.downloadUrls.downloadUrl : [];
+  const urls: DownloadUrl[] = Array.isArray(lt.downloadUrls?.downloadUrl) ? lt.downloadUrls.downloadUrl : [];
   const chosen = formatId !== undefined ? urls.find((u) => Number(u?.format?.id) === formatId) : urls[0];
   if (formatId !== undefined && !chosen) {
     const offered = urls.map((u) => `${u?.format?.id} (${u?.format?.description})`).join(', ') || 'none';

@@ -6,7 +6,8 @@ import { about, ofUser, output, outputFormat, type Session } from '../../context
 import { parseIntegerId } from '../../ids';
 import { userSession } from '../../user-token';
 import { checkPaging, listInfo } from '../../listing';
-import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft } from '../../views/locker';
+import { lockerReleasesOf, lockerTracksOf, lockerView, noDownloadsLeft, type LockerRelease } from '../../views/locker';
+import type { LockerBody } from '../../../client/schemas/locker';
 import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../../../client/locker';
 import { defineCommand, type CommandContext } from '../../command';
 import { LOCKER_SORT_FIELDS, type LockerFlags } from './index';
@@ -18,8 +19,6 @@ export default defineCommand<LockerFlags>({
   json: async () => lockerView,
   run: runLocker,
 });
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 function parseSort(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -33,7 +32,7 @@ function parseSort(value: string | undefined): string | undefined {
 
 interface LockerFilter {
   active: boolean;
-  apply(lr: any): any | undefined;
+  apply(lr: LockerRelease): LockerRelease | undefined;
 }
 
 function lockerFilter(flags: LockerFlags): LockerFilter {
@@ -51,14 +50,14 @@ function lockerFilter(flags: LockerFlags): LockerFilter {
   const active = Boolean(flags.available || flags.unavailable || releaseId !== undefined || trackLevel);
   return {
     active,
-    apply(lr: any) {
+    apply(lr) {
       if (flags.available && lr.available === false) return undefined;
       if (flags.unavailable && lr.available !== false) return undefined;
       if (releaseId !== undefined && Number(lr.release?.id) !== releaseId) return undefined;
       if (!trackLevel) return lr;
-      const tracks = lockerTracksOf(lr).filter((lt: any) => {
+      const tracks = lockerTracksOf(lr).filter((lt) => {
         if (trackId !== undefined && Number(lt.track?.id) !== trackId) return false;
-        if (since !== undefined && !(Date.parse(lt.purchaseDate) >= since)) return false;
+        if (since !== undefined && !(Date.parse(String(lt.purchaseDate)) >= since)) return false;
         if (noneLeft && !noDownloadsLeft(lt, lr)) return false;
         return true;
       });
@@ -103,7 +102,7 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   out.heading(about(s, `Locker of ${ofUser(s.userId)}`));
   // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
   if (!walk) {
-    const body: any = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
+    const body = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
     await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false }));
     return;
   }
@@ -113,9 +112,9 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
     const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
-    for await (const body of walkLocker<any>(ctx, s, fetchPage, { startPage: paging.page, pageSize })) {
+    for await (const body of walkLocker<LockerBody>(ctx, s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
-      let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter(Boolean) : raw;
+      let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter((lr) => lr !== undefined) : raw;
       const last = limit !== undefined && seen + items.length >= limit;
       if (last) items = items.slice(0, limit - seen);
       seen += items.length;
@@ -127,7 +126,8 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   const { mergePages } = await import('../../../output/json');
   await out.streamPages(pages(), lockerView, {
     merge: (bodies: unknown[]) => {
-      const merged: any = mergePages(bodies, { listPath: LIST, pagingPath: PAGING });
+      // the first page's envelope with every page's releases: an object
+      const merged = mergePages(bodies, { listPath: LIST, pagingPath: PAGING }) as Record<string, unknown>;
       if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
       return merged;
     },

@@ -6,8 +6,6 @@ import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export default defineCommand<UserTokenFlags & { trackId: string }>({
   name: 'stream-check',
   description: 'check that a purchased track can be streamed (never changes remaining downloads)',
@@ -37,7 +35,7 @@ async function runStreamCheck(flags: UserTokenFlags & { trackId: string }, ctx: 
     await print(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
   } else {
     const out = await output(ctx);
-    await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: any) => [b] });
+    await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: unknown) => [b] });
   }
 }
 

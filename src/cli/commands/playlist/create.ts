@@ -1,13 +1,15 @@
 // `mcat playlist create --name NAME`: a new playlist, its tracks from a file if given.
 import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
+import type { CreateBody, DetailsBody } from '../../../client/playlists';
 import { notice, outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, INPUT_FORMAT, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/** --name is a mandatory option (commander refuses the command without it). */
+type CreateFlags = ReplaceFlags & { name: string };
 
-export default defineCommand<ReplaceFlags>({
+export default defineCommand<CreateFlags>({
   name: 'create',
   description: 'create a playlist',
   options: [
@@ -27,7 +29,7 @@ export default defineCommand<ReplaceFlags>({
   run: runCreate,
 });
 
-async function runCreate(flags: ReplaceFlags, ctx: CommandContext): Promise<void> {
+async function runCreate(flags: CreateFlags, ctx: CommandContext): Promise<void> {
   // the input module brings zod: loaded when the command runs, not for its help
   const { checkInputFormat, fieldsFromFlags, readPlaylistFile, warnDescription } = await import('./input');
   checkStdinUse(flags, { '--from -': flags.from, '--description-file -': flags.descriptionFile });
@@ -35,23 +37,24 @@ async function runCreate(flags: ReplaceFlags, ctx: CommandContext): Promise<void
   const fromFlags = await fieldsFromFlags(flags);
   const format = checkInputFormat(flags.inputFormat);
   if (format && flags.from === undefined) throw new UsageError('--input-format applies to --from');
-  let body: Record<string, unknown> = {};
+  let fromFile: DetailsBody = {};
   if (flags.from !== undefined) {
     const file = await readPlaylistFile(flags.from, { format, tracksOptional: true });
-    body = { ...bodyFields(file), tracks: file.tracks };
+    fromFile = { ...bodyFields(file), tracks: file.tracks };
     if (file.annotations && fromFlags.annotations) fromFlags.annotations = { ...file.annotations, ...fromFlags.annotations };
   }
-  body = { ...body, ...bodyFields(fromFlags) };
-  warnDescription(body.description as string | undefined);
+  // the flags' fields over the file's (each key where it first came); the name is the flag's
+  const body: CreateBody = { ...fromFile, ...bodyFields(fromFlags), name: flags.name };
+  warnDescription(body.description);
   const xml = outputFormat(ctx) === 'xml';
   const s = await userSession(ctx, { ...flags, user });
   const { createPlaylist, createPlaylistCall } = await import('../../../client/playlists');
   if (xml) {
-    const res = await xmlOf(s, createPlaylistCall(body as any, queryOf(s, user)));
+    const res = await xmlOf(s, createPlaylistCall(body, queryOf(s, user)));
     notice(`mcat: created playlist${res.body?.playlist?.id !== undefined ? ` ${res.body.playlist.id}` : ''}`);
     return (await import('../../xml-output')).printXml(res.text);
   }
-  const res = await createPlaylist(s.client, body as any, queryOf(s, user));
+  const res = await createPlaylist(s.client, body, queryOf(s, user));
   notice(`mcat: created playlist ${res.playlist.id}`);
   await printPlaylist(ctx, res, s, user);
 }

@@ -5,8 +5,6 @@ import { outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type FieldFlags } from './shared';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 type DetailsFlags = FieldFlags & { playlistId: string };
 
 export default defineCommand<DetailsFlags>({
@@ -45,12 +43,12 @@ async function runDetails(flags: DetailsFlags, ctx: CommandContext): Promise<voi
   const { updatePlaylistDetails, getPlaylist, updatePlaylistDetailsCall, getPlaylistCall } = await import('../../../client/playlists');
   const q = queryOf(s, user);
   if (xml) {
-    const res = await xmlOf(s, updatePlaylistDetailsCall(id, body as any, q));
+    const res = await xmlOf(s, updatePlaylistDetailsCall(id, body, q));
     // the spec shows no response body: read the playlist back when the service sends none
     const shown = res.body?.playlist ? res : await xmlOf(s, getPlaylistCall(id, q));
     return (await import('../../xml-output')).printXml(shown.text);
   }
-  const res = await updatePlaylistDetails(s.client, id, body as any, q);
+  const res = await updatePlaylistDetails(s.client, id, body, q);
   // the spec shows no response body: read the playlist back when the service sends none
   const shown = res.playlist ? { playlist: res.playlist } : await getPlaylist(s.client, id, q);
   await printPlaylist(ctx, shown, s, user);

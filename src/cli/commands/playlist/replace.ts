@@ -2,11 +2,11 @@
 import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
+import type { ReplaceBody } from '../../../client/playlists';
+import type { PlaylistFieldsIn } from './input';
 import { outputFormat } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { INPUT_FORMAT, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 export default defineCommand<ReplaceFlags & { playlistId: string }>({
   name: 'replace',
@@ -45,8 +45,8 @@ async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: Com
   const fileFields = bodyFields(file);
   const flagFields = bodyFields(fromFlags);
   if (file.annotations && fromFlags.annotations) flagFields.annotations = { ...file.annotations, ...fromFlags.annotations };
-  const body: Record<string, unknown> = { ...fileFields, ...flagFields, tracks: file.tracks };
-  warnDescription(body.description as string | undefined);
+  const body: ReplaceBody & PlaylistFieldsIn = { ...fileFields, ...flagFields, tracks: file.tracks };
+  warnDescription(body.description);
   const fmt = outputFormat(ctx);
   if (flags.dryRun && (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
   const s = await userSession(ctx, { ...flags, user });
@@ -55,7 +55,7 @@ async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: Com
   if (flags.dryRun) {
     const { diffPlaylist, formatDiff } = await import('../../../bulk/diff');
     const current = await playlists.getPlaylist(s.client, id, q);
-    const diff = diffPlaylist(current.playlist as any, body as any);
+    const diff = diffPlaylist(current.playlist, body);
     if (fmt === 'table') {
       const lines = [`playlist ${id}: replace (dry run)`, ...formatDiff(diff, { maxTracks: 1000 }).map((l) => `  ${l}`), 'nothing was sent'];
       await print(lines.join('\n') + '\n');
@@ -66,7 +66,7 @@ async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: Com
     }
     return;
   }
-  if (fmt === 'xml') return (await import('../../xml-output')).printXml((await xmlOf(s, playlists.replacePlaylistCall(id, body as any, q))).text);
-  const res = await playlists.replacePlaylist(s.client, id, body as any, q);
+  if (fmt === 'xml') return (await import('../../xml-output')).printXml((await xmlOf(s, playlists.replacePlaylistCall(id, body, q))).text);
+  const res = await playlists.replacePlaylist(s.client, id, body, q);
   await printPlaylist(ctx, res, s, user);
 }

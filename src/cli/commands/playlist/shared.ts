@@ -6,6 +6,7 @@ import { noteUserScope } from '../../errors';
 import { USER_TOKEN_OPTION } from '../../user-token';
 import { playlistSheet, playlistTracksView } from '../../views/playlists';
 import type { PlaylistFieldsIn } from './input';
+import type { PlaylistBody } from '../../../client/schemas/playlist';
 
 export interface FieldFlags {
   user?: string;
@@ -39,21 +40,22 @@ export const DESCRIPTION_FILE: OptionDef = { flags: '--description-file <file>',
 export const ANNOTATION: OptionDef = { flags: '--annotation <key=value>', description: 'an annotation saved with the playlist (repeatable)', repeatable: true };
 export const INPUT_FORMAT: OptionDef = { flags: '--input-format <format>', description: 'json, ndjson or csv (default: from the file name, else detected)', complete: ['ndjson', 'json', 'csv'] };
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export function queryOf(s: Session, user: string | undefined): { country: string; userId?: string } {
   const userId = user ?? s.userId;
   noteUserScope({ requestedUser: user });
   return userId ? { country: s.country, userId } : { country: s.country };
 }
 
-/** A playlist call's answer as the service's XML (-o xml), and its JSON shape for notices. */
-export async function xmlOf(s: Session, call: Call): Promise<{ text: string; body: any }> {
+/**
+ * A playlist call's answer as the service's XML (-o xml), and its JSON shape for notices: a
+ * playlist body as far as it goes (read from the XML, not checked: notices only print it).
+ */
+export async function xmlOf(s: Session, call: Call): Promise<{ text: string; body: Partial<PlaylistBody> | undefined }> {
   return (await import('../../xml-output')).fetchXml(s.client, call);
 }
 
 /** One playlist body: a sheet of its fields and its tracks in a table; json/ndjson/csv/xml as the output sink prints them. */
-export async function printPlaylist(ctx: CommandContext, body: any, s: Session, user: string | undefined): Promise<void> {
+export async function printPlaylist(ctx: CommandContext, body: PlaylistBody, s: Session, user: string | undefined): Promise<void> {
   const out = await output(ctx);
   out.heading(about(s, `Playlist ${body?.playlist?.id ?? ''} of ${ofUser(queryOf(s, user).userId)}`));
   const g = ctx.globals;
@@ -64,9 +66,12 @@ export async function printPlaylist(ctx: CommandContext, body: any, s: Session, 
   await out.document(body, playlistTracksView);
 }
 
-export function bodyFields(f: PlaylistFieldsIn): Record<string, unknown> {
-  const b: Record<string, unknown> = {};
-  for (const k of ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const) if (f[k] !== undefined) b[k] = f[k];
+export function bodyFields(f: PlaylistFieldsIn): PlaylistFieldsIn {
+  const b: PlaylistFieldsIn = {};
+  const copy = <K extends keyof PlaylistFieldsIn>(k: K) => {
+    if (f[k] !== undefined) b[k] = f[k];
+  };
+  for (const k of ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const) copy(k);
   return b;
 }
 

@@ -4,8 +4,10 @@ import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, outputFormat, session, sheetTo } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { duration } from '../../views/format';
+import type { EnhancedTrack, TrackMetadataBody } from '../../../client/schemas/track';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/** The view's one cast: a body handed to it is the metadata call's answer, as the client read it. */
+const metadataBodyOf = (body: unknown) => body as TrackMetadataBody | null | undefined;
 
 const join = (...v: unknown[]) => v.filter((x) => x !== null && x !== undefined && x !== '').join(', ');
 
@@ -22,10 +24,13 @@ export const metadataView: View = {
     { key: 'isrc', header: 'ISRC', shrink: false },
   ],
   fields: ['id', 'title', 'trackNumber', 'duration', 'isrc', 'discNumber', 'release.id', 'release.title', 'release.artist.name', 'explicit', 'bpm', 'key', 'scale', 'tempo', 'loudness', 'primaryMoodCluster', 'level1Genre', 'level2Genre', 'tagstrengths', 'embeddings', 'tagsUpdatedAt'],
-  items: (body: any) => (body?.track ? [body.track] : []),
+  items: (body) => {
+    const b = metadataBodyOf(body);
+    return b?.track ? [b.track] : [];
+  },
 };
 
-export function metadataSheet(t: any, opts: { top: number; embeddings: boolean }): [string, string][] {
+export function metadataSheet(t: Partial<EnhancedTrack>, opts: { top: number; embeddings: boolean }): [string, string][] {
   const rows: [string, string][] = [];
   const add = (label: string, value: unknown) => {
     if (value !== null && value !== undefined && value !== '') rows.push([label, String(value)]);
@@ -109,7 +114,7 @@ async function runTrackMetadata(flags: MetadataFlags, ctx: CommandContext): Prom
     const { printXml, xmlOfCall } = await import('../../xml-output');
     return printXml(await xmlOfCall(s.client, trackMetadataCall({ trackId, country: s.country })));
   }
-  const body: any = await trackMetadata(s.client, { trackId, country: s.country });
+  const body = await trackMetadata(s.client, { trackId, country: s.country });
   out.heading(about(s, `Metadata of track ${trackId}`, { catalogue: true }));
   if (format === 'table' && ctx.globals.fields === undefined) {
     await sheetTo(ctx, out, metadataSheet(body.track ?? {}, { top, embeddings: Boolean(flags.embeddings) }));
