@@ -44,9 +44,10 @@ export default tseslint.config(
     },
   },
   {
-    // Typed end to end: no `any` in these layers, and no comment can switch the rule off here
-    // (an inline eslint-disable is ignored, and said so). src/cli still has views and commands to type.
-    files: ['src/bulk/**/*.ts', 'src/client/**/*.ts', 'src/output/**/*.ts', 'src/config/**/*.ts', 'src/sandbox/**/*.ts', 'src/launcher/**/*.ts'],
+    // Typed end to end: no `any` in any layer, and no comment can switch the rule off in src/
+    // (an inline eslint-disable is ignored, and said so). A value that is really not known (a parsed
+    // body, a --fields path) is `unknown`, narrowed where it is read.
+    files: ['src/**/*.ts'],
     linterOptions: { noInlineConfig: true },
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
