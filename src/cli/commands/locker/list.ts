@@ -57,7 +57,7 @@ function lockerFilter(flags: LockerFlags): LockerFilter {
       if (!trackLevel) return lr;
       const tracks = lockerTracksOf(lr).filter((lt) => {
         if (trackId !== undefined && Number(lt.track?.id) !== trackId) return false;
-        if (since !== undefined && !(Date.parse(String(lt.purchaseDate)) >= since)) return false;
+        if (since !== undefined && (lt.purchaseDate === undefined || !(Date.parse(lt.purchaseDate) >= since))) return false;
         if (noneLeft && !noDownloadsLeft(lt, lr)) return false;
         return true;
       });
