@@ -4,6 +4,8 @@
 //
 //   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
 //   dist/mcat.cjs      the CLI: our code and commander
+//   dist/help.cjs      the same entry without what it imports lazily (every command): what
+//                      `mcat --help` and `mcat` run (a fifth of mcat.cjs to read and deserialize)
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
 //   dist/llhttp-wasm.cjs  undici's HTTP parser without SIMD, loaded only where SIMD fails
 //   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
@@ -19,7 +21,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isBuiltin } from 'node:module';
 
@@ -142,13 +144,33 @@ const lazyBuiltinsPlugin = {
   },
 };
 
-async function bundle(name, entry, self) {
+/**
+ * dist/help.cjs: the CLI's entry with only what it imports statically (the program, the registry,
+ * the groups' definitions, commander), so the help is rendered by the very code of dist/mcat.cjs.
+ * The launcher runs it only for a line that loads no command (launcher/boot.ts, helpBundleFor);
+ * anything imported lazily is left out, and asking for it fails loudly rather than run half a CLI.
+ */
+const helpOnlyPlugin = {
+  name: 'mcat-help-only',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: relative(root, resolve(args.resolveDir, args.path)), namespace: 'mcat-help-absent' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mcat-help-absent' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/help.cjs, which runs only lines that load no command`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+async function bundle(name, entry, self, extra = []) {
   const r = await build({
     ...common,
     entryPoints: { [name]: entry },
     outdir: dist,
     outExtension: { '.js': '.cjs' },
-    plugins: [splitsPlugin(self), lazyBuiltinsPlugin],
+    // splits first: a lazily imported split (chalk) stays a bundle of its own in help.cjs too
+    plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin],
   });
   return r;
 }
@@ -166,6 +188,7 @@ const apiBuildsP = Promise.all(
 
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
+  bundle('help', 'src/cli/main.ts', undefined, [helpOnlyPlugin]),
   bundle('llhttp-wasm', require.resolve('undici/lib/llhttp/llhttp-wasm.js')),
   ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
 ]);

@@ -44,7 +44,7 @@ import {
 import Module, { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
-import { asksForHelp, commandWords } from '../cli/argv';
+import { asksForHelp, bundleFor, commandWords } from '../cli/argv';
 import { processContext } from './process-context';
 
 declare const __MCAT_BUILD_ID__: string;
@@ -138,7 +138,8 @@ interface CacheFile {
 
 /** This command line's file in the launcher's own cache (V8 flags already set). */
 function cacheFileFor(root: string, args: string[], tag: number): CacheFile {
-  const words = asksForHelp(args) ? ['help'] : commandWords(args);
+  // a line of help.cjs has a file of its own: sharing one with mcat.cjs's help, each would rewrite it
+  const words = bundleFor(args) === 'help.cjs' ? ['help', 'top'] : asksForHelp(args) ? ['help'] : commandWords(args);
   const key = words.length ? words.join('-') : 'mcat';
   // V8 refuses code cached under another version, other flags or CPU features: its tag names them
   const dir = join(root, `compile-${process.version}-${process.arch}-${(tag >>> 0).toString(16).padStart(8, '0')}`);
@@ -352,18 +353,19 @@ export async function run(argv: string[]): Promise<void> {
 
   let mcat: { runCli: typeof import('../cli/main').runCli };
   let where: CacheFile | undefined;
+  const bundle = bundleFor(args);
   if (ownLoader) {
     where = root === undefined ? undefined : cacheFileFor(root, args, v8!.cachedDataVersionTag());
     const trusted = where && trust(where.root, [where.dir, where.buildDir]);
     // a folder someone else could write: neither read nor written
     if (trusted === 'no') where = undefined;
     else if (where && trusted === 'yes') cache = readCache(where.file);
-    mcat = loadBundle('mcat.cjs') as typeof mcat;
+    mcat = loadBundle(bundle) as typeof mcat;
   } else {
     // (bin/mcat turned source maps on for a --verbose run)
     if (enableCompileCache && root !== undefined) enableNodeCache(root, enableCompileCache);
     if (traceFile) process.on('exit', traceRequired);
-    mcat = nodeRequire('./mcat.cjs') as typeof mcat;
+    mcat = nodeRequire(`./${bundle}`) as typeof mcat;
   }
   const code = await mcat.runCli(args, processContext());
   // A successful run knows the command's code: keep it when the cache lacked any of it.

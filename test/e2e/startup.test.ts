@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { binPath, cliNode, mcat, mcatEnv, repoRoot, sqliteInCli } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
+import { mcatIn } from '../helpers/mcat-in';
 
 const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a', 'jq-wasm'];
 
@@ -65,9 +66,25 @@ describe('the bundles', () => {
     for (const [bundle, out] of Object.entries(meta.outputs)) {
       for (const input of Object.keys(out.inputs)) where.set(input, [...(where.get(input) ?? []), bundle]);
     }
-    const twice = [...where].filter(([, bundles]) => bundles.length > 1).map(([input, bundles]) => `${input}: ${bundles.join(', ')}`);
+    // dist/help.cjs is the other way to run src/cli/main.ts, never loaded in a run with mcat.cjs (below)
+    const twice = [...where]
+      .map(([input, bundles]) => [input, bundles.filter((b) => b !== 'dist/help.cjs')] as const)
+      .filter(([, bundles]) => bundles.length > 1)
+      .map(([input, bundles]) => `${input}: ${bundles.join(', ')}`);
     // argv.ts knows the value-taking global options from global-options.ts (plain data, no class)
     expect(twice.sort()).toEqual(['src/cli/argv.ts: dist/mcat.cjs, dist/boot.cjs', 'src/cli/global-options.ts: dist/mcat.cjs, dist/boot.cjs']);
+  });
+
+  it('help.cjs holds main.ts with what it imports statically, all of it in mcat.cjs too, and no command', () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    const help = Object.keys(meta.outputs['dist/help.cjs'].inputs).filter((i) => !i.startsWith('mcat-help-absent:'));
+    const full = new Set(Object.keys(meta.outputs['dist/mcat.cjs'].inputs));
+    expect(help).toContain('src/cli/main.ts');
+    expect(help).toContain('src/cli/registry.ts');
+    expect(help.filter((i) => !full.has(i))).toEqual([]);
+    // the groups' definitions, none of their commands
+    expect(help.filter((i) => i.startsWith('src/cli/commands/') && !i.endsWith('/index.ts'))).toEqual([]);
+    expect(help.length).toBeLessThan(full.size / 3);
   });
 
   it('have no import() left (it would load a bundle past the launcher, a second copy without the cache)', () => {
@@ -105,8 +122,27 @@ describe('start-up', () => {
       expect(r.stdout).toMatch(/Usage: mcat/);
       for (const h of HEAVY) expect(r.pkgs, `${args.join(' ')} loaded ${h}`).not.toContain(h);
       expect(r.pkgs).toContain('commander');
-      expect(r.bundles).toEqual(['dist/mcat.cjs']);
+      expect(r.bundles).toEqual([args.length === 1 ? 'dist/help.cjs' : 'dist/mcat.cjs']);
     }
+  });
+
+  it('mcat --help, -h, help and mcat alone run dist/help.cjs alone, and print what the whole CLI prints', async () => {
+    const whole = await mcat(['release', '--help']);
+    expect(whole.exitCode).toBe(0);
+    let top: string | undefined;
+    for (const args of [['--help'], ['-h'], ['help'], [], ['-o', 'json', '--help']]) {
+      const r = await loadedPackages(args);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.bundles, args.join(' ')).toEqual(['dist/help.cjs']);
+      expect(r.stderr).toBe('');
+      top ??= r.stdout;
+      expect(r.stdout).toBe(top);
+    }
+    // the text the source renders in-process (and mcat.cjs, for a line it runs: help of a misspelt group)
+    expect(`${top}\n`).toBe((await mcatIn(['--help'])).stdout); // (execa drops the last newline)
+    const misspelt = await loadedPackages(['--help', 'relase']);
+    expect(misspelt.bundles).toEqual(['dist/mcat.cjs']);
+    expect(misspelt.stdout).toBe(top);
   });
 
   it('a usage error loads no network module', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForHelp, commandWords, GLOBAL_OPTIONS_WITH_VALUE } from '../../../src/cli/argv';
+import { asksForHelp, bundleFor, commandWords, GLOBAL_OPTIONS_WITH_VALUE } from '../../../src/cli/argv';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli/main';
 
@@ -33,6 +33,27 @@ describe('commandWords', () => {
     expect(asksForHelp(['release', 'batch', '-h'])).toBe(true);
     expect(asksForHelp(['help', 'release'])).toBe(true);
     expect(asksForHelp(['release', 'batch', '1'])).toBe(false);
+  });
+});
+
+describe('bundleFor', () => {
+  it('runs dist/help.cjs only for a line that loads no command: the top-level help', () => {
+    for (const args of [['--help'], ['-h'], ['help'], [], ['-o', 'json', '--help'], ['--no-color', '-h']]) expect(bundleFor(args), args.join(' ')).toBe('help.cjs');
+  });
+
+  it('runs dist/mcat.cjs for everything else, a group\'s help and a line without --help included', () => {
+    for (const args of [
+      ['release', '--help'],
+      ['help', 'release'],
+      ['help', 'globals'],
+      ['locker'],
+      ['-o', 'json'],
+      ['--bogus'],
+      ['--help', 'relase'],
+      ['release', 'batch', '1'],
+      ['--version', 'x'],
+    ])
+      expect(bundleFor(args), args.join(' ')).toBe('mcat.cjs');
   });
 });
 
