@@ -9,6 +9,7 @@ import { argumentKey, helpAfter, type ArgumentDef, type CommandContext, type Com
 import { globalsOf, session } from './context';
 import { interruptSignal, runContext } from './lifecycle';
 import { suggestWord } from './suggest';
+import { fitProse } from './help-text';
 import { commandWords } from './argv';
 import api from './commands/api/index';
 import artist from './commands/artist/index';
@@ -66,7 +67,13 @@ function describe(cmd: Command, def: { arguments?: readonly ArgumentDef[]; optio
   for (const a of def.arguments ?? []) cmd.argument(a.name, a.description);
   for (const o of def.options ?? []) cmd.addOption(makeOption(o));
   const after = helpAfter(def);
-  if (after) cmd.addHelpText('after', after);
+  // fitted to the width commander gives the rest of this help (the terminal's, else 80)
+  if (after) {
+    cmd.addHelpText('after', ({ error }) => {
+      const out = cmd.configureOutput();
+      return fitProse(after, (error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.()) || 80);
+    });
+  }
 }
 
 /** The context a command's run gets: the run's, with the command's words, its global flags, a session and Ctrl-C. */

@@ -37,8 +37,10 @@ async function helpTexts(): Promise<[string, string][]> {
 /** The indented lines under an "Examples" heading, up to the next blank line. */
 export function examplesOf(help: string): string[] {
   const lines = help.split('\n');
-  const at = lines.findIndex((l) => /^Examples\b.*:$/.test(l.trim()));
+  // the heading may be wrapped to the help's width: it ends at the first line ending in ':'
+  let at = lines.findIndex((l) => /^Examples\b/.test(l));
   if (at < 0) return [];
+  while (at < lines.length && !/:$/.test(lines[at].trim())) at++;
   const out: string[] = [];
   for (const l of lines.slice(at + 1)) {
     if (!l.startsWith('  ')) break;
@@ -64,6 +66,9 @@ describe('help examples', () => {
       for (const ex of examplesOf(text)) expect(ex, path).toMatch(/\bmcat /);
       // ids that were never in the sandbox (the old examples' 1001-style release ids, 5f0c… playlists)
       expect(text, path).not.toMatch(/5f0c1a2b|3000001|\brelease (batch|tracks) 100[0-9]\b/);
+      // not on a terminal the help is 80 columns wide: its prose too (examples are command lines)
+      const wide = text.split('\n').filter((l) => !/^\s/.test(l) && l.length > 80);
+      expect(wide, path).toEqual([]);
     }
   });
 
