@@ -1,6 +1,7 @@
 // The answers to support questions about one user's locker, as data and as a sheet:
 // the summary, which releases and tracks match a text, and whether a track can be downloaded.
 // Pure: no terminal, no I/O.
+import { when as localWhen } from './format';
 import type { DownloadUrl } from '../../client/schemas/locker';
 import { lockerTracksOf, type LockerRelease, type LockerSummary, type LockerTrack } from './locker';
 import { titleWithVersion } from './format';
@@ -33,12 +34,9 @@ export function summaryDoc(s: LockerSummary, userId: string | undefined): Summar
 
 const n = (v: number) => v.toLocaleString('en-GB');
 
-/** `2024-06-01 12:00 UTC` from an ISO timestamp (as given when it does not parse). */
+/** A moment in the sheets' form: the tables' own (local `2024-06-01 13:00`), '—' when there is none. */
 export function when(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return iso;
-  return new Date(t).toISOString().replace(/T(\d\d:\d\d).*$/, ' $1 UTC');
+  return iso ? localWhen(iso) : '—';
 }
 
 export function summarySheet(d: SummaryDoc, whose: string): [string, string][] {

@@ -75,7 +75,21 @@ describe('locker check', () => {
     expect(noneLeft).toMatchObject({ canDownload: false, canStream: true, reason: 'no-downloads-left', noDownloadsLeftSince: null });
     expect(noneLeft.message).toMatch(/since when is not known/);
     const since = checkVerdict({ ...base, hit: { lr: release(1, 'A', [none]), lt: none }, noDownloadsLeftSince: '2025-02-03T04:05:06Z' });
-    expect(since.message).toBe('no downloads left (since 2025-02-03 04:05 UTC, when mcat on this machine used the last one)');
+    // in local time, as the tables show it
+    const tz = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      expect(verdictMessage()).toBe('no downloads left (since 2025-02-03 04:05, when mcat on this machine used the last one)');
+      process.env.TZ = 'Asia/Tokyo';
+      expect(verdictMessage()).toBe('no downloads left (since 2025-02-03 13:05, when mcat on this machine used the last one)');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+    function verdictMessage() {
+      return checkVerdict({ ...base, hit: { lr: release(1, 'A', [none]), lt: none }, noDownloadsLeftSince: '2025-02-03T04:05:06Z' }).message;
+    }
+    expect(since.message).toMatch(/^no downloads left \(since 2025-02-0[23] \d\d:05, when/);
     expect(checkVerdict({ ...base, searched: 14 })).toMatchObject({ reason: 'not-in-locker', message: "not in user 10001's locker (14 releases searched)" });
     expect(checkVerdict({ ...base, countryRefused: 'not entitled (2002)' })).toMatchObject({ reason: 'country-not-entitled', canDownload: false });
   });
