@@ -115,6 +115,9 @@ const SAFE_METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'];
 export class ApiClient {
   readonly baseUrl: string;
   private readonly base: URL;
+  /** the base URL's scheme and host, and its path without a trailing slash (a request's URL is these and its path) */
+  private readonly origin: string;
+  private readonly basePath: string;
   private readonly credentials: Credentials;
   private readonly authIn: 'header' | 'query';
   readonly maxPages: number;
@@ -125,6 +128,8 @@ export class ApiClient {
 
   constructor(opts: ApiClientOptions) {
     this.base = new URL(opts.baseUrl);
+    this.origin = `${this.base.protocol}//${this.base.host}`;
+    this.basePath = this.base.pathname.replace(/\/+$/, '');
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.credentials = { ...opts.credentials };
     this.authIn = opts.authIn ?? 'header';
@@ -218,16 +223,14 @@ export class ApiClient {
     return Boolean(this.credentials.token);
   }
 
-  private buildUrl(path: string, query: Query): { url: URL; params: Params } {
-    const url = new URL(this.base.href);
-    url.pathname = url.pathname.replace(/\/+$/, '') + (path.startsWith('/') ? path : '/' + path);
-    url.search = '';
+  /** The request's URL without its query (scheme, host and path, as the URL parser leaves them), and the query's parameters. */
+  private buildUrl(path: string, query: Query): { url: string; params: Params } {
     const params: Params = {};
     for (const [k, v] of Object.entries(query)) {
       if (v === undefined || v === null) continue;
       params[k] = Array.isArray(v) ? v.map(String) : String(v);
     }
-    return { url, params };
+    return { url: this.origin + requestPath(this.base, this.basePath, path), params };
   }
 
   private async send(method: string, path: string, opts: StreamRequestOptions, stream: true): Promise<StreamResponse | RawResponse>;
@@ -258,7 +261,7 @@ export class ApiClient {
       baseHeaders['content-type'] = 'application/json';
     }
     // what every attempt shares: the base URI and parameters it signs, and (OAuth in the header) the URL
-    const signBase = `${url.protocol}//${url.host}${url.pathname}`;
+    const signBase = url;
     const signParams = mergeParams(queryParams, formParams);
     const inHeader = this.authIn === 'header';
     const plainTarget = inHeader ? withQuery(url, queryParams) : '';
@@ -354,7 +357,21 @@ async function read(res: RawResponse, what: string | undefined): Promise<unknown
   }
 }
 
-function withQuery(url: URL, params: Params): string {
+function withQuery(url: string, params: Params): string {
   const q = encodeParams(params);
-  return `${url.origin}${url.pathname}${q ? `?${q}` : ''}`;
+  return q ? `${url}?${q}` : url;
+}
+
+// A path made of these characters, with no dot segment, is left as it is by the URL parser: it
+// is joined as text (the URL parser costs more than the rest of building a request).
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/** The path of a request: `path` under the base URL's, as `new URL` would make it. */
+export function requestPath(base: URL, basePath: string, path: string): string {
+  const p = path.startsWith('/') ? path : '/' + path;
+  if (PLAIN_PATH.test(p) && !DOT_SEGMENT.test(p)) return basePath + p;
+  const url = new URL(base.href);
+  url.pathname = basePath + p;
+  return url.pathname;
 }

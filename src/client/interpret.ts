@@ -135,7 +135,7 @@ function throwIt(e: Error): never {
 }
 
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
-export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status: number): unknown {
+export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status?: number): unknown {
   if (!schema) return data;
   // the common case, a body that fits, without zod's copy of it; anything else is zod's to say
   const fast = parseInPlace(schema, data);

@@ -1,6 +1,6 @@
 // Playlists (endpoints 1, 2, 10, and the extensions get and create).
 import type { ApiClient } from './http';
-import { ResponseError } from './errors';
+import { validate } from './interpret';
 import { callJson, type Call } from './call';
 import { playlistBody, playlistsBody, type Playlist, type PlaylistBody, type PlaylistsBody } from './schemas/playlist';
 
@@ -134,13 +134,7 @@ export async function replacePlaylist(c: ApiClient, id: string, body: ReplaceBod
   return parse(envelope(await callJson(c, replacePlaylistCall(id, body, o))));
 }
 
+/** The answer as a playlist body: checked in place (in-place.ts) when it fits, else zod says what does not. */
 function parse(data: unknown): PlaylistBody {
-  const r = playlistBody.safeParse(data);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  return throwResponse(`playlist: ${issue?.path?.length ? issue.path.join('.') : 'the body'}: ${issue?.message ?? 'does not match'}`);
-}
-
-function throwResponse(msg: string): never {
-  throw new ResponseError(msg);
+  return validate(data, playlistBody, 'playlist') as PlaylistBody;
 }

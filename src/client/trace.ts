@@ -47,8 +47,12 @@ export class Tracer {
   }
 }
 
+const MAYBE_SECRET = /oauth|secret|%/i;
+
 /** Masks the values of oauth_signature, oauth_token and other secret parameters in a URL. */
 export function maskQuery(url: string): string {
+  // nothing to mask where no parameter's name says oauth or secret, nor may once decoded
+  if (!MAYBE_SECRET.test(url)) return url;
   return url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (m, sep: string, key: string, value: string) => {
     const k = decodeURIComponentSafe(key);
     if (SECRET_PARAMS.has(k) || /secret/i.test(k)) return `${sep}${key}=***`;

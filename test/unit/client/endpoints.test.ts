@@ -1,7 +1,8 @@
 // Each endpoint function: path, query names, body form, auth, and the shape it returns.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { artistReleases, releaseTracks, trackMetadata } from '../../../src/client/catalogue';
-import { HttpError } from '../../../src/client/errors';
+import { HttpError, ResponseError } from '../../../src/client/errors';
+import { playlistBody } from '../../../src/client/schemas/playlist';
 import { addToGroup, replaceGroup } from '../../../src/client/groups';
 import { getLocker } from '../../../src/client/locker';
 import { downloadTrack, streamCheck } from '../../../src/client/media';
@@ -96,6 +97,27 @@ describe('playlists and groups', () => {
     expect(JSON.parse(replace.body!).status).toBe('published');
     expect(JSON.parse(details.body!)).toEqual({ visibility: 'public' });
     for (const c of api.calls) expect(c.headers.authorization).toContain('oauth_token=');
+  });
+
+  it('replace, details and create answers are checked in place, not copied by zod; one that does not fit is a ResponseError naming the field', async () => {
+    api = mockApi();
+    const safeParse = vi.spyOn(playlistBody, 'safeParse');
+    const bad = { playlist: { ...PL, id: { nested: true } } };
+    api.on('POST', `/1.2/playlists/${PL.id}`, (_c, n) => ({ status: 200, headers: json, body: JSON.stringify(n === 1 ? { playlist: PL } : bad) }));
+    api.on('POST', `/1.2/playlists/${PL.id}/details`, () => ({ status: 200, headers: json, body: JSON.stringify({ playlist: { ...PL, name: 'D' } }) }));
+    api.on('POST', '/1.2/playlists', () => ({ status: 201, headers: json, body: JSON.stringify(PL) }));
+    const q = { country: 'GB', userId: 'u1' };
+    const body = { name: 'P', tracks: [{ trackId: '55' }] };
+    expect((await replacePlaylist(api.client, PL.id, body, q)).playlist).toEqual(PL);
+    expect((await updatePlaylistDetails(api.client, PL.id, { name: 'D' }, q)).playlist?.name).toBe('D');
+    // a bare playlist object is read as { playlist }
+    expect((await createPlaylist(api.client, body, q)).playlist.id).toBe(PL.id);
+    expect(safeParse).not.toHaveBeenCalled();
+    const err = await replacePlaylist(api.client, PL.id, body, q).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseError);
+    expect((err as Error).message).toMatch(/^playlist: playlist\.id: /);
+    expect(safeParse).toHaveBeenCalledTimes(1);
+    safeParse.mockRestore();
   });
 
   it('replaceGroup (PUT) and addToGroup (POST) send form bodies; add is retried as idempotent', async () => {
