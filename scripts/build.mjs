@@ -34,6 +34,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const SPLITS = [
   { out: 'undici.cjs', file: 'src/client/undici.ts' },
   { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
+  { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
   { out: 'chalk.cjs', pkg: 'chalk' },
   { out: 'conf.cjs', pkg: 'conf' },
   { out: 'fast-xml-parser.cjs', pkg: 'fast-xml-parser' },

@@ -1,11 +1,8 @@
-// OAuth 1.0a HMAC-SHA1 signing (RFC 5849 section 3.4), for the header and the query transports;
-// callers hand us the normalised base URI and the decoded parameters. Our own code, not
-// oauth-1.0a's: that package merged, copied and sorted more per request than the HMAC itself
-// costs (a bulk run signs thousands), and its URL handling was never usable (it kept the query in
-// the base URI and decoded '+' wrongly). Checked against RFC 5849's and Twitter's vectors, against
-// oauth-1.0a and oauth-sign on random requests (test/property), and on every e2e request by the
-// sandbox's verifier, an independent reading of the RFC.
+// OAuth 1.0a HMAC-SHA1 signing through oauth-1.0a, for the header and the query transports.
+// The package's own URL handling is not used: it keeps the query in the base URI's place and
+// decodes '+' wrongly, so callers hand us the normalised base URI and the decoded parameters.
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
 
 export interface Credentials {
   consumerKey: string;
@@ -34,12 +31,8 @@ export interface SignInput {
 
 /** RFC 3986 percent-encoding: only A-Z a-z 0-9 - . _ ~ stay as they are. */
 export function percentEncode(s: string): string {
-  // most values (ids, keys, nonces, timestamps) need none: no copy
-  if (UNRESERVED.test(s)) return s;
   return encodeURIComponent(s).replace(/[!*'()]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
-
-const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
 
 /** The base string URI: lower-case scheme and host, no default port, no query or fragment. */
 export function baseUri(url: string | URL): string {
@@ -69,9 +62,21 @@ export function nonce(): string {
   return noncePool.toString('hex', nonceAt - 16, nonceAt);
 }
 
+// The signer of the last consumer: a process signs for one consumer (a bulk run, thousands of times).
+let signer: { key: string; secret: string; oauth: OAuth } | undefined;
+
+function signerFor(c: Credentials): OAuth {
+  if (signer?.key !== c.consumerKey || signer.secret !== c.consumerSecret) {
+    const oauth = new OAuth({ consumer: { key: c.consumerKey, secret: c.consumerSecret }, signature_method: 'HMAC-SHA1', hash_function: hmacSha1 });
+    signer = { key: c.consumerKey, secret: c.consumerSecret, oauth };
+  }
+  return signer.oauth;
+}
+
 /** The oauth_* parameters of one request, oauth_signature included. */
 export function oauthParams(input: SignInput): Record<string, string> {
   const { credentials: c } = input;
+  const oauth = signerFor(c);
   const data: Record<string, string> = {
     oauth_consumer_key: c.consumerKey,
     oauth_nonce: input.nonce ?? nonce(),
@@ -81,28 +86,15 @@ export function oauthParams(input: SignInput): Record<string, string> {
   const version = input.version === undefined ? '1.0' : input.version;
   if (version !== null) data.oauth_version = version;
   if (input.useToken && c.token) data.oauth_token = c.token;
-  // RFC 5849 3.4.1.3: every parameter, its name and value encoded, sorted by name then value
-  const pairs: [name: string, value: string][] = [];
-  for (const k in data) pairs.push([percentEncode(k), percentEncode(data[k])]);
-  const params = input.params ?? {};
-  for (const k of Object.keys(params)) {
-    const v = params[k];
-    const name = percentEncode(k);
-    if (typeof v === 'string') pairs.push([name, percentEncode(v)]);
-    else for (const one of v) pairs.push([name, percentEncode(one)]);
-  }
-  pairs.sort(byNameThenValue);
-  let text = '';
-  for (let i = 0; i < pairs.length; i++) text += `${i ? '&' : ''}${pairs[i][0]}=${pairs[i][1]}`;
-  const base = `${input.method.toUpperCase()}&${percentEncode(input.url)}&${percentEncode(text)}`;
-  const key = `${percentEncode(c.consumerSecret)}&${input.useToken ? percentEncode(c.tokenSecret ?? '') : ''}`;
-  data.oauth_signature = hmacSha1(base, key);
-  return data;
-}
-
-function byNameThenValue(a: [string, string], b: [string, string]): number {
-  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
-  return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+  // oauth-1.0a merges (and sorts in place) whatever it is given: hand it copies.
+  const params: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(input.params ?? {})) params[k] = Array.isArray(v) ? [...v] : v;
+  const signature = oauth.getSignature(
+    { url: input.url, method: input.method.toUpperCase(), data: params },
+    input.useToken ? c.tokenSecret : undefined,
+    { ...data } as unknown as OAuth.Data,
+  );
+  return { ...data, oauth_signature: signature };
 }
 
 /** `OAuth realm="...", oauth_consumer_key="...", ...` (values percent-encoded, as RFC 5849 asks). */
