@@ -165,6 +165,8 @@ export interface ConsumerData {
 export interface LockerEntry {
   index: number;
   releaseId: number;
+  /** the release itself (a locker page reads it without keeping it: see DemoData.releaseOnce) */
+  release: ReleaseData;
   purchaseId: number;
   purchaseDate: string;
   completeAlbumPurchase: boolean;
@@ -316,6 +318,16 @@ export class DemoData {
       this.releaseMemo.set(j, r);
     }
     return r;
+  }
+
+  /**
+   * A release for one use: the kept one if there is one, else made and not kept. A walk of the
+   * 22,000-release locker made and kept each of them, so the memo was filled and cleared ~3 times
+   * a walk: every release deep-frozen, kept past the young generation's collections and then
+   * dropped (old-generation garbage), and a batch's releases pushed out with them.
+   */
+  releaseOnce(j: number): ReleaseData {
+    return this.releaseMemo.get(j) ?? this.makeRelease(j);
   }
 
   private makeRelease(j: number): ReleaseData {
@@ -473,6 +485,7 @@ export class DemoData {
       return {
         index,
         releaseId: r.id,
+        release: r,
         purchaseId: firstWithdrawn ? 0 : 7000000 + userNum * 10000 + index,
         purchaseDate: new Date(LOCKER_EPOCH - index * 3 * 86400000 - (hash(s, K.locker, userNum, index) % 86400) * 1000).toISOString().replace('.000Z', 'Z'),
         completeAlbumPurchase: !partial,
@@ -488,12 +501,13 @@ export class DemoData {
 
   private bigLocker(): LockerDef {
     const entry = (index: number): LockerEntry => {
-      const r = this.releaseAt(index);
+      const r = this.releaseOnce(index);
       const trackIds: number[] = [];
       for (let n = 1; n <= r.trackCount; n++) trackIds.push(r.id * 100 + n);
       return {
         index,
         releaseId: r.id,
+        release: r,
         purchaseId: 8000000 + index,
         purchaseDate: new Date(LOCKER_EPOCH - index * 41 * 60000).toISOString().replace('.000Z', 'Z'),
         completeAlbumPurchase: true,

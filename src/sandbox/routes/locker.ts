@@ -3,6 +3,7 @@
 import { FORMATS, type DemoData, type LockerEntry } from '../demo-data';
 import { ApiFail, authenticate, country, ok, paging, param, userOf, type Ctx } from '../http';
 import { artistJson } from './catalogue';
+import type { Store } from '../store';
 
 const SORT_FIELDS = ['purchaseDate', 'artistName', 'releaseTitle'] as const;
 type SortField = (typeof SORT_FIELDS)[number];
@@ -20,7 +21,7 @@ function sortOf(ctx: Ctx): { field: SortField; dir: 'asc' | 'desc' } {
 }
 
 function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, e: LockerEntry) {
-  const r = demo.release(e.releaseId)!;
+  const r = e.release;
   const available = demo.inCatalogue(r);
   const release: Record<string, unknown> = {
     id: r.id,
@@ -37,7 +38,7 @@ function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, 
   if (available) release.download = { releaseDate: r.releaseDate };
   const formats = r.packages[0].formats;
   const lockerTrack = e.trackIds.map((tid) => {
-    const t = demo.track(tid)!;
+    const t = demo.trackOf(r, tid % 100);
     const lt: Record<string, unknown> = {
       track: {
         id: t.id,
@@ -65,18 +66,33 @@ function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, 
   return { release, lockerTracks: { lockerTrack }, available };
 }
 
+export interface LockerPageQuery {
+  userId: string;
+  field: SortField;
+  dir: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+  /** the address the download URLs start with: http://host:port */
+  base: string;
+}
+
+/** One page of a user's locker: the whole body. */
+export function lockerPage(demo: DemoData, store: Store, o: LockerPageQuery): Record<string, unknown> {
+  const locker = demo.locker(o.userId);
+  const order = demo.lockerOrder(o.userId, o.field, o.dir);
+  const entries: LockerEntry[] = [];
+  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) entries.push(locker.entry(order(pos)));
+  // the page's download counters in one query, not one per track
+  const used = store.usedDownloads(o.userId, entries.flatMap((e) => e.trackIds));
+  const items = entries.map((e) => lockerRelease(demo, used, o.base, e));
+  return ok({ locker: { lockerReleases: { page: o.page, pageSize: o.pageSize, totalItems: locker.size, lockerRelease: items } } });
+}
+
 export function userLocker(ctx: Ctx) {
   const auth = authenticate(ctx, { user: true });
   const user = userOf(ctx, auth);
   country(ctx, auth);
   const { field, dir } = sortOf(ctx);
   const { page, pageSize } = paging(ctx, 50);
-  const locker = ctx.demo.locker(user.userId);
-  const order = ctx.demo.lockerOrder(user.userId, field, dir);
-  const entries: LockerEntry[] = [];
-  for (let pos = (page - 1) * pageSize; pos < Math.min(locker.size, page * pageSize); pos++) entries.push(locker.entry(order(pos)));
-  // the page's download counters in one query, not one per track
-  const used = ctx.store.usedDownloads(user.userId, entries.flatMap((e) => e.trackIds));
-  const items = entries.map((e) => lockerRelease(ctx.demo, used, ctx.base, e));
-  return ok({ locker: { lockerReleases: { page, pageSize, totalItems: locker.size, lockerRelease: items } } });
+  return lockerPage(ctx.demo, ctx.store, { userId: user.userId, field, dir, page, pageSize, base: ctx.base });
 }
