@@ -10,15 +10,18 @@ function isProse(line: string): boolean {
   return line.length > 0 && !/^\s/.test(line);
 }
 
-/** Words wrapped greedily to `width` (a word longer than the width stands alone on its line). */
-function wrapWords(text: string, width: number): string[] {
+/**
+ * Words wrapped greedily to `width`, lines after the first starting with `indent` (a word longer
+ * than the width stands alone on its line; a "word" may hold spaces: it is never broken).
+ */
+export function wrapWords(words: readonly string[], width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/ +/)) {
+  for (const word of words) {
     if (!word) continue;
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
-      line = word;
+      line = indent + word;
     } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
@@ -41,7 +44,7 @@ export function fitProse(text: string, width: number): string {
       if (/\.\s*$/.test(line) || (/:\s*$/.test(line) && !isProse(lines[i] ?? ''))) break;
     }
     if (para.every((l) => l.length <= width)) out.push(...para);
-    else out.push(...wrapWords(para.join(' '), width));
+    else out.push(...wrapWords(para.join(' ').split(/ +/), width));
   }
   return out.join('\n');
 }

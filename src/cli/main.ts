@@ -1,5 +1,6 @@
 // The mcat entry point: builds the commander program, runs it, and turns every error
 // into one stderr line and an exit code. This is the only place that decides exit codes.
+import { wrapWords } from './help-text';
 import { Command, CommanderError, Help } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
@@ -38,17 +39,8 @@ export async function buildProgram(args?: readonly string[]): Promise<Command> {
 function globalsLine(program: Command): string {
   const flags = program.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.short ?? o.long ?? o.flags);
   // wrapped to 80 columns like the rest of the help, continuation lines indented
-  const words = [...flags.map((f, i) => (i < flags.length - 1 ? `${f},` : f)), "(see 'mcat help globals')"];
-  const lines: string[] = [];
-  let line = 'Global options:';
-  for (const w of words) {
-    if (line.length + 1 + w.length > 80) {
-      lines.push(line);
-      line = '  ' + w;
-    } else line += ' ' + w;
-  }
-  lines.push(line);
-  return `\n${lines.join('\n')}\n`;
+  const words = ['Global options:', ...flags.map((f, i) => (i < flags.length - 1 ? `${f},` : f)), "(see 'mcat help globals')"];
+  return `\n${wrapWords(words, 80, '  ').join('\n')}\n`;
 }
 
 /** `mcat help globals`: the global options block of `mcat --help`, alone. */

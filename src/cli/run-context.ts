@@ -24,8 +24,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface CliContext {
   io: Io;
   env: Env;
-  /** the folder relative paths are read from */
-  cwd: string;
   /** Ctrl-C and SIGTERM: `fn` is called on each; returns the unsubscribe */
   onInterrupt(fn: () => void): () => void;
   /** ends the process at once with `code` (a second Ctrl-C); a test's context records it */

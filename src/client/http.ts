@@ -326,7 +326,8 @@ export class ApiClient {
       this.tracer.line(`${a.label}: the body failed: ${(err as Error).message}`);
       throw err;
     }
-    this.tracer.line(`${a.label} (${Buffer.byteLength(text)} bytes)`);
+    // its size is measured only for the trace: a scan of every body (a locker page: 250 kB) otherwise
+    if (this.tracer.on) this.tracer.line(`${a.label} (${Buffer.byteLength(text)} bytes)`);
     const out: RawResponse = { status: a.status, headers: a.headers, text, body: text, url: shownUrl, attempts: a.attempts };
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);

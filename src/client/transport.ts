@@ -52,7 +52,13 @@ class TimedOut extends Error {}
 
 /** A body dropped unread is read to its end (keeping the connection) up to this, then cut. */
 const DISCARD_BYTES = 128 * 1024;
+/** as undici's text(): UTF-8, a leading BOM dropped */
 const utf8 = new TextDecoder('utf-8');
+
+/** A Content-Length past the cap: the body is refused before a byte of it is read. */
+function declaredOver(declared: string | undefined, cap: number): number | undefined {
+  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > cap ? Number(declared) : undefined;
+}
 
 export class Transport {
   readonly host: string;
@@ -204,9 +210,10 @@ export class Transport {
   /** The body as text, read up to maxBodyBytes: past it, the transfer is cut and BodyTooLargeError thrown. */
   private async readCapped(body: Dispatcher.ResponseData['body'], status: number, declared: string | undefined): Promise<string> {
     const cap = this.maxBodyBytes;
-    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > cap) {
+    const over = declaredOver(declared, cap);
+    if (over !== undefined) {
       body.destroy();
-      throw new BodyTooLargeError(cap, this.host, Number(declared), status);
+      throw new BodyTooLargeError(cap, this.host, over, status);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -218,8 +225,7 @@ export class Transport {
       }
       chunks.push(chunk);
     }
-    // as undici's text(): UTF-8, a leading BOM dropped
-    return new TextDecoder('utf-8').decode(Buffer.concat(chunks, size));
+    return utf8.decode(Buffer.concat(chunks, size));
   }
 
   /** stage: where the request was when it failed (our own timer means the timeout ran out there) */
@@ -357,10 +363,8 @@ class Gather implements Dispatcher.DispatchHandler {
       const v = raw[i + 1].toString('latin1');
       h[k] = h[k] === undefined ? v : `${h[k]}, ${v}`;
     }
-    const declared = h['content-length'];
-    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > this.t.maxBodyBytes) {
-      this.stopBody(new BodyTooLargeError(this.t.maxBodyBytes, this.t.host, Number(declared), status));
-    }
+    const over = declaredOver(h['content-length'], this.t.maxBodyBytes);
+    if (over !== undefined) this.stopBody(new BodyTooLargeError(this.t.maxBodyBytes, this.t.host, over, status));
     const answer: Answer = {
       status,
       headers: h,
@@ -428,7 +432,6 @@ class Gather implements Dispatcher.DispatchHandler {
     });
   }
 
-  /** as undici's text(): UTF-8, a leading BOM dropped */
   private decode(): string {
     const chunks = this.chunks;
     this.chunks = [];

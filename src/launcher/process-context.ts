@@ -20,7 +20,6 @@ export function processContext(): CliContext {
       },
     },
     env: { ...process.env },
-    cwd: process.cwd(),
     onInterrupt(fn) {
       process.on('SIGINT', fn);
       process.on('SIGTERM', fn);

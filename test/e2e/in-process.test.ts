@@ -70,7 +70,6 @@ describe('runCli in one process', () => {
     const code = await runCli(['profile', '--help'], {
       io: { stdout: out, stderr: err, stdin: Readable.from([]) },
       env: {},
-      cwd: process.cwd(),
       onInterrupt: () => () => {},
       exitNow: () => {},
     });

@@ -59,7 +59,6 @@ export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<
   const ctx: CliContext = {
     io: { stdout, stderr, stdin },
     env,
-    cwd: opts.cwd ?? repoRoot,
     onInterrupt(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
@@ -71,10 +70,12 @@ export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<
     for (const fn of now) fn();
     return now.length;
   });
-  // relative paths are read from the run's folder, as the binary's would be; and local times are
-  // in the run's time zone (JavaScript has one a process: Node follows process.env.TZ as it changes)
+  // relative paths are read from the run's folder (the process's, as for the binary: mcat resolves
+  // them as the OS does), and local times are in the run's time zone (JavaScript has one a process:
+  // Node follows process.env.TZ as it changes)
+  const cwd = opts.cwd ?? repoRoot;
   const before = process.cwd();
-  if (ctx.cwd !== before) process.chdir(ctx.cwd);
+  if (cwd !== before) process.chdir(cwd);
   const tz = process.env.TZ;
   setTz(env.TZ);
   try {
