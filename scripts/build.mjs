@@ -4,8 +4,8 @@
 //
 //   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
 //   dist/mcat.cjs      the CLI: our code and commander
-//   dist/help.cjs      the same entry without what it imports lazily (every command): what
-//                      `mcat --help` and `mcat` run (a fifth of mcat.cjs to read and deserialize)
+//   dist/help.cjs      the top-level help (src/cli/top-help.ts: the registry's definitions and the
+//                      help's layout, no commander, no command): what `mcat --help` and `mcat` run
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
 //   dist/llhttp-wasm.cjs  undici's HTTP parser without SIMD, loaded only where SIMD fails
 //   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
@@ -145,10 +145,10 @@ const lazyBuiltinsPlugin = {
 };
 
 /**
- * dist/help.cjs: the CLI's entry with only what it imports statically (the program, the registry,
- * the groups' definitions, commander), so the help is rendered by the very code of dist/mcat.cjs.
- * The launcher runs it only for a line that loads no command (launcher/boot.ts, helpBundleFor);
- * anything imported lazily is left out, and asking for it fails loudly rather than run half a CLI.
+ * dist/help.cjs: the top-level help with only what it imports statically (the groups' definitions,
+ * the global options, the help's layout). The launcher runs it only for the lines argv.ts's
+ * topHelp() names; the commands the groups import lazily are left out, and asking for one fails
+ * loudly rather than run half a CLI.
  */
 const helpOnlyPlugin = {
   name: 'mcat-help-only',
@@ -188,7 +188,7 @@ const apiBuildsP = Promise.all(
 
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
-  bundle('help', 'src/cli/main.ts', undefined, [helpOnlyPlugin]),
+  bundle('help', 'src/cli/top-help.ts', undefined, [helpOnlyPlugin]),
   bundle('llhttp-wasm', require.resolve('undici/lib/llhttp/llhttp-wasm.js')),
   ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
 ]);

@@ -30,14 +30,47 @@ export function asksForHelp(args: readonly string[]): boolean {
   return args.includes('--help') || args.includes('-h') || commandWords(args, 1)[0] === 'help';
 }
 
+/** An option to commander: two characters or more, the first a dash. */
+const looksLikeOption = (arg: string) => arg.length > 1 && arg[0] === '-';
+const GLOBAL_BY_NAME = new Map(GLOBAL_OPTIONS.flatMap((o) => optionNames(o.flags).map((n) => [n, o] as const)));
+
 /**
- * The bundle of dist/ that runs this line: help.cjs for one that loads no command (`mcat --help`,
- * `mcat -h`, `mcat help`, `mcat` alone: the registry adds every group without its commands, and
- * no action runs), else mcat.cjs. Both are built from src/cli/main.ts; help.cjs holds only what
- * main imports statically, a fifth of the whole for the launcher to read and deserialize.
+ * How a line that names no command shows the top-level help, read as commander reads it (main.ts
+ * prints the same page for it): 'asked' for --help, -h or `help` (fitted to stdout's width),
+ * 'missing' for no command at all (`mcat`, `mcat -q`: commander's help for a missing command, fitted
+ * to stderr's), undefined for a line commander must read itself: a word, an unknown option, a value
+ * it checks or refuses, -V.
+ */
+export function topHelp(args: readonly string[]): 'asked' | 'missing' | undefined {
+  if (args.length === 1 && args[0] === 'help') return 'asked';
+  let asked = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--help' || a === '-h') {
+      asked = true;
+      continue;
+    }
+    const o = GLOBAL_BY_NAME.get(a);
+    if (!o || o.parse || o.flags.includes('...')) return undefined;
+    if (!takesValue(o.flags)) continue;
+    const value = args[i + 1];
+    // commander takes the next word as a required value whatever it is (`-o --help`); an optional
+    // value only when it does not look like an option (a negative number would: left to commander)
+    if (o.flags.includes('[')) {
+      if (value !== undefined && /^-\.?\d/.test(value)) return undefined;
+      if (value === undefined || looksLikeOption(value)) continue;
+    } else if (value === undefined) return undefined;
+    if (o.choices && !o.choices.includes(value)) return undefined;
+    i++;
+  }
+  return asked ? 'asked' : 'missing';
+}
+
+/**
+ * The bundle of dist/ that runs this line: help.cjs for the top-level help (topHelp: `mcat --help`,
+ * `mcat -h`, `mcat help`, `mcat` alone), rendered from the registry's definitions without commander;
+ * else mcat.cjs, the whole CLI.
  */
 export function bundleFor(args: readonly string[]): 'help.cjs' | 'mcat.cjs' {
-  const words = commandWords(args);
-  const top = words.length === 0 ? args.length === 0 || asksForHelp(args) : args.length === 1 && words[0] === 'help';
-  return top ? 'help.cjs' : 'mcat.cjs';
+  return topHelp(args) === undefined ? 'mcat.cjs' : 'help.cjs';
 }

@@ -1,12 +1,14 @@
 // The mcat entry point: builds the commander program, runs it, and turns every error
 // into one stderr line and an exit code. This is the only place that decides exit codes.
 import { wrapWords } from './help-text';
-import { Command, CommanderError, Help } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError } from './errors';
 import { beginRun, endOutput, endRun, interrupted, runCleanups, type CliContext } from './lifecycle';
 import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
+import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
+import { commandPage, formatHelp } from './help-format';
 import { guardStreams, print, printHelp, say, sayText, useStreams } from '../output/streams';
 
 declare const __MCAT_VERSION__: string;
@@ -18,16 +20,15 @@ export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ :
  */
 export async function buildProgram(args?: readonly string[]): Promise<Command> {
   const program = new Command('mcat');
-  program
-    .description('Music Catalogue, Locker and Playlist API from the terminal (sandbox built in)')
-    .version(VERSION, '-V, --version', 'print the version');
+  program.description(PROGRAM_DESCRIPTION).version(VERSION, VERSION_OPTION.flags, VERSION_OPTION.description);
   for (const o of GLOBAL_OPTIONS) program.addOption(makeOption(o));
   program
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
-      // the global options are listed once, in `mcat --help`; elsewhere one line names them
-      formatHelp: (cmd, helper) => Help.prototype.formatHelp.call(helper, cmd, helper) + (cmd.parent ? globalsLine(program) : ''),
+      // the help's one layout (the launcher's top-level help uses it too); the global options are
+      // listed once, in `mcat --help`; elsewhere one line names them
+      formatHelp: (cmd, helper) => formatHelp(commandPage(cmd, helper), helper.helpWidth) + (cmd.parent ? globalsLine(program) : ''),
     });
   program.hook('preAction', async (_program, action) => (await import('./globals')).checkGlobals(action));
   if (args === undefined) await addAllCommands(program);

@@ -11,21 +11,7 @@ import { interruptSignal, runContext } from './lifecycle';
 import { suggestWord } from './suggest';
 import { fitProse } from './help-text';
 import { commandWords } from './argv';
-import api from './commands/api/index';
-import artist from './commands/artist/index';
-import auth from './commands/auth/index';
-import completion, { completeGroup } from './commands/completion/index';
-import group from './commands/group/index';
-import locker from './commands/locker/index';
-import playlist from './commands/playlist/index';
-import profile from './commands/profile/index';
-import release from './commands/release/index';
-import sandbox from './commands/sandbox/index';
-import track from './commands/track/index';
-import version from './commands/version/index';
-
-/** Every group, in the order `mcat --help` lists them. */
-export const GROUPS: readonly GroupDef[] = [release, artist, track, locker, playlist, group, auth, profile, sandbox, api, version, completion, completeGroup];
+import { GROUPS } from './groups';
 
 /** What the registry knows of each commander command it made: its definition (for --json, completion). */
 interface Made {

@@ -15,6 +15,11 @@ export interface Io {
   readonly stdout: OutStream & NodeJS.WritableStream;
   readonly stderr: OutStream & NodeJS.WritableStream;
   readonly stdin: Readable & { isTTY?: boolean };
+  /**
+   * The descriptors behind stdout and stderr when they are the process's: a run that writes little
+   * (the top-level help) may use them without making Node's streams (see printAtOnce).
+   */
+  readonly fds?: { readonly stdout: number; readonly stderr: number };
 }
 
 /** The environment of a run: a plain record (the launcher copies process.env into it). */

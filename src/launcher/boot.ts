@@ -138,8 +138,7 @@ interface CacheFile {
 
 /** This command line's file in the launcher's own cache (V8 flags already set). */
 function cacheFileFor(root: string, args: string[], tag: number): CacheFile {
-  // a line of help.cjs has a file of its own: sharing one with mcat.cjs's help, each would rewrite it
-  const words = bundleFor(args) === 'help.cjs' ? ['help', 'top'] : asksForHelp(args) ? ['help'] : commandWords(args);
+  const words = asksForHelp(args) ? ['help'] : commandWords(args);
   const key = words.length ? words.join('-') : 'mcat';
   // V8 refuses code cached under another version, other flags or CPU features: its tag names them
   const dir = join(root, `compile-${process.version}-${process.arch}-${(tag >>> 0).toString(16).padStart(8, '0')}`);
@@ -321,8 +320,20 @@ for (const name of ['stdout', 'stderr'] as const) {
 /** Command groups that never call the API. */
 const OFFLINE_GROUPS = new Set(['profile', 'completion', 'version']);
 
+/**
+ * The top-level help (dist/help.cjs, 24 kB): Node's loader compiles it in less time than a cache of
+ * it takes to find, check and read. No V8 flag is set, so nothing is loaded ahead of one, and a
+ * stream is made only for a terminal (the help writes to a pipe or a file's descriptor at once).
+ */
+async function runTopHelp(args: string[]): Promise<number> {
+  if (traceFile) process.on('exit', traceRequired);
+  const help = nodeRequire('./help.cjs') as { runCli: typeof import('../cli/top-help').runCli };
+  return help.runCli(args, processContext());
+}
+
 export async function run(argv: string[]): Promise<void> {
   const args = argv.slice(2);
+  if (bundleFor(args) === 'help.cjs') return exit(await runTopHelp(args));
   const help = asksForHelp(args);
   const networked = !help && !OFFLINE_GROUPS.has(commandWords(args, 1)[0] ?? '');
   const verbose = args.includes('--verbose') || args.includes('-v');
@@ -353,25 +364,30 @@ export async function run(argv: string[]): Promise<void> {
 
   let mcat: { runCli: typeof import('../cli/main').runCli };
   let where: CacheFile | undefined;
-  const bundle = bundleFor(args);
   if (ownLoader) {
     where = root === undefined ? undefined : cacheFileFor(root, args, v8!.cachedDataVersionTag());
     const trusted = where && trust(where.root, [where.dir, where.buildDir]);
     // a folder someone else could write: neither read nor written
     if (trusted === 'no') where = undefined;
     else if (where && trusted === 'yes') cache = readCache(where.file);
-    mcat = loadBundle(bundle) as typeof mcat;
+    mcat = loadBundle('mcat.cjs') as typeof mcat;
   } else {
     // (bin/mcat turned source maps on for a --verbose run)
     if (enableCompileCache && root !== undefined) enableNodeCache(root, enableCompileCache);
     if (traceFile) process.on('exit', traceRequired);
-    mcat = nodeRequire(`./${bundle}`) as typeof mcat;
+    mcat = nodeRequire('./mcat.cjs') as typeof mcat;
   }
   const code = await mcat.runCli(args, processContext());
   // A successful run knows the command's code: keep it when the cache lacked any of it.
   if (where && code === 0 && loaded.some((l) => l.compiled)) writeCache(where);
-  // The command is over (its cleanups ran). With nothing left to flush, exit now rather than
-  // wait for V8's background work; otherwise let Node flush and exit on its own.
+  exit(code);
+}
+
+/**
+ * The command is over (its cleanups ran). With nothing left to flush, exit now rather than wait
+ * for V8's background work; otherwise let Node flush and exit on its own.
+ */
+function exit(code: number): void {
   process.exitCode = code;
   if (streams.every((s) => s.writableLength === 0)) process.exit(code);
   // Safety net: a handle left open must not keep a finished command alive.

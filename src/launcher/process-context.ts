@@ -3,8 +3,8 @@
 import type { CliContext } from '../cli/run-context';
 
 /**
- * What a run may touch, from this process: its streams (each made by Node on first use only), a
- * copy of its environment, its folder, its Ctrl-C and SIGTERM, and exiting at once.
+ * What a run may touch, from this process: its streams (each made by Node on first use only) and
+ * their descriptors, a copy of its environment, its folder, its Ctrl-C and SIGTERM, and exiting at once.
  */
 export function processContext(): CliContext {
   return {
@@ -18,6 +18,7 @@ export function processContext(): CliContext {
       get stdin() {
         return process.stdin;
       },
+      fds: { stdout: 1, stderr: 2 },
     },
     env: { ...process.env },
     onInterrupt(fn) {

@@ -6,11 +6,12 @@
 // A reader that went away (`mcat … | head -1`: EPIPE) ends the output quietly: later writes
 // are dropped, streaming commands stop fetching (see `closed`), and the run ends with its own
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
+import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, type CleanMode } from './clean';
 
 export interface WritableLike {
-  write(chunk: string, cb?: (err?: Error | null) => void): boolean;
+  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
   on(event: string, fn: (...args: unknown[]) => void): unknown;
   once(event: string, fn: (...args: unknown[]) => void): unknown;
   removeListener(event: string, fn: (...args: unknown[]) => void): unknown;
@@ -58,8 +59,13 @@ export class StreamWriter {
    */
   async write(text: string, mode: CleanMode = 'text', lead: '' | typeof CLEAR_LINE = ''): Promise<void> {
     if (this.failure) throw this.failure;
-    const out = lead + clean(text, mode);
-    if (this.closed || this.stream.destroyed || out === '') return;
+    return this.send(lead + clean(text, mode));
+  }
+
+  /** Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor). */
+  async send(out: string | Uint8Array): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.closed || this.stream.destroyed || out.length === 0) return;
     let ok: boolean;
     try {
       ok = this.stream.write(out, (err) => {
@@ -107,6 +113,8 @@ export interface StdStreams {
   stdout: WritableLike & NodeJS.WritableStream;
   stderr: WritableLike & NodeJS.WritableStream;
   stdin: Readable & { isTTY?: boolean };
+  /** the descriptors behind stdout and stderr, when they are the process's */
+  fds?: { stdout: number; stderr: number };
 }
 
 let std: StdStreams | undefined;
@@ -162,6 +170,46 @@ export function sayText(text: string): void {
 /** Commander's help and version: data on stdout, written without waiting (commander does not). */
 export function printHelp(text: string): void {
   out().write(text, 'text').catch(() => {});
+}
+
+/** Whether a descriptor may be a terminal: a pipe, a file or a socket cannot (a terminal is a character device). */
+function mayBeTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The width help is fitted to on stdout or stderr: the terminal's, else undefined (80). Asked
+ * without making the stream for a descriptor of the process's that cannot be a terminal.
+ */
+export function helpWidth(which: 'stdout' | 'stderr'): number | undefined {
+  const fd = std?.fds?.[which];
+  if (fd !== undefined && !mayBeTerminal(fd)) return undefined;
+  const s = which === 'stdout' ? stdout() : stderr();
+  return s.isTTY ? s.columns : undefined;
+}
+
+/**
+ * Data on stdout for a run that writes nothing else (the top-level help), cleaned. To a pipe or a
+ * file of the process's it is written at once to the descriptor: no stream is made (a pipe's loads
+ * ~3 ms of Node's modules). What a full non-blocking pipe does not take (EAGAIN) goes through the
+ * stream, which waits for the reader; a reader that went away ends it quietly.
+ */
+export async function printAtOnce(text: string): Promise<void> {
+  const fd = std?.fds?.stdout;
+  if (fd === undefined || mayBeTerminal(fd)) return print(text);
+  const bytes = Buffer.from(clean(text, 'text'), 'utf8');
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at);
+  } catch (e) {
+    if (isClosedPipe(e)) return;
+    if ((e as { code?: unknown }).code !== 'EAGAIN') throw e;
+    await out().send(bytes.subarray(at));
+  }
 }
 
 /** A line redrawn in place on stderr (progress), shown only when stderr is a terminal. */

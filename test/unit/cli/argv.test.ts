@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForHelp, bundleFor, commandWords, GLOBAL_OPTIONS_WITH_VALUE } from '../../../src/cli/argv';
+import { asksForHelp, bundleFor, commandWords, GLOBAL_OPTIONS_WITH_VALUE, topHelp } from '../../../src/cli/argv';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli/main';
 
@@ -36,18 +36,45 @@ describe('commandWords', () => {
   });
 });
 
-describe('bundleFor', () => {
-  it('runs dist/help.cjs only for a line that loads no command: the top-level help', () => {
-    for (const args of [['--help'], ['-h'], ['help'], [], ['-o', 'json', '--help'], ['--no-color', '-h']]) expect(bundleFor(args), args.join(' ')).toBe('help.cjs');
+describe('topHelp', () => {
+  it('--help, -h and help ask for the top-level help; no command at all is commander\'s help for a missing command', () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['-h', '--help'], ['-o', 'json', '--help'], ['--no-color', '-h'], ['--json', '--help'], ['--json', 'id', '-h'], ['--auth-in', 'query', '-h'], ['--timeout', '5', '-h', '-q']])
+      expect(topHelp(args), args.join(' ')).toBe('asked');
+    // commander takes the word after an option that needs a value as its value, --help included
+    for (const args of [[], ['-q'], ['-o', 'json'], ['-o', '--help'], ['--json'], ['--verbose', '--no-pager']]) expect(topHelp(args), args.join(' ')).toBe('missing');
   });
 
-  it('runs dist/mcat.cjs for everything else, a group\'s help and a line without --help included', () => {
+  it('leaves to commander a word, an unknown or combined option, a refused or missing value, -V and --', () => {
+    for (const args of [
+      ['help', 'release'],
+      ['help', '--help'],
+      ['-q', 'help'],
+      ['release', '--help'],
+      ['--help', 'relase'],
+      ['--bogus', '--help'],
+      ['-qh'],
+      ['--output=json', '--help'],
+      ['--auth-in', 'bogus', '--help'],
+      ['--help', '-o'],
+      ['-V', '--help'],
+      ['--', '--help'],
+      ['--json', '-5', '--help'],
+    ])
+      expect(topHelp(args), args.join(' ')).toBeUndefined();
+  });
+});
+
+describe('bundleFor', () => {
+  it('runs dist/help.cjs for the top-level help, and only for it', () => {
+    for (const args of [['--help'], ['-h'], ['help'], [], ['-o', 'json', '--help'], ['--no-color', '-h'], ['-o', 'json']]) expect(bundleFor(args), args.join(' ')).toBe('help.cjs');
+  });
+
+  it('runs dist/mcat.cjs for everything else, a group\'s help included', () => {
     for (const args of [
       ['release', '--help'],
       ['help', 'release'],
       ['help', 'globals'],
       ['locker'],
-      ['-o', 'json'],
       ['--bogus'],
       ['--help', 'relase'],
       ['release', 'batch', '1'],
