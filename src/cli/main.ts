@@ -9,7 +9,8 @@ import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
 import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { commandPage, formatHelp } from './help-format';
-import { guardStreams, print, printHelp, say, sayText, useStreams } from '../output/streams';
+import { guardStreams, helpWidth, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
+import { asksForHelp } from './argv';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -55,12 +56,12 @@ function globalsHelp(program: Command): string {
 }
 
 /** Usage errors: one line on stderr, a hint, exit 2 (commander's defaults adjusted to the conventions). */
-function applyConventions(cmd: Command, io: CliContext['io']): void {
+function applyConventions(cmd: Command): void {
   cmd.exitOverride();
   cmd.configureOutput({
     // the run's streams, not the process's: help fits the run's terminal, never coloured by commander
-    getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) as number, // undefined: 80
-    getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) as number,
+    getOutHelpWidth: () => helpWidth('stdout') as number, // undefined: 80
+    getErrHelpWidth: () => helpWidth('stderr') as number,
     getOutHasColors: () => false,
     getErrHasColors: () => false,
     writeOut: printHelp,
@@ -72,7 +73,7 @@ function applyConventions(cmd: Command, io: CliContext['io']): void {
       sayText(`mcat: ${line}\n`);
     },
   });
-  for (const sub of cmd.commands) applyConventions(sub, io);
+  for (const sub of cmd.commands) applyConventions(sub);
 }
 
 /**
@@ -84,9 +85,10 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   beginRun(ctx);
   useStreams(ctx.io);
   try {
-    guardStreams();
+    // help to pipes or files is written to the descriptor (printHelp): no stream is made to guard
+    if (!(asksForHelp(args) && plainDescriptors())) guardStreams();
     const program = await buildProgram(args);
-    applyConventions(program, ctx.io);
+    applyConventions(program);
     if (args.length === 2 && args[0] === 'help' && args[1] === 'globals') {
       await print(globalsHelp(program));
       return 0;

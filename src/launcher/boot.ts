@@ -317,6 +317,15 @@ for (const name of ['stdout', 'stderr'] as const) {
   });
 }
 
+/** Whether a descriptor may be a terminal (a character device), as src/output/streams.ts asks it. */
+function mayBeTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
 /** Command groups that never call the API. */
 const OFFLINE_GROUPS = new Set(['profile', 'completion', 'version']);
 
@@ -344,11 +353,14 @@ export async function run(argv: string[]): Promise<void> {
   // A V8 flag set at run time changes the hash that Node's code cache of its built-in modules is
   // checked against: every built-in loaded afterwards is compiled from source (http, net, stream
   // and crypto: 3.7 ms become 8.3). So what the run will load anyway is loaded first: the streams
-  // behind stdout and stderr (a terminal, a pipe or a file: every run makes both, help included,
-  // when src/output/streams.ts guards them before the command starts), vm (this loader's), process
-  // (commander's), and for a command that calls the API, the network stack.
-  void process.stdout;
-  void process.stderr;
+  // behind stdout and stderr (a terminal, a pipe or a file: every run makes both when
+  // src/output/streams.ts guards them before the command starts; help to pipes or files makes
+  // neither, main.ts), vm (this loader's), process (commander's), and for a command that calls the
+  // API, the network stack.
+  if (!help || mayBeTerminal(1) || mayBeTerminal(2)) {
+    void process.stdout;
+    void process.stderr;
+  }
   if (ownLoader) vm = nodeRequire('node:vm') as typeof import('node:vm');
   nodeRequire('node:process');
   if (networked) for (const m of NETWORK_BUILTINS) nodeRequire(m);

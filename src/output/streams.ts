@@ -118,17 +118,23 @@ export interface StdStreams {
 }
 
 let std: StdStreams | undefined;
+/** whether this run has written to stdout through its stream (or handed the stream out) */
+let stdoutUsed = false;
 
 /** The run's streams from here on (runCli, with its context's io); undefined: the process's. */
 export function useStreams(streams: StdStreams | undefined): void {
   std = streams;
+  stdoutUsed = false;
 }
 
 const stdout = (): StdStreams['stdout'] => std?.stdout ?? process.stdout;
 const stderr = (): StdStreams['stderr'] => std?.stderr ?? process.stderr;
 const stdin = (): StdStreams['stdin'] => std?.stdin ?? process.stdin;
 
-const out = () => writerFor(stdout());
+const out = () => {
+  stdoutUsed = true;
+  return writerFor(stdout());
+};
 const err = () => writerFor(stderr());
 
 /** Called first thing: from here on a closed stdout or stderr is a quiet end, not a crash. */
@@ -139,6 +145,7 @@ export function guardStreams(): void {
 
 /** The run's stdout, for the output sink. */
 export function stdoutStream(): WritableLike {
+  stdoutUsed = true;
   return stdout();
 }
 
@@ -169,7 +176,7 @@ export function sayText(text: string): void {
 
 /** Commander's help and version: data on stdout, written without waiting (commander does not). */
 export function printHelp(text: string): void {
-  out().write(text, 'text').catch(() => {});
+  printAtOnce(text).catch(() => {});
 }
 
 /** Whether a descriptor may be a terminal: a pipe, a file or a socket cannot (a terminal is a character device). */
@@ -179,6 +186,15 @@ function mayBeTerminal(fd: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether the run's stdout and stderr are the process's descriptors and neither can be a terminal
+ * (pipes, files): then a help page goes to the descriptor (printAtOnce) and no stream need be made.
+ */
+export function plainDescriptors(): boolean {
+  const fds = std?.fds;
+  return fds !== undefined && !mayBeTerminal(fds.stdout) && !mayBeTerminal(fds.stderr);
 }
 
 /**
@@ -193,14 +209,15 @@ export function helpWidth(which: 'stdout' | 'stderr'): number | undefined {
 }
 
 /**
- * Data on stdout for a run that writes nothing else (the top-level help), cleaned. To a pipe or a
- * file of the process's it is written at once to the descriptor: no stream is made (a pipe's loads
- * ~3 ms of Node's modules). What a full non-blocking pipe does not take (EAGAIN) goes through the
- * stream, which waits for the reader; a reader that went away ends it quietly.
+ * Data on stdout (a help page), cleaned. To a pipe or a file of the process's, when the run has not
+ * written through the stream (whose data would then be overtaken), it is written at once to the
+ * descriptor: no stream is made (a pipe's loads ~3 ms of Node's modules). What a full non-blocking
+ * pipe does not take (EAGAIN) goes through the stream, which waits for the reader; a reader that
+ * went away ends it quietly.
  */
 export async function printAtOnce(text: string): Promise<void> {
   const fd = std?.fds?.stdout;
-  if (fd === undefined || mayBeTerminal(fd)) return print(text);
+  if (fd === undefined || stdoutUsed || mayBeTerminal(fd)) return print(text);
   const bytes = Buffer.from(clean(text, 'text'), 'utf8');
   let at = 0;
   try {

@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { binPath, cliNode, mcat, mcatEnv, repoRoot, sqliteInCli } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { mcatIn } from '../helpers/mcat-in';
+import { hasScript, mcatLine, pty } from '../helpers/pty';
+import { formatHelp } from '../../src/cli/help-format';
+import { topHelpPage } from '../../src/cli/top-help';
 
 const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a', 'jq-wasm'];
 
@@ -214,7 +217,13 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
     );
     const id = String(sb.info.examples.releaseIds[0]);
     // stdout and stderr as pipes (as in a script), then as files
-    for (const [args, file] of [[['--help'], false], [['release', 'batch', id, '-o', 'json'], false], [['release', 'batch', id, '-o', 'json'], true]] as const) {
+    for (const [args, file] of [
+      [['--help'], false],
+      [['release', 'batch', '--help'], false],
+      [['release', 'batch', '--help'], true],
+      [['release', 'batch', id, '-o', 'json'], false],
+      [['release', 'batch', id, '-o', 'json'], true],
+    ] as const) {
       const log = join(dir, 'after-flags.txt');
       const out = join(dir, 'out.txt');
       const r = await execa(cliNode, ['-r', hook, binPath, ...args], {
@@ -236,8 +245,42 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
 });
 
 describe('help output', () => {
+  it('help to a pipe or a file makes no stream for stdout or stderr (written to the descriptor), and prints what commander prints in-process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
+    const hook = join(dir, 'streams.cjs');
+    // which of Node's stdio stream modules the run loaded (net: a pipe's; sync_write_stream: a file's; tty: a terminal's)
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_LOG, process.moduleLoadList.filter((m) => /^NativeModule (net|tty|internal\\/fs\\/sync_write_stream)$/.test(m)).join(',')));`);
+    const log = join(dir, 'modules.txt');
+    for (const args of [['--help'], ['release', '--help'], ['release', 'batch', '--help'], ['help', 'release'], ['release', 'batch', '-h', '-o', 'json']]) {
+      for (const file of [false, true]) {
+        const out = join(dir, 'out.txt');
+        const r = await execa(cliNode, ['-r', hook, binPath, ...args], {
+          reject: false,
+          env: { ...mcatEnv(), MODULES_LOG: log },
+          ...(file ? { stdout: { file: out } } : {}),
+        });
+        expect(r.exitCode, args.join(' ')).toBe(0);
+        const text = file ? readFileSync(out, 'utf8') : `${r.stdout}\n`;
+        expect(text, args.join(' ')).toBe((await mcatIn(args)).stdout);
+        expect(readFileSync(log, 'utf8'), `${args.join(' ')}${file ? ' > file' : ' | pipe'}`).toBe('');
+      }
+    }
+  });
+
+
   const sh = (script: string) => execa('bash', ['-c', script], { env: mcatEnv() as Record<string, string>, reject: false });
   const cli = `"${cliNode}" "${binPath}"`;
+
+  it.skipIf(!hasScript())("on a terminal: fitted to stdout's width when asked for, to stderr's for a line without a command", async () => {
+    // (execa drops the last newline)
+    const shown = async (line: string, cols: number) => `${(await pty(line, { cols })).out}\n`;
+    for (const cols of [60, 120]) {
+      expect(await shown(mcatLine(['--help']), cols), `${cols} columns`).toBe(formatHelp(topHelpPage(), cols));
+      // stdout a pipe, stderr the terminal: `mcat` alone is commander's help for a missing command, fitted to stderr
+      expect(await shown(`${mcatLine([])} | cat`, cols), `${cols} columns`).toBe(formatHelp(topHelpPage(), cols));
+      expect(await shown(`${mcatLine(['--help'])} | cat`, cols), `${cols} columns`).toBe(formatHelp(topHelpPage(), 80));
+    }
+  });
 
   it('a pipe whose reader has gone ends --help quietly, exit 0 (it was an EPIPE stack trace)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
