@@ -10,7 +10,7 @@ import { GROUPS, PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { formatHelp, type HelpPage } from './help-format';
 import { topHelp } from './argv';
 import type { CliContext } from './run-context';
-import { helpWidth, printAtOnce, useStreams } from '../output/streams';
+import { helpWidth, printHelp, useStreams } from '../output/streams';
 
 /** commander's own help option and help command, as it lists them. */
 const HELP_OPTION: OptionDef = { flags: '-h, --help', description: 'display help for command' };
@@ -61,7 +61,8 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   if (how === undefined) throw new Error(`dist/help.cjs prints the top-level help only, not for 'mcat ${args.join(' ')}'`);
   useStreams(ctx.io);
   try {
-    await printAtOnce(formatHelp(topHelpPage(), helpWidth(how === 'asked' ? 'stdout' : 'stderr')));
+    // as commander's help is printed (main.ts: writeOut)
+    printHelp(formatHelp(topHelpPage(), helpWidth(how === 'asked' ? 'stdout' : 'stderr')));
     return 0;
   } finally {
     useStreams(undefined);

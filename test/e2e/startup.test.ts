@@ -291,6 +291,14 @@ describe('help output', () => {
     expect(sub.stdout).toBe('0');
   });
 
+  it('a stdout that refuses the write (/dev/full) ends the top-level help as it ends a command\'s help', async () => {
+    for (const args of ['--help', 'release --help']) {
+      const r = await sh(`${cli} ${args} > /dev/full; echo "exit $?"`);
+      expect(r.stdout, args).toBe('exit 0');
+      expect(r.stderr, args).toBe('');
+    }
+  });
+
   it('the same text to a pipe, to a file and to /dev/null', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcat-help-'));
     const piped = await sh(`${cli} --help | cat`);

@@ -11,6 +11,7 @@ import { optionDescription, runCli as runTopHelp, topHelpPage } from '../../../s
 import { makeOption } from '../../../src/cli/registry';
 import type { OptionDef } from '../../../src/cli/command';
 import { topHelp } from '../../../src/cli/argv';
+import { GLOBAL_OPTIONS, optionNames, takesValue } from '../../../src/cli/global-options';
 import type { CliContext } from '../../../src/cli/run-context';
 
 const WIDTHS = [20, 39, 40, 50, 60, 80, 100, 120, 200];
@@ -106,6 +107,13 @@ describe('the top-level help from the definitions', () => {
 
   it('prints for each line it takes what commander prints for it, fitted to stdout or stderr as commander fits it', async () => {
     const lines = [[], ['--help'], ['-h'], ['help'], ['-q'], ['-o', 'json', '--help'], ['-o', '--help'], ['--json', '--help'], ['--no-color', '-h', '--verbose']];
+    // every global option under each of its names, with a value where it takes one, before and after a help flag, and alone
+    for (const o of GLOBAL_OPTIONS) {
+      for (const name of optionNames(o.flags)) {
+        const given = takesValue(o.flags) ? [name, o.choices?.[0] ?? 'x1'] : [name];
+        lines.push([...given, '--help'], ['-h', ...given], given);
+      }
+    }
     for (const args of lines) {
       expect(topHelp(args), args.join(' ')).toBeDefined();
       // stdout and stderr: terminals of other widths, or not terminals at all
