@@ -330,7 +330,7 @@ function mayBeTerminal(fd: number): boolean {
 const OFFLINE_GROUPS = new Set(['profile', 'completion', 'version']);
 
 /**
- * The top-level help (dist/help.cjs, 24 kB): Node's loader compiles it in less time than a cache of
+ * The top-level help (dist/help.cjs, 18 kB): Node's loader compiles it in less time than a cache of
  * it takes to find, check and read. No V8 flag is set, so nothing is loaded ahead of one, and a
  * stream is made only for a terminal (the help writes to a pipe or a file's descriptor at once).
  */

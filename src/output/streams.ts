@@ -174,7 +174,10 @@ export function sayText(text: string): void {
   toStderr(text, 'text');
 }
 
-/** Commander's help and version: data on stdout, written without waiting (commander does not). */
+/**
+ * Help (commander's, the top-level help's) and commander's version: data on stdout, written without
+ * waiting (commander does not), to the descriptor where it can be (printAtOnce).
+ */
 export function printHelp(text: string): void {
   printAtOnce(text).catch(() => {});
 }
