@@ -7,10 +7,10 @@
 // are dropped, streaming commands stop fetching (see `closed`), and the run ends with its own
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
 import type { Readable, Writable } from 'node:stream';
-import { clean, type CleanMode } from './clean';
+import { clean, cleanJsonBytes, type CleanMode } from './clean';
 
 export interface WritableLike {
-  write(chunk: string, cb?: (err?: Error | null) => void): boolean;
+  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
   on(event: string, fn: (...args: unknown[]) => void): unknown;
   once(event: string, fn: (...args: unknown[]) => void): unknown;
   removeListener(event: string, fn: (...args: unknown[]) => void): unknown;
@@ -58,8 +58,9 @@ export class StreamWriter {
    */
   async write(text: string, mode: CleanMode = 'text', lead: '' | typeof CLEAR_LINE = ''): Promise<void> {
     if (this.failure) throw this.failure;
-    const out = lead + clean(text, mode);
-    if (this.closed || this.stream.destroyed || out === '') return;
+    // JSON.stringify's text (NDJSON) goes as the bytes its check made: one encoding, not two
+    const out = mode === 'json' && lead === '' ? cleanJsonBytes(text) : lead + clean(text, mode);
+    if (this.closed || this.stream.destroyed || out.length === 0) return;
     let ok: boolean;
     try {
       ok = this.stream.write(out, (err) => {
