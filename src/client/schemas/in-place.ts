@@ -270,11 +270,12 @@ function fieldPlan(schema: Schema, memo: Map<unknown, Check>): FieldPlan {
     def = def.innerType?._zod?.def;
   }
   if (def?.type === 'array') return { each: compileDef(def.element, memo), skipIf };
+  const inner = skipIf ? compileDef(schema?._zod?.def?.innerType, memo) : check;
   if (def?.type === 'union') {
     const first = inlineTest(def.options?.[0]);
-    if (first) return { check: compileDef(skipIf ? schema?._zod?.def?.innerType : schema, memo), skipIf, unless: first };
+    if (first) return { check: inner, skipIf, unless: first };
   }
-  return { check };
+  return { check: inner, skipIf };
 }
 
 /**
