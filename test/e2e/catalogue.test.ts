@@ -83,6 +83,22 @@ describe('release batch', () => {
     expect(bad.stdout).toBe('');
   });
 
+  it('as NDJSON, a call that fails after an earlier one came back ends the run (exit 1) with the earlier lines printed, none after', async () => {
+    const from = Math.min(...sb.info.examples.releaseIds);
+    const unknown = sb.info.examples.unknownReleaseId;
+    // the first call: 20 releases and 480 unknown ids (a small answer); the second: 500 releases
+    const ids = [...Array.from({ length: 20 }, (_, i) => from + i), ...Array.from({ length: 480 }, (_, i) => unknown + i), ...Array.from({ length: 500 }, (_, i) => from + 100 + i)];
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-ids-'));
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, ids.join('\n') + '\n');
+    const first = await run(['release', 'batch', ...ids.slice(0, 20).map(String), '-o', 'ndjson']);
+    const r = await run(['--max-body', '100K', 'release', 'batch', '--ids-file', file, '-o', 'ndjson']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/larger than the 100 KiB cap/);
+    expect(r.stdout).toBe(first.stdout);
+    expect(r.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(10);
+  });
+
   it('reads ids from stdin with -', async () => {
     const ids = sb.info.examples.releaseIds.slice(0, 2);
     const r = await run(['release', 'batch', '-', '-o', 'ndjson'], { input: ids.join(',') + '\n' });
