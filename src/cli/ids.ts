@@ -4,8 +4,12 @@ import { UsageError } from './errors';
 import { runContext } from './lifecycle';
 
 export function splitIdList(text: string): string[] {
+  const body = text.replace(/^\uFEFF/, '');
+  // no comment in it (the common file): line ends are separators like the others, one split does
+  // (a regex replace and a split per line cost ~1 µs an id, 5 ms of a 5,000-id run)
+  if (!body.includes('#')) return body.split(/[\s,]+/).filter((tok) => tok !== '');
   const out: string[] = [];
-  for (const rawLine of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+  for (const rawLine of body.split(/\r?\n/)) {
     const line = rawLine.replace(/#.*$/, '');
     for (const tok of line.split(/[\s,]+/)) if (tok) out.push(tok);
   }

@@ -36,3 +36,61 @@ export async function mapBounded<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * Runs fn over items with at most `concurrency` calls in flight, and yields the results in the
+ * order of items, each as soon as it and all before it are in: a consumer can print the first
+ * while the others are still on their way. Results not yet taken are bounded too: a call starts
+ * only within 2 × concurrency of the next one to be taken. A failure is thrown where its result
+ * would have been yielded (the ones before it are yielded first), and no new call starts after it.
+ */
+export async function* mapOrdered<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+  signal?: AbortSignal,
+): AsyncGenerator<R, void, undefined> {
+  const limit = Math.max(1, Math.floor(concurrency || 1));
+  const slots: (Promise<R> | undefined)[] = new Array(items.length);
+  let next = 0;
+  let taken = 0;
+  let inFlight = 0;
+  let failed = false;
+  const pump = () => {
+    while (!failed && !signal?.aborted && inFlight < limit && next < items.length && next < taken + 2 * limit) {
+      const i = next++;
+      inFlight++;
+      const p = fn(items[i], i).then(
+        (r) => {
+          inFlight--;
+          pump();
+          return r;
+        },
+        (e: unknown) => {
+          inFlight--;
+          failed = true;
+          throw e;
+        },
+      );
+      // seen here, so a failure waiting behind an earlier result is never an unhandled rejection
+      p.catch(() => undefined);
+      slots[i] = p;
+    }
+  };
+  pump();
+  try {
+    for (let i = 0; i < items.length; i++) {
+      const p = slots[i];
+      // not started: the signal stopped the calls before it (a failure is thrown at its own slot)
+      if (p === undefined) throw signal?.reason ?? new Error('aborted');
+      const r = await p;
+      slots[i] = undefined;
+      taken++;
+      pump();
+      yield r;
+    }
+  } finally {
+    // the consumer stopped early (a reader gone) or a call failed: nothing new starts
+    failed = true;
+  }
+}

@@ -13,6 +13,11 @@ export function callJson<T>(c: ApiClient, call: Call): Promise<T> {
   return c.request<T>(call.method, call.path, call.opts);
 }
 
+/** The parsed body, read when the returned function is called (see ApiClient.requestLater). */
+export function callJsonLater<T>(c: ApiClient, call: Call): Promise<() => T> {
+  return c.requestLater<T>(call.method, call.path, call.opts);
+}
+
 /** The answer's XML as received (Accept: application/xml); an error in it is thrown as a typed error. */
 export function callXml(c: ApiClient, call: Call): Promise<string> {
   const { schema: _json, ...opts } = call.opts;

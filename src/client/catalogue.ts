@@ -1,7 +1,7 @@
 // Catalogue reads (endpoints 4 to 7): typed parameters in, parsed body out.
 import type { ApiClient } from './http';
-import { chunk, mapBounded } from './batch';
-import { callJson, callXml, type Call } from './call';
+import { chunk, mapBounded, mapOrdered } from './batch';
+import { callJson, callJsonLater, callXml, type Call } from './call';
 import type { ArtistReleasesBody, BatchBody, BatchError, Release } from './schemas/release';
 import type { ReleaseTracksBody, TrackMetadataBody } from './schemas/track';
 
@@ -69,35 +69,76 @@ function batchChunks(o: BatchOptions): number[][] {
 }
 
 /**
+ * Details of any number of releases, in parts as the calls come back: unique ids sent at most
+ * 500 a call, calls in flight bounded, and each part the releases and errors of the next
+ * requested ids (in their order and multiplicity) whose calls have all come back. A consumer
+ * prints a part and lets it go while later calls are on their way: memory holds the calls in
+ * flight, not the whole batch. The last part also carries what the service sent that no request
+ * position took: a release under an id not asked in its call, an error for an id whose call had
+ * come back without it.
+ */
+export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): AsyncGenerator<BatchResult, void, undefined> {
+  const chunks = batchChunks(o);
+  const callOf = new Map<number, number>();
+  chunks.forEach((ids, k) => {
+    for (const id of ids) callOf.set(id, k);
+  });
+  // how many request positions still want each id: a release is let go after its last one
+  const wanted = new Map<number, number>();
+  for (const id of o.ids) wanted.set(id, (wanted.get(id) ?? 0) + 1);
+  const releaseById = new Map<number, Release>();
+  const errorById = new Map<number, BatchError>();
+  const stray: Release[] = [];
+  /** positions answered with neither a release nor an error when their call came back */
+  const unanswered: number[] = [];
+  let pos = 0;
+  let k = 0;
+  // each answer read when its turn comes (not as it arrives), and let go before the next is read
+  const answers = mapOrdered(chunks, o.concurrency ?? 4, (ids) => callJsonLater<BatchBody>(c, batchCall(ids, o)), o.signal);
+  for await (const readBody of answers) {
+    const body = readBody();
+    for (const r of body.items.releases) {
+      if (callOf.get(r.id) !== k) stray.push(r);
+      else if (!releaseById.has(r.id)) releaseById.set(r.id, r);
+    }
+    for (const e of body.items.errors) if (!errorById.has(e.itemId)) errorById.set(e.itemId, e);
+    const part: BatchResult = { releases: [], errors: [] };
+    for (; pos < o.ids.length && callOf.get(o.ids[pos])! <= k; pos++) {
+      const id = o.ids[pos];
+      const r = releaseById.get(id);
+      if (r) part.releases.push(r);
+      else {
+        const e = errorById.get(id);
+        if (e) part.errors.push(e);
+        else unanswered.push(id);
+      }
+      const left = wanted.get(id)! - 1;
+      wanted.set(id, left);
+      if (left === 0) releaseById.delete(id);
+    }
+    k++;
+    yield part;
+  }
+  const late: BatchError[] = [];
+  for (const id of unanswered) {
+    const e = errorById.get(id);
+    if (e) late.push(e);
+  }
+  // A release the service answered under another id than asked: keep it rather than lose it.
+  if (stray.length || late.length) yield { releases: stray, errors: late };
+}
+
+/**
  * Details of any number of releases: unique ids sent at most 500 a call, calls in flight
  * bounded, results put back in the order (and multiplicity) of the requested ids.
  */
 export async function releaseDetailsBatch(c: ApiClient, o: BatchOptions): Promise<BatchResult> {
-  const chunks = batchChunks(o);
-  const bodies = await mapBounded(chunks, o.concurrency ?? 4, (ids) => callJson<BatchBody>(c, batchCall(ids, o)), o.signal);
-  const releaseById = new Map<number, Release>();
-  const errorById = new Map<number, BatchError>();
-  const stray: Release[] = [];
-  bodies.forEach((body, i) => {
-    const asked = new Set(chunks[i]);
-    for (const r of body.items.releases) {
-      if (asked.has(r.id) && !releaseById.has(r.id)) releaseById.set(r.id, r);
-      else if (!asked.has(r.id)) stray.push(r);
-    }
-    for (const e of body.items.errors) if (!errorById.has(e.itemId)) errorById.set(e.itemId, e);
-  });
   const releases: Release[] = [];
   const errors: BatchError[] = [];
-  for (const id of o.ids) {
-    const r = releaseById.get(id);
-    if (r) releases.push(r);
-    else {
-      const e = errorById.get(id);
-      if (e) errors.push(e);
-    }
+  for await (const part of releaseDetailsBatchParts(c, o)) {
+    for (const r of part.releases) releases.push(r);
+    for (const e of part.errors) errors.push(e);
   }
-  // A release the service answered under another id than asked: keep it rather than lose it.
-  releases.push(...stray);
   return { releases, errors };
 }
 

@@ -176,6 +176,23 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
   }
 
+  /**
+   * Like request, with a 2xx body's reading left to the caller: resolves once the answer is in, to
+   * a function that parses and validates it (or throws the error it stands for) when called. A
+   * caller that takes many large answers in order reads each when its turn comes, and lets it go
+   * before the next is read: the parsed bodies never pile up (nor survive into the old generation).
+   * Any other answer is read at once, so a refusal stops a batch as early as with request().
+   */
+  async requestLater<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<() => T> {
+    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
+    if (res.status < 200 || res.status >= 300) {
+      const data = validate(await read(res, opts.what), schema, opts.what, res.status) as T;
+      return () => data;
+    }
+    await xmlReady(res);
+    return () => validate(readNow(res, opts.what), schema, opts.what, res.status) as T;
+  }
+
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
   async requestText(method: string, path: string, opts: RequestOptions = {}): Promise<string> {
     const res = await this.send(method, path, opts, false);
@@ -349,8 +366,13 @@ function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undef
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */
 async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
+  await xmlReady(res);
+  return readNow(res, what);
+}
+
+/** read() of an answer whose XML reader, if it needs one, is loaded (xmlReady). */
+function readNow(res: RawResponse, what: string | undefined): unknown {
   try {
-    await xmlReady(res);
     return interpret(res.status, res.headers, res.text, res.url, what);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;

@@ -8,7 +8,7 @@
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { clean, type CleanMode } from './clean';
+import { clean, cleanJsonBytes, type CleanMode } from './clean';
 
 export interface WritableLike {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
@@ -59,7 +59,8 @@ export class StreamWriter {
    */
   async write(text: string, mode: CleanMode = 'text', lead: '' | typeof CLEAR_LINE = ''): Promise<void> {
     if (this.failure) throw this.failure;
-    return this.send(lead + clean(text, mode));
+    // JSON.stringify's text (NDJSON) goes as the bytes its check made: one encoding, not two
+    return this.send(mode === 'json' && lead === '' ? cleanJsonBytes(text) : lead + clean(text, mode));
   }
 
   /** Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor). */

@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS, type Limits } from './limits';
 import { maskKey, namedKey, RequestStats, type RequestLog } from './request-log';
 import { hash, stream } from './prng';
 import { renderXml, renderXmlError } from './render-xml';
-import { artistReleases, enhancedMetadata, releaseBatch, releaseTracks } from './routes/catalogue';
+import { artistReleases, enhancedMetadata, releaseBatch, releaseBatchJson, releaseTracks } from './routes/catalogue';
 import { addToGroup, getGroup, replaceGroup } from './routes/groups';
 import { userLocker } from './routes/locker';
 import { htmlPage, media } from './routes/media';
@@ -40,7 +40,11 @@ export interface RunningServer {
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+  return jsonBytes(status, Buffer.from(JSON.stringify(body)), headers);
+}
+
+function jsonBytes(status: number, bytes: Buffer, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: bytes };
 }
 
 function apiError(ctx: { wantsXml: boolean }, e: ApiFail): Reply {
@@ -74,7 +78,8 @@ function body(ctx: Ctx, b: Record<string, unknown>, status = 200, headers: Recor
 }
 
 const ROUTES: [string, RegExp, Handler][] = [
-  ['GET', /^\/1\.2\/release\/details\/batch\/?$/i, (c) => body(c, releaseBatch(c))],
+  // JSON made of each release's kept text; XML from the body
+  ['GET', /^\/1\.2\/release\/details\/batch\/?$/i, (c) => (c.wantsXml ? body(c, releaseBatch(c)) : jsonBytes(200, releaseBatchJson(c)))],
   ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
   ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],

@@ -155,7 +155,7 @@ function compileDef(schema: Schema, memo: Map<unknown, Check>): Check {
       if (keys.includes('__proto__')) unsupported('a key named __proto__');
       // assigned after: a schema that contains itself (z.lazy is not supported, but a memo hit is)
       memo.set(schema, (v, fixes) => check(v, fixes));
-      check = objectCheck(keys.map((k) => [k, inlineTest(shape[k]) ?? compileDef(shape[k], memo)]));
+      check = objectCheck(keys.map((k) => [k, fieldPlan(shape[k], memo)]));
       break;
     }
     case 'record': {
@@ -245,22 +245,67 @@ function inlineTest(schema: Schema): string | undefined {
 }
 
 /**
+ * How an object's field is checked in its code: a test in line (`test`), a call of its check,
+ * and the short ways around the call for the common case (each a check of its own otherwise: a
+ * call per field and per member, through closures shared by every schema of their kind, was most
+ * of a release's check). `skipIf` (an optional field) leaves out an undefined value; `unless` (a
+ * union whose first option is tested in line) calls the union's check only when that test fails,
+ * the first option that fits winning as in zod; `each` (an array, or an optional one) calls the
+ * members' check in a loop of the object's code.
+ */
+type FieldPlan =
+  | { test: string }
+  | { check: Check; skipIf?: boolean; unless?: string }
+  | { each: Check; skipIf: boolean };
+
+function fieldPlan(schema: Schema, memo: Map<unknown, Check>): FieldPlan {
+  const test = inlineTest(schema);
+  if (test) return { test };
+  // compiled whole first: a schema this module leaves to zod still throws Unsupported here
+  const check = compileDef(schema, memo);
+  let def = schema?._zod?.def;
+  let skipIf = false;
+  if (def?.type === 'optional') {
+    skipIf = true;
+    def = def.innerType?._zod?.def;
+  }
+  if (def?.type === 'array') return { each: compileDef(def.element, memo), skipIf };
+  const inner = skipIf ? compileDef(schema?._zod?.def?.innerType, memo) : check;
+  if (def?.type === 'union') {
+    const first = inlineTest(def.options?.[0]);
+    if (first) return { check: inner, skipIf, unless: first };
+  }
+  return { check: inner, skipIf };
+}
+
+/**
  * The check of a loose object, as code made for its keys: each key read by name and each simple
  * field tested in line. A loop over the keys (a keyed load for each, a call for each) cost about
  * as much as JSON.parse of the body; this costs a fraction. The keys are embedded as JSON
  * strings and the checks passed in, so no text from a body ever becomes code.
  */
-function objectCheck(fields: [key: string, test: string | Check][]): Check {
+function objectCheck(fields: [key: string, plan: FieldPlan][]): Check {
   const checks: Check[] = [];
-  let body = `if (typeof v !== 'object' || v === null || Array.isArray(v) || has.call(v, '__proto__')) return NO;\nlet cur, out;\n`;
-  for (const [key, test] of fields) {
+  const call = (c: Check, k: string) => {
+    checks.push(c);
+    return `out = c${checks.length - 1}(cur, fixes); if (out === NO) return NO; if (out !== cur) fixes.push([v, ${k}, out]);`;
+  };
+  let body = `if (typeof v !== 'object' || v === null || Array.isArray(v) || has.call(v, '__proto__')) return NO;\nlet cur, out, el;\n`;
+  for (const [key, plan] of fields) {
     const k = JSON.stringify(key);
-    if (typeof test === 'string') {
-      body += `cur = v[${k}]; if (!(${test})) return NO;\n`;
+    let code: string;
+    if ('test' in plan) code = `if (!(${plan.test})) return NO;`;
+    else if ('each' in plan) {
+      checks.push(plan.each);
+      const c = `c${checks.length - 1}`;
+      code = `if (!Array.isArray(cur)) return NO; for (let i = 0; i < cur.length; i++) { el = cur[i]; out = ${c}(el, fixes); if (out === NO) return NO; if (out !== el) fixes.push([cur, i, out]); }`;
+      if (plan.skipIf) code = `if (cur !== undefined) { ${code} }`;
     } else {
-      body += `cur = v[${k}]; out = c${checks.length}(cur, fixes); if (out === NO) return NO; if (out !== cur) fixes.push([v, ${k}, out]);\n`;
-      checks.push(test);
+      code = call(plan.check, k);
+      if (plan.unless) code = `if (!(${plan.unless})) { ${code} }`;
+      if (plan.skipIf) code = `if (cur !== undefined) { ${code} }`;
     }
+    body += `cur = v[${k}]; ${code}\n`;
   }
   body += 'return v;';
   const names = checks.map((_, i) => `c${i}`);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chunk, mapBounded } from '../../../src/client/batch';
-import { releaseDetailsBatch } from '../../../src/client/catalogue';
+import { chunk, mapBounded, mapOrdered } from '../../../src/client/batch';
+import { releaseDetailsBatch, releaseDetailsBatchParts, type BatchResult } from '../../../src/client/catalogue';
+import type { ApiClient } from '../../../src/client/http';
 import { ApiError } from '../../../src/client/errors';
 import { PageGuard, paginate, paginateItems } from '../../../src/client/paging';
 import { AbortedError, PagingError } from '../../../src/client/errors';
@@ -42,6 +43,195 @@ describe('batch helpers', () => {
       }),
     ).rejects.toThrow('boom');
     expect(started).toEqual([1, 2]);
+  });
+});
+
+/** A promise settled from outside. */
+function later<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('mapOrdered', () => {
+  it('yields in the order of the items, each as soon as it and those before it are in, with the calls in flight bounded', async () => {
+    const calls = Array.from({ length: 6 }, () => later<number>());
+    const started: number[] = [];
+    const got: number[] = [];
+    const it = mapOrdered([0, 1, 2, 3, 4, 5], 2, (x) => {
+      started.push(x);
+      return calls[x].promise;
+    });
+    const consumer = (async () => {
+      for await (const v of it) got.push(v);
+    })();
+    await tick();
+    expect(started).toEqual([0, 1]);
+    calls[1].resolve(10);
+    await tick();
+    // 1 is in, but 0 is not: nothing yielded yet; 2 started in 1's place
+    expect(got).toEqual([]);
+    expect(started).toEqual([0, 1, 2]);
+    calls[0].resolve(0);
+    await tick();
+    expect(got).toEqual([0, 10]);
+    for (const x of [2, 3, 4, 5]) {
+      await tick();
+      calls[x].resolve(x * 10);
+    }
+    await consumer;
+    expect(got).toEqual([0, 10, 20, 30, 40, 50]);
+  });
+
+  it('starts no call more than 2 × concurrency past the first result not yet taken', async () => {
+    const calls = Array.from({ length: 10 }, () => later<number>());
+    const started: number[] = [];
+    const it = mapOrdered(Array.from({ length: 10 }, (_, i) => i), 2, (x) => {
+      started.push(x);
+      return calls[x].promise;
+    });
+    const first = it.next();
+    // every call but the first answers: the window stops the others from starting
+    for (let i = 1; i < 10; i++) {
+      calls[i].resolve(i);
+      await tick();
+    }
+    expect(started).toEqual([0, 1, 2, 3]);
+    calls[0].resolve(0);
+    expect((await first).value).toBe(0);
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    await it.return(undefined);
+  });
+
+  it('a failure is thrown where its result would be, after those before it; nothing new starts after it', async () => {
+    const calls = Array.from({ length: 6 }, () => later<number>());
+    const started: number[] = [];
+    const got: number[] = [];
+    const consumer = (async () => {
+      for await (const v of mapOrdered([0, 1, 2, 3, 4, 5], 2, (x) => {
+        started.push(x);
+        return calls[x].promise;
+      }))
+        got.push(v);
+    })().catch((e: Error) => e);
+    await tick();
+    calls[1].resolve(1);
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    // 2 fails while 0 is still out: nothing new starts, and 0 and 1 are yielded before the failure
+    calls[2].reject(new Error('boom 2'));
+    await tick();
+    calls[0].resolve(0);
+    const err = await consumer;
+    expect((err as Error).message).toBe('boom 2');
+    expect(got).toEqual([0, 1]);
+    expect(started).toEqual([0, 1, 2]);
+  });
+
+  it('a consumer that stops early stops the calls', async () => {
+    const started: number[] = [];
+    for await (const v of mapOrdered([1, 2, 3, 4, 5, 6, 7, 8], 2, async (x) => {
+      started.push(x);
+      await tick();
+      return x;
+    })) {
+      if (v === 2) break;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started.length).toBeLessThanOrEqual(4);
+  });
+
+  it('a signal that fires stops the calls and is thrown', async () => {
+    const ac = new AbortController();
+    const started: number[] = [];
+    const err = await (async () => {
+      for await (const v of mapOrdered([1, 2, 3, 4], 1, async (x) => {
+        started.push(x);
+        if (x === 1) ac.abort(new Error('stopped'));
+        return x;
+      }, ac.signal))
+        void v;
+    })().catch((e) => e);
+    expect(err.message).toBe('stopped');
+    expect(started).toEqual([1]);
+  });
+});
+
+describe('releaseDetailsBatchParts', () => {
+  /**
+   * A client whose batch calls answer when the test says: each call's ids, its answer to give, and
+   * whether its body has been read (the reader requestLater hands over).
+   */
+  function fakeClient() {
+    const calls: { ids: number[]; answer: ReturnType<typeof later<() => unknown>>; read: boolean }[] = [];
+    const client = {
+      requestLater(_method: string, _path: string, opts: { query: { releaseIds: string } }) {
+        const answer = later<() => unknown>();
+        calls.push({ ids: opts.query.releaseIds.split(',').map(Number), answer, read: false });
+        return answer.promise;
+      },
+    } as unknown as ApiClient;
+    /** call k answers with these releases and errors */
+    const answer = (k: number, releases: number[], errors: number[] = []) => {
+      const call = calls[k];
+      call.answer.resolve(() => {
+        call.read = true;
+        return { items: { releases: releases.map((id) => ({ id })), errors: errors.map((itemId) => ({ itemId, code: 2001 })) } };
+      });
+    };
+    return { client, calls, answer };
+  }
+
+  const ids = (part: BatchResult) => ({ releases: part.releases.map((r) => r.id), errors: part.errors.map((e) => e.itemId) });
+
+  it("yields each call's releases in request order once the calls before it are in, and reads each body only then", async () => {
+    const f = fakeClient();
+    const parts = releaseDetailsBatchParts(f.client, { ids: [1, 2, 3, 4, 5, 6], country: 'GB', chunkSize: 2, concurrency: 3 });
+    const first = parts.next();
+    await tick();
+    expect(f.calls.map((c) => c.ids)).toEqual([[1, 2], [3, 4], [5, 6]]);
+    // the last call answers first: its body waits, unread
+    f.answer(2, [5, 6]);
+    await tick();
+    expect(f.calls[2].read).toBe(false);
+    f.answer(0, [1], [2]);
+    expect(ids((await first).value as BatchResult)).toEqual({ releases: [1], errors: [2] });
+    expect(f.calls[2].read).toBe(false);
+    const second = parts.next();
+    f.answer(1, [4, 3]);
+    expect(ids((await second).value as BatchResult)).toEqual({ releases: [3, 4], errors: [] });
+    expect(ids((await parts.next()).value as BatchResult)).toEqual({ releases: [5, 6], errors: [] });
+    expect(f.calls[2].read).toBe(true);
+    expect((await parts.next()).done).toBe(true);
+  });
+
+  it('repeated ids are answered at each position, also after their call has gone by; strays and late errors come last', async () => {
+    const f = fakeClient();
+    const collect = (async () => {
+      const out: BatchResult[] = [];
+      for await (const p of releaseDetailsBatchParts(f.client, { ids: [1, 2, 3, 1, 4, 2, 9], country: 'GB', chunkSize: 2, concurrency: 4 })) out.push(p);
+      return out;
+    })();
+    await tick();
+    expect(f.calls.map((c) => c.ids)).toEqual([[1, 2], [3, 4], [9]]);
+    // call 0 leaves 2 out; call 1 answers 2's error (late) and a release no one asked it for (77)
+    f.answer(0, [1]);
+    f.answer(1, [3, 4, 77], [2]);
+    f.answer(2, [], [9]);
+    const parts = (await collect).map(ids);
+    expect(parts).toEqual([
+      { releases: [1], errors: [] },
+      { releases: [3, 1, 4], errors: [2] },
+      { releases: [], errors: [9] },
+      { releases: [77], errors: [2] },
+    ]);
   });
 });
 

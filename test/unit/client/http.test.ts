@@ -385,6 +385,33 @@ describe('error mapping', () => {
     expect(sentBefore).toBe(2);
   });
 
+  it('requestLater reads a 2xx body only when asked (parse, API error, schema), and throws any other answer at once', async () => {
+    const { z } = await import('zod');
+    api = mockApi();
+    const e = (code: number) => JSON.stringify({ status: 'error', version: '1.2', error: { code, errorMessage: `m${code}` } });
+    api.on('GET', '/ok', () => ({ status: 200, body: '{"items":{"releases":[{"id":"7"}]}}', headers: json }));
+    api.on('GET', '/bad', () => ({ status: 200, body: '{"status":"ok",', headers: json }));
+    api.on('GET', '/err200', () => ({ status: 200, body: e(1001), headers: json }));
+    api.on('GET', '/err403', () => ({ status: 403, body: e(2002), headers: json }));
+    api.on('GET', '/xml', () => ({ status: 200, body: '<response status="ok" version="1.2"><items><releases><release id="7"/></releases></items></response>', headers: { 'content-type': 'application/xml' } }));
+    const schema = z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id: z.string().transform(Number) })) }) });
+    const read = await api.client.requestLater<any>('GET', '/ok', { schema, what: 'release details' });
+    expect(typeof read).toBe('function');
+    expect(read().items.releases[0].id).toBe(7);
+    // a 2xx answer's faults are its reader's: thrown when it is read, not when it arrives
+    const bad = await api.client.requestLater('GET', '/bad', { what: 'release details' });
+    expect(() => bad()).toThrow(/^release details: malformed JSON/);
+    const err200 = await api.client.requestLater('GET', '/err200');
+    expect(() => err200()).toThrow(ApiError);
+    const shape = await api.client.requestLater('GET', '/ok', { schema: z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id: z.number() })) }) }), what: 'release details' });
+    expect(() => shape()).toThrow(/^release details: items\.releases\.0\.id: /);
+    // a refusal stops its caller at once, as request() would
+    await expect(api.client.requestLater('GET', '/err403')).rejects.toMatchObject({ code: 2002, httpStatus: 403 });
+    // an XML body: its reader is loaded before the answer is handed over, so reading it is synchronous
+    const xmlRead = await api.client.requestLater<any>('GET', '/xml');
+    expect(JSON.stringify(xmlRead())).toContain('"id":7');
+  });
+
   it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
     api = mockApi();
     api.on('GET', '/1.2/x', () => ({ status: 404, body: '{"status":"error"}', headers: json }));

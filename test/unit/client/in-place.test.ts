@@ -112,6 +112,38 @@ describe('in place, the same output as zod', () => {
     expect(got!.value).toEqual(expected);
   });
 
+  it("a field's short ways (optional left out, a union's first option in line, an array's members in a loop) give zod's output and refusals", () => {
+    const release = (over: Record<string, unknown>) => ({ status: 'ok', items: { releases: [{ id: 1, title: 'R', ...over }], errors: [] } });
+    const price = { currencyCode: 'GBP', servicePrice: '7.99', recommendedRetailPrice: 7.99 };
+    const pkg = { id: 2, description: 'standard', price, formats: [{ id: 17, description: 'MP3' }, { id: '26', description: 'AAC' }] };
+    const fits = [
+      release({}), // every optional field left out
+      release({ id: '100001', barcode: 602537, year: '2011' }), // each union's later option, with its transform
+      release({ download: { releaseDate: 'x', packages: [pkg, { id: '9', price: { sevendigitalPrice: 9.99 } }] } }), // members fixed in the loop
+      release({ download: { packages: [] }, artist: { id: '7' }, label: { id: 5 } }),
+    ];
+    for (const body of fits) {
+      const data = clone(body);
+      const got = parseInPlace(batchBody, data);
+      expect(got).toBeDefined();
+      expect(got!.value).toEqual(batchBody.parse(clone(body)));
+    }
+    const refused = [
+      release({ id: 'x1' }), // no option fits
+      release({ barcode: null }),
+      release({ download: { packages: null } }), // an optional array: null is not left out
+      release({ download: { packages: { id: 2 } } }),
+      release({ download: { packages: [pkg, { id: 3, formats: [{ id: 1.5 }] }] } }), // a member of a member
+      release({ artist: null }),
+    ];
+    for (const body of refused) {
+      const data = clone(body);
+      expect(parseInPlace(batchBody, data)).toBeUndefined();
+      expect(data).toEqual(body);
+      expect(batchBody.safeParse(clone(body)).success).toBe(false);
+    }
+  });
+
   it('keeps the order of keys as received', () => {
     const body = { locker: { lockerReleases: { lockerRelease: [{ available: true, release: { title: 'x', id: 1 } }] } } };
     const out: any = parseInPlace(lockerBody, body)!.value;

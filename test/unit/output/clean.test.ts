@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { clean } from '../../../src/output/clean';
+import { clean, cleanJsonBytes } from '../../../src/output/clean';
 import { RAW_CONTROL } from '../../helpers/evil-text-server';
 
 const OSC_TITLE = '\u001b]0;owned\u0007';
@@ -28,6 +28,31 @@ describe('clean: json (JSON.stringify\'s own text)', () => {
     expect(clean('{"a":"\u0085é"}', 'json')).toBe('{"a":"\\u0085é"}');
     // not JSON.stringify's text, but still not let through raw once it is not all ASCII
     expect(clean('é\u001b', 'json')).toBe('é\\u001b');
+  });
+});
+
+describe('cleanJsonBytes: json mode as the bytes written', () => {
+  const asText = (out: Buffer | string) => (typeof out === 'string' ? out : out.toString('utf8'));
+  it('is the UTF-8 of what json mode gives, for every control character in compact and pretty JSON', () => {
+    const values = [{ all: ALL_CONTROLS }, { t: OSC_8 + CSI_C1, n: 1, l: ['\u0085', 'é ✓ 😀', '\u007f'] }, 'plain', { ascii: 'only ascii here' }, { lone: '\ud800' }];
+    for (const v of values) {
+      for (const text of [JSON.stringify(v), JSON.stringify(v, null, 2) + '\n']) {
+        expect(asText(cleanJsonBytes(text))).toBe(clean(text, 'json'));
+        expect(asText(cleanJsonBytes(text))).not.toMatch(RAW_CONTROL);
+      }
+    }
+  });
+
+  it('all-ASCII text with no DEL comes back as its bytes; DEL, C1, non-ASCII and a raw lone surrogate go through the full cleaning', () => {
+    const ascii = JSON.stringify({ a: 'b', n: [1, 2] }) + '\n';
+    const bytes = cleanJsonBytes(ascii);
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.toString()).toBe(ascii);
+    expect(cleanJsonBytes('{"a":"x\u007f"}')).toBe('{"a":"x\\u007f"}');
+    expect(cleanJsonBytes('{"a":"\u0085é"}')).toBe('{"a":"\\u0085é"}');
+    expect(cleanJsonBytes('é\u001b')).toBe('é\\u001b');
+    expect(cleanJsonBytes('"\ud800\u009b"')).toBe(clean('"\ud800\u009b"', 'text'));
+    expect(cleanJsonBytes('').length).toBe(0);
   });
 });
 

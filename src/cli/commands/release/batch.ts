@@ -36,10 +36,24 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   }
   const out = await output(ctx);
   const s = await session(ctx);
-  const { releaseDetailsBatch, releaseDetailsBatchXml } = await import('../../../client/catalogue');
+  const { releaseDetailsBatch, releaseDetailsBatchParts, releaseDetailsBatchXml } = await import('../../../client/catalogue');
   const opts = { ids, country: s.country, ...filters, concurrency };
   let errors: BatchError[];
-  if (out.format === 'xml') {
+  if (out.format === 'ndjson' || out.format === 'csv' || out.format === 'tsv') {
+    // line formats: each call's releases printed (in request order) as soon as the calls before
+    // it are in, and let go: memory holds the calls in flight, not 5,000 parsed releases
+    errors = [];
+    const parts = releaseDetailsBatchParts(s.client, opts);
+    await out.streamPages(
+      (async function* () {
+        for await (const part of parts) {
+          for (const e of part.errors) errors.push(e);
+          yield { status: 'ok', version: '1.2', items: { releases: part.releases, errors: part.errors } };
+        }
+      })(),
+      batchView,
+    );
+  } else if (out.format === 'xml') {
     // the service's XML as received; more than 500 ids: the calls merged into one <response>
     const { mergeXmlBatch } = await import('../../../output/xml-pages');
     const { asXml, printXml } = await import('../../xml-output');
