@@ -87,6 +87,15 @@ describe('the bundles', () => {
     expect(help.length).toBeLessThan(full.size / 3);
   });
 
+  it('are ASCII only (one other character makes V8 keep the whole bundle as UTF-16: twice the bytes at every start)', () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    for (const b of Object.keys(meta.outputs).filter((o) => o.endsWith('.cjs'))) {
+      const text = readFileSync(join(repoRoot, b), 'utf8');
+      const at = text.search(/[^\x00-\x7f]/);
+      expect(at, `${b} has ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`).toBe(-1);
+    }
+  });
+
   it('have no import() left (it would load a bundle past the launcher, a second copy without the cache)', () => {
     const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
     const bundles = Object.keys(meta.outputs);
