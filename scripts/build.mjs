@@ -163,6 +163,25 @@ const helpOnlyPlugin = {
   },
 };
 
+/**
+ * The checkers of the response schemas, made now from the zod schemas (precompiledSource() of
+ * src/client/schemas/precompile.ts, bundled and run here), in place of precompiled.ts: a read
+ * whose body fits them never loads zod.
+ */
+async function precompiledPlugin() {
+  const r = await build({ ...common, sourcemap: false, metafile: false, entryPoints: ['src/client/schemas/precompile.ts'], outfile: 'precompile.cjs' });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', r.outputFiles[0].text)(mod, mod.exports, require);
+  const contents = mod.exports.precompiledSource();
+  return {
+    name: 'mcat-precompiled',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]client[\\/]schemas[\\/]precompiled\.ts$/ }, () => ({ contents, loader: 'js', resolveDir: join(root, 'src/client/schemas') }));
+    },
+  };
+}
+const precompiled = await precompiledPlugin();
+
 async function bundle(name, entry, self, extra = []) {
   const r = await build({
     ...common,
@@ -170,7 +189,7 @@ async function bundle(name, entry, self, extra = []) {
     outdir: dist,
     outExtension: { '.js': '.cjs' },
     // splits first: a lazily imported split (chalk) stays a bundle of its own in help.cjs too
-    plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin],
+    plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin, precompiled],
   });
   return r;
 }

@@ -4,13 +4,14 @@ import { chunk, mapBounded } from './batch';
 import { callJson, callXml, type Call } from './call';
 import type { ArtistReleasesBody, BatchBody, BatchError, Release } from './schemas/release';
 import type { ReleaseTracksBody, TrackMetadataBody } from './schemas/track';
+import { namedSchema } from './schemas/named';
 
-// Each call builds only its own schemas (zod's construction is most of their cost), once its
-// request has gone out (see RequestOptions.schema).
-const batchBody = () => import('./schemas/release').then((m) => m.batchBody);
-const artistReleasesBody = () => import('./schemas/release').then((m) => m.artistReleasesBody);
-const releaseTracksBody = () => import('./schemas/track').then((m) => m.releaseTracksBody);
-const trackMetadataBody = () => import('./schemas/track').then((m) => m.trackMetadataBody);
+// Each call's schema by name: checked by the build's checker, zod loaded only for a body that
+// does not fit (see RequestOptions.schema).
+const batchBody = namedSchema('release.batchBody', () => import('./schemas/release').then((m) => m.batchBody));
+const artistReleasesBody = namedSchema('release.artistReleasesBody', () => import('./schemas/release').then((m) => m.artistReleasesBody));
+const releaseTracksBody = namedSchema('track.releaseTracksBody', () => import('./schemas/track').then((m) => m.releaseTracksBody));
+const trackMetadataBody = namedSchema('track.trackMetadataBody', () => import('./schemas/track').then((m) => m.trackMetadataBody));
 
 /** The most release ids the batch call takes (spec, limits). */
 export const MAX_BATCH_IDS = 500;

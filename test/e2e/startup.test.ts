@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { binPath, cliNode, mcat, mcatEnv, repoRoot, sqliteInCli } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { mcatIn } from '../helpers/mcat-in';
+import { hostileEnv, hostilePerTest, json } from '../helpers/hostile-server';
+
+const hostile = hostilePerTest();
 
 const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a', 'jq-wasm'];
 
@@ -160,16 +163,34 @@ describe('start-up', () => {
     for (const h of ['undici', 'zod', 'better-sqlite3']) expect(r.pkgs).not.toContain(h);
   });
 
-  it('a catalogue read as JSON loads the client and nothing of tables, XML, conf or the sandbox', async () => {
+  it('a catalogue read as JSON loads the client and nothing of tables, XML, conf, the sandbox or zod (the build checks its body)', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'json'], sandboxProfileEnv(sb));
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).items.releases[0].id).toBe(Number(id));
-    for (const p of ['commander', 'undici', 'zod', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
-    for (const p of ['conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
+    for (const p of ['commander', 'undici', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
+    for (const p of ['zod', 'conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
     expect(r.bundles).not.toContain('dist/sandbox.cjs');
     expect(r.bundles).not.toContain('dist/jq.cjs');
+  });
+
+  it('a catalogue body that does not fit the schema loads zod to say what: one line, exit 1, nothing on stdout', async () => {
+    const s = await hostile();
+    s.on('/1.2/release/details/batch', json({ status: 'ok', version: '1.2', items: { releases: [{ id: 100001, title: 7 }], errors: [] } }));
+    const r = await loadedPackages(['release', 'batch', '100001', '-o', 'json'], hostileEnv(s));
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('mcat: unreadable response: release details: items.releases.0.title: Invalid input: expected string, received number (HTTP 200)');
+    expect(r.pkgs).toContain('zod');
+    // what the source says, where zod checks every body
+    expect((await mcatIn(['release', 'batch', '100001', '-o', 'json'], { env: hostileEnv(s) })).stderr).toBe(`${r.stderr}\n`);
+    // and a body that fits only once transformed (ids as strings, the real service's Itemid) is read without it
+    s.on('/1.2/release/details/batch', json({ status: 'ok', version: '1.2', items: { releases: [{ id: '100001', barcode: 5060147126106 }], errors: [{ Itemid: '9', code: '2001' }] } }));
+    const t = await loadedPackages(['release', 'batch', '100001', '9', '-o', 'json'], hostileEnv(s));
+    expect(t.exitCode, t.stderr).toBe(3);
+    expect(JSON.parse(t.stdout).items).toEqual({ releases: [{ id: 100001, barcode: '5060147126106' }], errors: [{ Itemid: '9', code: 2001, itemId: 9 }] });
+    expect(t.pkgs).not.toContain('zod');
   });
 
   it("undici's parser without SIMD is a bundle of its own, loaded only where SIMD is off", async () => {
