@@ -113,6 +113,11 @@ const LAZY_SOURCES = {
   // commander spawns executable sub-commands (mcat has none) through child_process
   childProcess: () =>
     "module.exports = new Proxy({}, { get: (_, k) => require('node:child_process')[k] });",
+  // undici loads node:http (18 modules, ~0.8 ms of every run that calls the API) for two things
+  // that never happen in mcat: core/util.js compares a stream's class with a server's request
+  // (IncomingMessage; mcat hands undici strings), and client.js reads Node's
+  // --max-http-header-size as the default header cap, which the transport sets itself
+  nodeHttp: () => 'module.exports = { IncomingMessage: class IncomingMessage {}, maxHeaderSize: 16384 };',
   // undici only calls assert(value): a passing check needs no module; a failing one throws node's AssertionError
   assert: () =>
     "function assert(value, message) { if (!value) require('node:assert')(value, message); }\n" +
@@ -128,6 +133,9 @@ const lazyBuiltinsPlugin = {
     });
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       /node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'mcat-lazy', pluginData: 'childProcess' } : undefined,
+    );
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/.test(args.importer) ? { path: 'http', namespace: 'mcat-lazy', pluginData: 'nodeHttp' } : undefined,
     );
     b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
       /node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'mcat-lazy', pluginData: 'assert' } : undefined,

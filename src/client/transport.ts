@@ -7,6 +7,7 @@ import { Agent, request as undiciRequest } from './undici';
 import { AbortedError, BodyTooLargeError, NetworkError, TimeoutError } from './errors';
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Error codes of a connection that broke after the request may have reached the server. */
 export const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
@@ -84,6 +85,9 @@ export class Transport {
     } else {
       this.dispatcher = new Agent({
         connections: o.connections,
+        // the answer's headers, at most (Node's default; the build keeps node:http out of undici,
+        // so Node's --max-http-header-size does not apply)
+        maxHeaderSize: MAX_HEADER_BYTES,
         keepAliveTimeout: 10_000,
         connect: { timeout: this.connectTimeoutMs },
         headersTimeout: this.timeoutMs,

@@ -283,9 +283,8 @@ function traceRequired(): void {
   for (const file of Object.keys(nodeRequire.cache)) if (!launcher.has(file)) trace(file);
 }
 
-/** The built-ins that a command calling the API loads (undici, signing, output to a terminal). */
+/** The built-ins that a command calling the API loads (undici, signing, output to a terminal; no node:http: see the build). */
 const NETWORK_BUILTINS = [
-  'node:http',
   'node:net',
   'node:stream',
   'node:crypto',

@@ -253,6 +253,27 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
     }
   });
 
+  it('a read loads nothing of node:http (undici asks it for nothing mcat uses); its header cap is 16 KiB whatever Node is told', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-http-'));
+    const hook = join(dir, 'loads.cjs');
+    writeFileSync(hook, "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_LOG, process.moduleLoadList.join('\\n')));\n");
+    const log = join(dir, 'loads.txt');
+    const id = String(sb.info.examples.releaseIds[0]);
+    const r = await execa(cliNode, ['-r', hook, binPath, 'release', 'batch', id, '-o', 'json'], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), LOADS_LOG: log } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8').split('\n').filter((m) => /^NativeModule (_?http|internal\/http)/.test(m))).toEqual([]);
+    // an answer whose headers pass the cap: one line, exit 1, even when Node allows more
+    const s = await hostile();
+    s.on('/1.2/release/details/batch', json({ status: 'ok', items: { releases: [] } }, 200, { 'x-padding': 'x'.repeat(20_000) }));
+    const big = await execa(cliNode, [binPath, 'release', 'batch', id, '-o', 'json'], {
+      reject: false,
+      env: { ...mcatEnv(), ...hostileEnv(s, { MCAT_RETRIES: '0' }), NODE_OPTIONS: '--max-http-header-size=65536' },
+    });
+    expect(big.exitCode).toBe(1);
+    expect(big.stdout).toBe('');
+    expect(big.stderr.split('\n')[0]).toMatch(/^mcat: network error talking to 127\.0\.0\.1:\d+: Headers Overflow Error/);
+  });
+
   it('the same read as a table loads chalk too', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'table'], sandboxProfileEnv(sb));
