@@ -8,6 +8,8 @@
 //                      `mcat --help` and `mcat` run (a fifth of mcat.cjs to read and deserialize)
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
 //   dist/llhttp-wasm.cjs  undici's HTTP parser without SIMD, loaded only where SIMD fails
+//   dist/llhttp_simd.wasm undici's HTTP parser (with SIMD) as bytes: undici.cjs reads them, and the
+//                      launcher has V8 compile them in the background from the start of a run
 //   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
 //   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
@@ -106,8 +108,15 @@ function splitsPlugin(self) {
 // And undici's HTTP parser as WebAssembly without SIMD (72 kB of base64), which undici compiles
 // only where the SIMD one fails: a bundle of its own, so every run that calls the API reads (and
 // V8 hashes) 72 kB less of dist/undici.cjs.
+//
+// undici's parser with SIMD is read as bytes from dist/llhttp_simd.wasm (in undici: 72 kB of base64
+// in a string): the launcher reads the same file to have V8 compile it early (src/launcher/boot.ts).
 const LAZY_SOURCES = {
   llhttpWasm: () => "module.exports = require('./llhttp-wasm.cjs');",
+  // undici's module has the same lazy getter around its Buffer
+  llhttpSimd: () =>
+    'let wasm;\n' +
+    "Object.defineProperty(module, 'exports', { get: () => (wasm ??= require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp_simd.wasm'))) });",
   // undici's HTTP/2 client, only used with allowH2 (never by mcat): loaded on first call
   h2: (real) => `let m; module.exports = function connectH2(...a) { m ??= require(${JSON.stringify(real)}); return m.apply(this, a); };`,
   // commander spawns executable sub-commands (mcat has none) through child_process
@@ -142,6 +151,9 @@ const lazyBuiltinsPlugin = {
     );
     b.onResolve({ filter: /^\.\.\/llhttp\/llhttp-wasm\.js$/ }, (args) =>
       /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/.test(args.importer) ? { path: 'llhttp-wasm', namespace: 'mcat-lazy', pluginData: 'llhttpWasm' } : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp_simd-wasm\.js$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/.test(args.importer) ? { path: 'llhttp-simd', namespace: 'mcat-lazy', pluginData: 'llhttpSimd' } : undefined,
     );
     b.onResolve({ filter: /^\.\/llhttp-wasm\.cjs$/, namespace: 'mcat-lazy' }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'mcat-lazy' }, (args) => ({
@@ -238,6 +250,7 @@ hash.update(readFileSync(join(root, 'src/launcher/boot.ts')));
 const buildId = hash.digest('hex').slice(0, 16);
 
 for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);
+writeFileSync(join(dist, 'llhttp_simd.wasm'), require('undici/lib/llhttp/llhttp_simd-wasm.js'), { mode: 0o644 });
 // jq-wasm reads its WebAssembly from build/jq.wasm beside its code: beside dist/jq.cjs, then
 mkdirSync(join(dist, 'build'), { recursive: true });
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'build/jq.wasm'));

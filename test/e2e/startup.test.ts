@@ -3,7 +3,8 @@
 // build's metafile (dist/meta.json) tells which packages each bundle holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { binPath, cliNode, mcat, mcatEnv, repoRoot, sqliteInCli } from '../helpers/mcat';
@@ -207,6 +208,25 @@ describe('start-up', () => {
     expect(plain.exitCode, plain.stderr).toBe(0);
     expect(plain.stdout).toBe(simd.stdout);
     expect(plain.bundles).toContain('dist/llhttp-wasm.cjs');
+  });
+
+  it("undici's parser with SIMD is read from dist/llhttp_simd.wasm (undici's own bytes), not from 72 kB of base64 in undici.cjs; without the file, undici falls back", async () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    expect(Object.keys(meta.outputs['dist/undici.cjs'].inputs).filter((i) => i.endsWith('llhttp/llhttp_simd-wasm.js'))).toEqual([]);
+    const undiciBytes = createRequire(join(repoRoot, 'package.json'))('undici/lib/llhttp/llhttp_simd-wasm.js') as Buffer;
+    expect(readFileSync(join(repoRoot, 'dist/llhttp_simd.wasm')).equals(undiciBytes)).toBe(true);
+    // a copy of mcat without the file: the launcher's early compile fails quietly, undici takes its parser without SIMD
+    const copy = mkdtempSync(join(tmpdir(), 'mcat-no-wasm-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
+    rmSync(join(copy, 'dist/llhttp_simd.wasm'));
+    const id = String(sb.info.examples.releaseIds[0]);
+    const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: sandboxProfileEnv(sb) });
+    const log = join(copy, 'loads.txt');
+    const r = await execa(cliNode, [join(copy, 'bin/mcat'), 'release', 'batch', id, '-o', 'json'], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), MCAT_TRACE_LOADS: log } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trimEnd()).toBe(good.stdout.trimEnd());
+    expect(readFileSync(log, 'utf8')).toContain('/dist/llhttp-wasm.cjs');
   });
 
   it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
