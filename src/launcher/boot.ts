@@ -378,6 +378,10 @@ export async function run(argv: string[]): Promise<void> {
   // flag only around undici's compile does not work: V8 does not restore the flag hash when the
   // flag is unset, and no code cache would ever match.)
   if (networked) flags.push('--liftoff-only');
+  // Compiled whole (by warmParser, on V8's background threads), not function by function at its
+  // first call, in the first answer's parse on the main thread (~1.3 ms). Not with --jq: jq's own
+  // WebAssembly (0.9 MB) takes 15 ms to compile whole, 3 ms lazily.
+  if (networked && !args.some((a) => a === '--jq' || a.startsWith('--jq='))) flags.push('--no-wasm-lazy-compilation');
   if (ownLoader && root !== undefined) flags.push('--verify-snapshot-checksum');
   const v8 = flags.length ? (nodeRequire('node:v8') as typeof import('node:v8')) : undefined;
   if (v8) v8.setFlagsFromString(flags.join(' '));

@@ -294,6 +294,30 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
     expect(big.stderr.split('\n')[0]).toMatch(/^mcat: network error talking to 127\.0\.0\.1:\d+: Headers Overflow Error/);
   });
 
+  it("a read has V8 compile undici's parser whole (in the background), a --jq read lazily (jq's WebAssembly is 0.9 MB)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-'));
+    const hook = join(dir, 'flags.cjs');
+    writeFileSync(
+      hook,
+      "const v8 = require('node:v8'); const set = v8.setFlagsFromString; const seen = [];\n" +
+        'v8.setFlagsFromString = function (f) { seen.push(f); return set.call(this, f); };\n' +
+        "process.on('exit', () => require('node:fs').writeFileSync(process.env.FLAGS_LOG, seen.join(' ')));\n",
+    );
+    const log = join(dir, 'flags.txt');
+    const id = String(sb.info.examples.releaseIds[0]);
+    const flagsOf = async (args: string[]) => {
+      const r = await execa(cliNode, ['-r', hook, binPath, ...args], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), FLAGS_LOG: log } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split(' ');
+    };
+    expect(await flagsOf(['release', 'batch', id, '-o', 'json'])).toEqual(expect.arrayContaining(['--liftoff-only', '--no-wasm-lazy-compilation']));
+    for (const jq of [['--jq', '.items'], ['--jq=.items']]) {
+      const flags = await flagsOf(['release', 'batch', id, ...jq]);
+      expect(flags).toContain('--liftoff-only');
+      expect(flags).not.toContain('--no-wasm-lazy-compilation');
+    }
+  });
+
   it('the same read as a table loads chalk too', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'table'], sandboxProfileEnv(sb));
