@@ -34,7 +34,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Heavy parts, each in a bundle of its own: `pkg` is a bare import specifier, `file` one of ours. */
 const SPLITS = [
-  { out: 'undici.cjs', file: 'src/client/undici.ts' },
+  // with short local names: its code cache (every run that calls the API deserializes it) is 186 kB
+  // instead of 263, its source 149 kB instead of 219; undici names its errors itself, never by class
+  { out: 'undici.cjs', file: 'src/client/undici.ts', minifyIdentifiers: true },
   { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
   { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
   { out: 'chalk.cjs', pkg: 'chalk' },
@@ -208,6 +210,7 @@ async function bundle(name, entry, self, extra = []) {
     entryPoints: { [name]: entry },
     outdir: dist,
     outExtension: { '.js': '.cjs' },
+    minifyIdentifiers: self?.minifyIdentifiers ?? false,
     // splits first: a lazily imported split (chalk) stays a bundle of its own in help.cjs too
     plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin, precompiled],
   });
