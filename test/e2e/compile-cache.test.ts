@@ -186,8 +186,8 @@ describe('compile cache', () => {
     const first = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(first.exitCode, first.stderr).toBe(0);
     const files = cacheFiles(dir);
-    // one entry per bundle the run loaded (mcat, undici, oauth, zod), in Node's folder for this Node
-    expect(files.length).toBeGreaterThanOrEqual(4);
+    // one entry per bundle the run loaded (mcat, undici, oauth: zod only for a body that does not fit), in Node's folder for this Node
+    expect(files.length).toBeGreaterThanOrEqual(3);
     for (const f of files) expect(f).toMatch(/^node\/v\d+\.\d+\.\d+-[^/]+\/[0-9a-f]+$/);
     for (const d of [join(dir, 'node'), join(dir, dirname(files[0]))]) expect(statSync(d).mode & 0o777).toBe(0o700);
     const before = files.map((f) => statSync(join(dir, f)).mtimeMs);
