@@ -224,7 +224,8 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     connections: overrides.connections,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
-  onCleanup(() => client.close());
+  const exiting = runContext().endsWithRun === true;
+  onCleanup(() => client.close({ exiting }));
   const tokenFrom =
     overrides.token !== undefined
       ? 'standard input'

@@ -218,8 +218,9 @@ export class ApiClient {
     return res;
   }
 
-  async close(): Promise<void> {
-    await this.transport.close();
+  /** Closes the pool (see Transport.close: `exiting` leaves an idle pool's sockets to the process's exit). */
+  async close(o: { exiting?: boolean } = {}): Promise<void> {
+    await this.transport.close(o);
   }
 
   // --- internals -------------------------------------------------------------------------

@@ -97,8 +97,21 @@ export class Transport {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+  /**
+   * Closes the pool: waits for requests in flight, then closes its sockets (a loop turn each).
+   * `exiting`: the process ends right after, and an idle pool's sockets (unreferenced: they keep
+   * no process alive) are left to its exit, which closes them as well (~1.3 ms of every run).
+   */
+  async close(o: { exiting?: boolean } = {}): Promise<void> {
+    if (!this.ownsDispatcher) return;
+    if (o.exiting && this.idle()) return;
+    await this.dispatcher.close();
+  }
+
+  /** No request in flight or queued on the pool (undici's counts, per origin). */
+  private idle(): boolean {
+    const stats = (this.dispatcher as unknown as { stats: Record<string, { size: number }> }).stats;
+    return Object.values(stats).every((s) => s.size === 0);
   }
 
   /**

@@ -325,6 +325,20 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
     }
   });
 
+  it('a run whose output drains slowly (its pool left open for the exit) ends as soon as the reader has it all', async () => {
+    const first = sb.info.examples.releaseIds[0];
+    const ids = Array.from({ length: 300 }, (_, i) => String(first + i)).join(' ');
+    const t0 = Date.now();
+    // 0.5 MB of JSON: more than a pipe holds, so the launcher waits for the output before it exits
+    const r = await execa('bash', ['-c', `"${cliNode}" "${binPath}" release batch ${ids} -o json 2>/dev/null | (sleep 0.3; wc -c)`], {
+      reject: false,
+      env: { ...mcatEnv(), ...sandboxProfileEnv(sb) } as Record<string, string>,
+    });
+    expect(Number(r.stdout.trim())).toBeGreaterThan(200_000);
+    // not the launcher's 3 s safety net, nor undici's 10 s keep-alive
+    expect(Date.now() - t0).toBeLessThan(2500);
+  });
+
   it('the same read as a table loads chalk too', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'table'], sandboxProfileEnv(sb));
