@@ -107,6 +107,25 @@ function wrapped(bytes: Buffer): string {
   return `${HEAD}${bytes.toString('utf8')}${TAIL}`;
 }
 
+/**
+ * undici's HTTP parser (dist/llhttp_simd.wasm) compiled on V8's background threads while the CLI
+ * loads: when undici compiles the same bytes at its first connection, V8 hands it this module
+ * (~1 ms of the main thread in every run that calls the API). Nothing to wait for: unfinished,
+ * undici compiles as before; a failure (no SIMD, no file) leaves undici to fall back as it does.
+ */
+// (Node's types declare WebAssembly's types, not the global object)
+type Wasm = { compile(bytes: Uint8Array): Promise<unknown> };
+
+function warmParser(): void {
+  // undici's own switch to the parser without SIMD
+  if (process.env.UNDICI_NO_WASM_SIMD === '1') return;
+  try {
+    (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.compile(readFileSync(join(distDir, 'llhttp_simd.wasm'))).catch(() => undefined);
+  } catch {
+    // undici reads the file itself, and says so if it cannot
+  }
+}
+
 /** A bundle through V8's code cache of this launcher (Node 20). */
 function loadBundle(name: string): unknown {
   const done = modules.get(name);
@@ -328,25 +347,6 @@ for (const name of ['stdout', 'stderr'] as const) {
       return s;
     },
   });
-}
-
-/**
- * undici's HTTP parser (dist/llhttp_simd.wasm) compiled on V8's background threads while the CLI
- * loads: when undici compiles the same bytes at its first connection, V8 hands it this module
- * (~1 ms of the main thread in every run that calls the API). Nothing to wait for: unfinished,
- * undici compiles as before; a failure (no SIMD, no file) leaves undici to fall back as it does.
- */
-// (Node's types declare WebAssembly's types, not the global object)
-type Wasm = { compile(bytes: Uint8Array): Promise<unknown> };
-
-function warmParser(): void {
-  // undici's own switch to the parser without SIMD
-  if (process.env.UNDICI_NO_WASM_SIMD === '1') return;
-  try {
-    (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.compile(readFileSync(join(distDir, 'llhttp_simd.wasm'))).catch(() => undefined);
-  } catch {
-    // undici reads the file itself, and says so if it cannot
-  }
 }
 
 /** Command groups that never call the API. */
