@@ -176,11 +176,8 @@ export class ApiClient {
     const named = opts.schema && 'load' in opts.schema ? opts.schema : undefined;
     if (named && precompiled(named)) {
       const res = await this.send(method, path, opts, false);
-      const data = await read(res, opts.what);
-      const fast = checkPrecompiled(named, data);
-      // zod only to say what does not fit (or to decide what the checker leaves to it)
-      const out = fast ? fast.value : validate(data, await named.load(), opts.what, res.status);
-      return { status: res.status, headers: res.headers, data: out as T };
+      const data = await validateNamed(await read(res, opts.what), named, opts.what, res.status);
+      return { status: res.status, headers: res.headers, data: data as T };
     }
     const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     const data = await read(res, opts.what);
@@ -357,6 +354,16 @@ export class ApiClient {
 function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undefined> | ZodMiniType | undefined {
   if (!schema || !('load' in schema)) return schema;
   return new Promise<void>((resolve) => setImmediate(resolve)).then(() => schema.load());
+}
+
+/**
+ * A body checked by the build's checker of a named schema (precompiled(named)): its output at
+ * once, without zod; a body that does not fit (or that the checker leaves to zod) is checked by
+ * the schema itself, loaded then, which says what does not fit.
+ */
+function validateNamed(data: unknown, named: NamedSchema, what: string | undefined, status: number): unknown {
+  const fast = checkPrecompiled(named, data);
+  return fast ? fast.value : named.load().then((schema) => validate(data, schema, what, status));
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */

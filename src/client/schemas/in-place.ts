@@ -185,13 +185,38 @@ class Program {
     const shape: Record<string, Schema> = def.shape ?? {};
     // zod drops an own __proto__ key: such an object is left to it
     if (Object.keys(shape).includes('__proto__')) unsupported('a key named __proto__');
-    let body = `if (typeof v !== 'object' || v === null || Array.isArray(v) || has.call(v, '__proto__')) return NO;\nlet cur, out;\n`;
-    for (const [key, field] of Object.entries(shape)) {
-      const k = JSON.stringify(key);
-      const test = inlineTest(field);
-      body += test ? `cur = v[${k}]; if (!(${test})) return NO;\n` : `${member(this.compile(field), `v[${k}]`, k).replace(/^const /, '')}\n`;
-    }
+    let body = `if (typeof v !== 'object' || v === null || Array.isArray(v) || has.call(v, '__proto__')) return NO;\nlet cur, out, el;\n`;
+    for (const [key, field] of Object.entries(shape)) body += `cur = v[${JSON.stringify(key)}]; ${this.field(key, field)}\n`;
     return body + 'return v;';
+  }
+
+  /**
+   * The check of an object's field (its value in `cur`): a test in line, a call of its check, and
+   * the short ways around the call for the common case (each a call of its own otherwise: a call
+   * per field and per member was most of a release's check): an optional field left out when
+   * undefined; a union whose first option is tested in line calls its check only when that test
+   * fails (the first option that fits wins, as in zod); an array, optional or not, checks its
+   * members in a loop of the object's code.
+   */
+  private field(key: string, schema: Schema): string {
+    const test = inlineTest(schema);
+    if (test) return `if (!(${test})) return NO;`;
+    // compiled whole first: a schema this module leaves to zod still throws Unsupported here
+    const whole = this.compile(schema);
+    let def = schema?._zod?.def;
+    const optional = def?.type === 'optional';
+    if (optional) def = def?.innerType?._zod?.def;
+    let code: string;
+    if (def?.type === 'array') {
+      const each = this.compile(def.element);
+      code = `if (!Array.isArray(cur)) return NO; for (let i = 0; i < cur.length; i++) { el = cur[i]; out = ${each}(el, fixes); if (out === NO) return NO; if (out !== el) fixes.push([cur, i, out]); }`;
+    } else {
+      const inner = optional ? this.compile(schema?._zod?.def?.innerType) : whole;
+      code = `out = ${inner}(cur, fixes); if (out === NO) return NO; if (out !== cur) fixes.push([v, ${JSON.stringify(key)}, out]);`;
+      const first = def?.type === 'union' ? inlineTest(def.options?.[0]) : undefined;
+      if (first) code = `if (!(${first})) { ${code} }`;
+    }
+    return optional ? `if (cur !== undefined) { ${code} }` : code;
   }
 }
 
