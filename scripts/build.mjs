@@ -8,6 +8,8 @@
 //                      help's layout, no commander, no command): what `mcat --help` and `mcat` run
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
 //   dist/llhttp-wasm.cjs  undici's HTTP parser without SIMD, loaded only where SIMD fails
+//   dist/llhttp_simd.wasm undici's HTTP parser (with SIMD) as bytes: undici.cjs reads them, and the
+//                      launcher has V8 compile them in the background from the start of a run
 //   dist/*.cjs.map     source maps (read only by a --verbose run, for its stack traces)
 //   dist/meta.json     which bundle holds which source (the start-up test reads it)
 //   dist/build/jq.wasm jq itself, which dist/jq.cjs (jq-wasm) reads beside it when --jq is given
@@ -32,7 +34,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Heavy parts, each in a bundle of its own: `pkg` is a bare import specifier, `file` one of ours. */
 const SPLITS = [
-  { out: 'undici.cjs', file: 'src/client/undici.ts' },
+  // with short local names: its code cache (every run that calls the API deserializes it) is 186 kB
+  // instead of 263, its source 149 kB instead of 219; undici names its errors itself, never by class
+  { out: 'undici.cjs', file: 'src/client/undici.ts', minifyIdentifiers: true },
   { out: 'zod.cjs', file: 'src/client/schemas/zod.ts' },
   { out: 'oauth.cjs', pkg: 'oauth-1.0a' },
   { out: 'chalk.cjs', pkg: 'chalk' },
@@ -106,13 +110,25 @@ function splitsPlugin(self) {
 // And undici's HTTP parser as WebAssembly without SIMD (72 kB of base64), which undici compiles
 // only where the SIMD one fails: a bundle of its own, so every run that calls the API reads (and
 // V8 hashes) 72 kB less of dist/undici.cjs.
+//
+// undici's parser with SIMD is read as bytes from dist/llhttp_simd.wasm (in undici: 72 kB of base64
+// in a string): the launcher reads the same file to have V8 compile it early (src/launcher/boot.ts).
 const LAZY_SOURCES = {
   llhttpWasm: () => "module.exports = require('./llhttp-wasm.cjs');",
+  // undici's module has the same lazy getter around its Buffer
+  llhttpSimd: () =>
+    'let wasm;\n' +
+    "Object.defineProperty(module, 'exports', { get: () => (wasm ??= require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp_simd.wasm'))) });",
   // undici's HTTP/2 client, only used with allowH2 (never by mcat): loaded on first call
   h2: (real) => `let m; module.exports = function connectH2(...a) { m ??= require(${JSON.stringify(real)}); return m.apply(this, a); };`,
   // commander spawns executable sub-commands (mcat has none) through child_process
   childProcess: () =>
     "module.exports = new Proxy({}, { get: (_, k) => require('node:child_process')[k] });",
+  // undici loads node:http (18 modules, ~0.8 ms of every run that calls the API) for two things
+  // that never happen in mcat: core/util.js compares a stream's class with a server's request
+  // (IncomingMessage; mcat hands undici strings), and client.js reads Node's
+  // --max-http-header-size as the default header cap, which the transport sets itself
+  nodeHttp: () => 'module.exports = { IncomingMessage: class IncomingMessage {}, maxHeaderSize: 16384 };',
   // undici only calls assert(value): a passing check needs no module; a failing one throws node's AssertionError
   assert: () =>
     "function assert(value, message) { if (!value) require('node:assert')(value, message); }\n" +
@@ -129,11 +145,17 @@ const lazyBuiltinsPlugin = {
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
       /node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'mcat-lazy', pluginData: 'childProcess' } : undefined,
     );
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/.test(args.importer) ? { path: 'http', namespace: 'mcat-lazy', pluginData: 'nodeHttp' } : undefined,
+    );
     b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
       /node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'mcat-lazy', pluginData: 'assert' } : undefined,
     );
     b.onResolve({ filter: /^\.\.\/llhttp\/llhttp-wasm\.js$/ }, (args) =>
       /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/.test(args.importer) ? { path: 'llhttp-wasm', namespace: 'mcat-lazy', pluginData: 'llhttpWasm' } : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp_simd-wasm\.js$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/.test(args.importer) ? { path: 'llhttp-simd', namespace: 'mcat-lazy', pluginData: 'llhttpSimd' } : undefined,
     );
     b.onResolve({ filter: /^\.\/llhttp-wasm\.cjs$/, namespace: 'mcat-lazy' }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'mcat-lazy' }, (args) => ({
@@ -162,14 +184,34 @@ const helpOnlyPlugin = {
   },
 };
 
+/**
+ * The checkers of the response schemas, made now from the zod schemas (precompiledSource() of
+ * src/client/schemas/precompile.ts, bundled and run here), in place of precompiled.ts: a read
+ * whose body fits them never loads zod.
+ */
+async function precompiledPlugin() {
+  const r = await build({ ...common, sourcemap: false, metafile: false, entryPoints: ['src/client/schemas/precompile.ts'], outfile: 'precompile.cjs' });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', r.outputFiles[0].text)(mod, mod.exports, require);
+  const contents = mod.exports.precompiledSource();
+  return {
+    name: 'mcat-precompiled',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]client[\\/]schemas[\\/]precompiled\.ts$/ }, () => ({ contents, loader: 'js', resolveDir: join(root, 'src/client/schemas') }));
+    },
+  };
+}
+const precompiled = await precompiledPlugin();
+
 async function bundle(name, entry, self, extra = []) {
   const r = await build({
     ...common,
     entryPoints: { [name]: entry },
     outdir: dist,
     outExtension: { '.js': '.cjs' },
+    minifyIdentifiers: self?.minifyIdentifiers ?? false,
     // splits first: a lazily imported split (chalk) stays a bundle of its own in help.cjs too
-    plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin],
+    plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin, precompiled],
   });
   return r;
 }
@@ -210,6 +252,7 @@ hash.update(readFileSync(join(root, 'src/launcher/boot.ts')));
 const buildId = hash.digest('hex').slice(0, 16);
 
 for (const o of outputs) writeFileSync(join(root, o.rel), o.contents);
+writeFileSync(join(dist, 'llhttp_simd.wasm'), require('undici/lib/llhttp/llhttp_simd-wasm.js'), { mode: 0o644 });
 // jq-wasm reads its WebAssembly from build/jq.wasm beside its code: beside dist/jq.cjs, then
 mkdirSync(join(dist, 'build'), { recursive: true });
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'build/jq.wasm'));

@@ -118,8 +118,8 @@ export interface Session {
   source: string;
   /** where the user's token comes from, in words: "profile 'x'", "MCAT_TOKEN", "standard input", "the sandbox" */
   tokenFrom: string;
-  /** names the (service, user token) pair in local records without holding the token: a hash */
-  account: string;
+  /** names the (service, user token) pair in local records without holding the token: a hash (made on first use) */
+  readonly account: string;
 }
 
 export interface SessionOverrides {
@@ -224,7 +224,8 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     connections: overrides.connections,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });
-  onCleanup(() => client.close());
+  const exiting = runContext().endsWithRun === true;
+  onCleanup(() => client.close({ exiting }));
   const tokenFrom =
     overrides.token !== undefined
       ? 'standard input'
@@ -237,9 +238,21 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
           : `profile '${settings.profileName}'`;
   noteUserScope({ tokenUser: userId, tokenFrom, sandbox: needsSandbox });
   const { createHash } = await import('node:crypto');
-  const account = createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16);
+  let account: string | undefined;
   const source = needsSandbox ? 'sandbox' : sourceLabel(settings, baseUrl);
-  return { settings, client, country: country.toUpperCase(), userId, isSandbox: settings.isSandbox, source, tokenFrom, account };
+  return {
+    settings,
+    client,
+    country: country.toUpperCase(),
+    userId,
+    isSandbox: settings.isSandbox,
+    source,
+    tokenFrom,
+    // a hash only for the commands that keep local records (most runs never ask)
+    get account() {
+      return (account ??= createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
+    },
+  };
 }
 
 function sourceLabel(settings: Settings, baseUrl: string): string {

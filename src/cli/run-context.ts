@@ -33,4 +33,6 @@ export interface CliContext {
   onInterrupt(fn: () => void): () => void;
   /** ends the process at once with `code` (a second Ctrl-C); a test's context records it */
   exitNow(code: number): void;
+  /** the process ends when the run does (the launcher's): what only the process holds (idle sockets) is left to its exit */
+  endsWithRun?: boolean;
 }

@@ -14,7 +14,7 @@ export function callJson<T>(c: ApiClient, call: Call): Promise<T> {
 }
 
 /** The parsed body, read when the returned function is called (see ApiClient.requestLater). */
-export function callJsonLater<T>(c: ApiClient, call: Call): Promise<() => T> {
+export function callJsonLater<T>(c: ApiClient, call: Call): Promise<() => T | Promise<T>> {
   return c.requestLater<T>(call.method, call.path, call.opts);
 }
 

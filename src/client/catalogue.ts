@@ -4,13 +4,14 @@ import { chunk, mapBounded, mapOrdered } from './batch';
 import { callJson, callJsonLater, callXml, type Call } from './call';
 import type { ArtistReleasesBody, BatchBody, BatchError, Release } from './schemas/release';
 import type { ReleaseTracksBody, TrackMetadataBody } from './schemas/track';
+import { namedSchema } from './schemas/named';
 
-// Each call builds only its own schemas (zod's construction is most of their cost), once its
-// request has gone out (see RequestOptions.schema).
-const batchBody = () => import('./schemas/release').then((m) => m.batchBody);
-const artistReleasesBody = () => import('./schemas/release').then((m) => m.artistReleasesBody);
-const releaseTracksBody = () => import('./schemas/track').then((m) => m.releaseTracksBody);
-const trackMetadataBody = () => import('./schemas/track').then((m) => m.trackMetadataBody);
+// Each call's schema by name: checked by the build's checker, zod loaded only for a body that
+// does not fit (see RequestOptions.schema).
+const batchBody = namedSchema('release.batchBody', () => import('./schemas/release').then((m) => m.batchBody));
+const artistReleasesBody = namedSchema('release.artistReleasesBody', () => import('./schemas/release').then((m) => m.artistReleasesBody));
+const releaseTracksBody = namedSchema('track.releaseTracksBody', () => import('./schemas/track').then((m) => m.releaseTracksBody));
+const trackMetadataBody = namedSchema('track.trackMetadataBody', () => import('./schemas/track').then((m) => m.trackMetadataBody));
 
 /** The most release ids the batch call takes (spec, limits). */
 export const MAX_BATCH_IDS = 500;
@@ -96,7 +97,7 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
   // each answer read when its turn comes (not as it arrives), and let go before the next is read
   const answers = mapOrdered(chunks, o.concurrency ?? 4, (ids) => callJsonLater<BatchBody>(c, batchCall(ids, o)), o.signal);
   for await (const readBody of answers) {
-    const body = readBody();
+    const body = await readBody();
     for (const r of body.items.releases) {
       if (callOf.get(r.id) !== k) stray.push(r);
       else if (!releaseById.has(r.id)) releaseById.set(r.id, r);

@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, Tracer } from './trace';
+import { checkPrecompiled, precompiled, type NamedSchema } from './schemas/named';
 
 export type { Credentials } from './oauth';
 export { DEFAULT_MAX_BODY_BYTES } from './transport';
@@ -60,11 +61,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /**
    * zod schema (zod/mini, or any zod 4 schema with its safeParse) the parsed body must satisfy; its
-   * output is returned. A function giving it (an import of the endpoint's schemas) is called once
-   * the request has gone out: building zod schemas is most of what loading them costs, and is done
+   * output is returned. A named schema (schemas/named.ts) is checked by the checker the build made
+   * for it, and zod is loaded only for a body that does not fit; without one, it is loaded once the
+   * request has gone out: building zod schemas is most of what loading them costs, and is done
    * while the service answers instead of before the request.
    */
-  schema?: ZodMiniType | (() => Promise<ZodMiniType>);
+  schema?: ZodMiniType | NamedSchema;
   /** names the resource in error messages, e.g. 'release details' */
   what?: string;
   signal?: AbortSignal;
@@ -171,6 +173,12 @@ export class ApiClient {
 
   /** Like request, with the response status and headers (e.g. a Location header). */
   async exchange<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
+    const named = opts.schema && 'load' in opts.schema ? opts.schema : undefined;
+    if (named && precompiled(named)) {
+      const res = await this.send(method, path, opts, false);
+      const data = await validateNamed(await read(res, opts.what), named, opts.what, res.status);
+      return { status: res.status, headers: res.headers, data: data as T };
+    }
     const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     const data = await read(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
@@ -183,7 +191,18 @@ export class ApiClient {
    * before the next is read: the parsed bodies never pile up (nor survive into the old generation).
    * Any other answer is read at once, so a refusal stops a batch as early as with request().
    */
-  async requestLater<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<() => T> {
+  async requestLater<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<() => T | Promise<T>> {
+    const named = opts.schema && 'load' in opts.schema ? opts.schema : undefined;
+    if (named && precompiled(named)) {
+      // the build's checker: zod is loaded only for a body that does not fit
+      const res = await this.send(method, path, opts, false);
+      if (res.status < 200 || res.status >= 300) {
+        const data = (await validateNamed(await read(res, opts.what), named, opts.what, res.status)) as T;
+        return () => data;
+      }
+      await xmlReady(res);
+      return () => validateNamed(readNow(res, opts.what), named, opts.what, res.status) as T | Promise<T>;
+    }
     const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     if (res.status < 200 || res.status >= 300) {
       const data = validate(await read(res, opts.what), schema, opts.what, res.status) as T;
@@ -224,8 +243,9 @@ export class ApiClient {
     return res;
   }
 
-  async close(): Promise<void> {
-    await this.transport.close();
+  /** Closes the pool (see Transport.close: `exiting` leaves an idle pool's sockets to the process's exit). */
+  async close(o: { exiting?: boolean } = {}): Promise<void> {
+    await this.transport.close(o);
   }
 
   // --- internals -------------------------------------------------------------------------
@@ -355,13 +375,23 @@ export class ApiClient {
 }
 
 /**
- * The schema of RequestOptions, built (when given as a function) after the request has gone out:
+ * The schema of RequestOptions, built (when given by name) after the request has gone out:
  * setImmediate runs after the event loop's poll, where the connection completes and undici writes
  * the request.
  */
 function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undefined> | ZodMiniType | undefined {
-  if (typeof schema !== 'function') return schema;
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(schema);
+  if (!schema || !('load' in schema)) return schema;
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => schema.load());
+}
+
+/**
+ * A body checked by the build's checker of a named schema (precompiled(named)): its output at
+ * once, without zod; a body that does not fit (or that the checker leaves to zod) is checked by
+ * the schema itself, loaded then, which says what does not fit.
+ */
+function validateNamed(data: unknown, named: NamedSchema, what: string | undefined, status: number): unknown {
+  const fast = checkPrecompiled(named, data);
+  return fast ? fast.value : named.load().then((schema) => validate(data, schema, what, status));
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */

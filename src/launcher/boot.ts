@@ -41,6 +41,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import Module, { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
@@ -92,17 +93,48 @@ function bundleRequire(id: string): unknown {
   return nodeRequire(id);
 }
 
+// the same wrapper as Node's CommonJS loader, on one line so positions in stack traces hold
+const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const TAIL = '\n})';
+
+/**
+ * A bundle's source in its wrapper, one string. The build's bundles are ASCII (a test checks):
+ * copied once into a one-byte string, where decoding UTF-8 and then joining the wrapper to it
+ * (V8 copies the joined string again to compile it) took ~1 ms more of every run.
+ */
+function wrapped(bytes: Buffer): string {
+  if (isAscii(bytes)) return Buffer.concat([Buffer.from(HEAD, 'latin1'), bytes, Buffer.from(TAIL, 'latin1')]).toString('latin1');
+  return `${HEAD}${bytes.toString('utf8')}${TAIL}`;
+}
+
+/**
+ * undici's HTTP parser (dist/llhttp_simd.wasm) compiled on V8's background threads while the CLI
+ * loads: when undici compiles the same bytes at its first connection, V8 hands it this module
+ * (~1 ms of the main thread in every run that calls the API). Nothing to wait for: unfinished,
+ * undici compiles as before; a failure (no SIMD, no file) leaves undici to fall back as it does.
+ */
+// (Node's types declare WebAssembly's types, not the global object)
+type Wasm = { compile(bytes: Uint8Array): Promise<unknown> };
+
+function warmParser(): void {
+  // undici's own switch to the parser without SIMD
+  if (process.env.UNDICI_NO_WASM_SIMD === '1') return;
+  try {
+    (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.compile(readFileSync(join(distDir, 'llhttp_simd.wasm'))).catch(() => undefined);
+  } catch {
+    // undici reads the file itself, and says so if it cannot
+  }
+}
+
 /** A bundle through V8's code cache of this launcher (Node 20). */
 function loadBundle(name: string): unknown {
   const done = modules.get(name);
   if (done) return done.exports;
   const filename = join(distDir, name);
   trace(filename);
-  const source = readFileSync(filename, 'utf8');
   const cachedData = cache?.get(name);
   vm ??= nodeRequire('node:vm') as typeof import('node:vm');
-  // the same wrapper as Node's CommonJS loader, on one line so positions in stack traces hold
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+  const script = new vm.Script(wrapped(readFileSync(filename)), {
     filename,
     cachedData,
     // the build turns import() into require(); any left over goes to Node's own loader
@@ -282,9 +314,8 @@ function traceRequired(): void {
   for (const file of Object.keys(nodeRequire.cache)) if (!launcher.has(file)) trace(file);
 }
 
-/** The built-ins that a command calling the API loads (undici, signing, output to a terminal). */
+/** The built-ins that a command calling the API loads (undici, signing, output to a terminal; no node:http: see the build). */
 const NETWORK_BUILTINS = [
-  'node:http',
   'node:net',
   'node:stream',
   'node:crypto',
@@ -370,9 +401,14 @@ export async function run(argv: string[]): Promise<void> {
   // flag only around undici's compile does not work: V8 does not restore the flag hash when the
   // flag is unset, and no code cache would ever match.)
   if (networked) flags.push('--liftoff-only');
+  // Compiled whole (by warmParser, on V8's background threads), not function by function at its
+  // first call, in the first answer's parse on the main thread (~1.3 ms). Not with --jq: jq's own
+  // WebAssembly (0.9 MB) takes 15 ms to compile whole, 3 ms lazily.
+  if (networked && !args.some((a) => a === '--jq' || a.startsWith('--jq='))) flags.push('--no-wasm-lazy-compilation');
   if (ownLoader && root !== undefined) flags.push('--verify-snapshot-checksum');
   const v8 = flags.length ? (nodeRequire('node:v8') as typeof import('node:v8')) : undefined;
   if (v8) v8.setFlagsFromString(flags.join(' '));
+  if (networked) warmParser();
 
   let mcat: { runCli: typeof import('../cli/main').runCli };
   let where: CacheFile | undefined;

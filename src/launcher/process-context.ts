@@ -30,5 +30,7 @@ export function processContext(): CliContext {
       };
     },
     exitNow: (code) => process.exit(code),
+    // the launcher exits once the run has ended (boot.ts)
+    endsWithRun: true,
   };
 }

@@ -3,7 +3,8 @@
 // build's metafile (dist/meta.json) tells which packages each bundle holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { binPath, cliNode, mcat, mcatEnv, repoRoot, sqliteInCli } from '../helpers/mcat';
@@ -12,6 +13,9 @@ import { mcatIn } from '../helpers/mcat-in';
 import { hasScript, mcatLine, pty } from '../helpers/pty';
 import { formatHelp } from '../../src/cli/help-format';
 import { topHelpPage } from '../../src/cli/top-help';
+import { hostileEnv, hostilePerTest, json } from '../helpers/hostile-server';
+
+const hostile = hostilePerTest();
 
 const HEAVY = ['undici', 'zod', 'conf', 'fast-xml-parser', 'better-sqlite3', 'chalk', 'oauth-1.0a', 'jq-wasm'];
 
@@ -91,6 +95,22 @@ describe('the bundles', () => {
     expect(help).not.toContain('src/cli/registry.ts');
   });
 
+  it('are ASCII only (one other character makes V8 keep the whole bundle as UTF-16: twice the bytes at every start)', () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    for (const b of Object.keys(meta.outputs).filter((o) => o.endsWith('.cjs'))) {
+      const text = readFileSync(join(repoRoot, b), 'utf8');
+      const at = text.search(/[^\x00-\x7f]/);
+      expect(at, `${b} has ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`).toBe(-1);
+    }
+  });
+
+  it("undici's bundle has short local names (its code cache, read by every run that calls the API, is a third smaller)", () => {
+    const text = readFileSync(join(repoRoot, 'dist/undici.cjs'), 'utf8');
+    // module-level names of undici's HTTP/1 client
+    for (const name of ['currentBufferRef', 'llhttpInstance', 'getDefaultNodeMaxHeaderSize']) expect(text).not.toContain(name);
+    expect(text.length).toBeLessThan(180_000);
+  });
+
   it('have no import() left (it would load a bundle past the launcher, a second copy without the cache)', () => {
     const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
     const bundles = Object.keys(meta.outputs);
@@ -160,16 +180,34 @@ describe('start-up', () => {
     for (const h of ['undici', 'zod', 'better-sqlite3']) expect(r.pkgs).not.toContain(h);
   });
 
-  it('a catalogue read as JSON loads the client and nothing of tables, XML, conf or the sandbox', async () => {
+  it('a catalogue read as JSON loads the client and nothing of tables, XML, conf, the sandbox or zod (the build checks its body)', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '-o', 'json'], sandboxProfileEnv(sb));
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).items.releases[0].id).toBe(Number(id));
-    for (const p of ['commander', 'undici', 'zod', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
-    for (const p of ['conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
+    for (const p of ['commander', 'undici', 'oauth-1.0a']) expect(r.pkgs).toContain(p);
+    for (const p of ['zod', 'conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
     expect(r.bundles).not.toContain('dist/sandbox.cjs');
     expect(r.bundles).not.toContain('dist/jq.cjs');
+  });
+
+  it('a catalogue body that does not fit the schema loads zod to say what: one line, exit 1, nothing on stdout', async () => {
+    const s = await hostile();
+    s.on('/1.2/release/details/batch', json({ status: 'ok', version: '1.2', items: { releases: [{ id: 100001, title: 7 }], errors: [] } }));
+    const r = await loadedPackages(['release', 'batch', '100001', '-o', 'json'], hostileEnv(s));
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('mcat: unreadable response: release details: items.releases.0.title: Invalid input: expected string, received number (HTTP 200)');
+    expect(r.pkgs).toContain('zod');
+    // what the source says, where zod checks every body
+    expect((await mcatIn(['release', 'batch', '100001', '-o', 'json'], { env: hostileEnv(s) })).stderr).toBe(`${r.stderr}\n`);
+    // and a body that fits only once transformed (ids as strings, the real service's Itemid) is read without it
+    s.on('/1.2/release/details/batch', json({ status: 'ok', version: '1.2', items: { releases: [{ id: '100001', barcode: 5060147126106 }], errors: [{ Itemid: '9', code: '2001' }] } }));
+    const t = await loadedPackages(['release', 'batch', '100001', '9', '-o', 'json'], hostileEnv(s));
+    expect(t.exitCode, t.stderr).toBe(3);
+    expect(JSON.parse(t.stdout).items).toEqual({ releases: [{ id: 100001, barcode: '5060147126106' }], errors: [{ Itemid: '9', code: 2001, itemId: 9 }] });
+    expect(t.pkgs).not.toContain('zod');
   });
 
   it("undici's parser without SIMD is a bundle of its own, loaded only where SIMD is off", async () => {
@@ -186,6 +224,25 @@ describe('start-up', () => {
     expect(plain.exitCode, plain.stderr).toBe(0);
     expect(plain.stdout).toBe(simd.stdout);
     expect(plain.bundles).toContain('dist/llhttp-wasm.cjs');
+  });
+
+  it("undici's parser with SIMD is read from dist/llhttp_simd.wasm (undici's own bytes), not from 72 kB of base64 in undici.cjs; without the file, undici falls back", async () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    expect(Object.keys(meta.outputs['dist/undici.cjs'].inputs).filter((i) => i.endsWith('llhttp/llhttp_simd-wasm.js'))).toEqual([]);
+    const undiciBytes = createRequire(join(repoRoot, 'package.json'))('undici/lib/llhttp/llhttp_simd-wasm.js') as Buffer;
+    expect(readFileSync(join(repoRoot, 'dist/llhttp_simd.wasm')).equals(undiciBytes)).toBe(true);
+    // a copy of mcat without the file: the launcher's early compile fails quietly, undici takes its parser without SIMD
+    const copy = mkdtempSync(join(tmpdir(), 'mcat-no-wasm-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
+    rmSync(join(copy, 'dist/llhttp_simd.wasm'));
+    const id = String(sb.info.examples.releaseIds[0]);
+    const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: sandboxProfileEnv(sb) });
+    const log = join(copy, 'loads.txt');
+    const r = await execa(cliNode, [join(copy, 'bin/mcat'), 'release', 'batch', id, '-o', 'json'], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), MCAT_TRACE_LOADS: log } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trimEnd()).toBe(good.stdout.trimEnd());
+    expect(readFileSync(log, 'utf8')).toContain('/dist/llhttp-wasm.cjs');
   });
 
   it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
@@ -236,6 +293,65 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(readFileSync(log, 'utf8'), `mcat ${args.join(' ')}${file ? ' > file' : ''}`).toMatch(/^(no flags)?$/);
     }
+  });
+
+  it('a read loads nothing of node:http (undici asks it for nothing mcat uses); its header cap is 16 KiB whatever Node is told', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-http-'));
+    const hook = join(dir, 'loads.cjs');
+    writeFileSync(hook, "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_LOG, process.moduleLoadList.join('\\n')));\n");
+    const log = join(dir, 'loads.txt');
+    const id = String(sb.info.examples.releaseIds[0]);
+    const r = await execa(cliNode, ['-r', hook, binPath, 'release', 'batch', id, '-o', 'json'], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), LOADS_LOG: log } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8').split('\n').filter((m) => /^NativeModule (_?http|internal\/http)/.test(m))).toEqual([]);
+    // an answer whose headers pass the cap: one line, exit 1, even when Node allows more
+    const s = await hostile();
+    s.on('/1.2/release/details/batch', json({ status: 'ok', items: { releases: [] } }, 200, { 'x-padding': 'x'.repeat(20_000) }));
+    const big = await execa(cliNode, [binPath, 'release', 'batch', id, '-o', 'json'], {
+      reject: false,
+      env: { ...mcatEnv(), ...hostileEnv(s, { MCAT_RETRIES: '0' }), NODE_OPTIONS: '--max-http-header-size=65536' },
+    });
+    expect(big.exitCode).toBe(1);
+    expect(big.stdout).toBe('');
+    expect(big.stderr.split('\n')[0]).toMatch(/^mcat: network error talking to 127\.0\.0\.1:\d+: Headers Overflow Error/);
+  });
+
+  it("a read has V8 compile undici's parser whole (in the background), a --jq read lazily (jq's WebAssembly is 0.9 MB)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-'));
+    const hook = join(dir, 'flags.cjs');
+    writeFileSync(
+      hook,
+      "const v8 = require('node:v8'); const set = v8.setFlagsFromString; const seen = [];\n" +
+        'v8.setFlagsFromString = function (f) { seen.push(f); return set.call(this, f); };\n' +
+        "process.on('exit', () => require('node:fs').writeFileSync(process.env.FLAGS_LOG, seen.join(' ')));\n",
+    );
+    const log = join(dir, 'flags.txt');
+    const id = String(sb.info.examples.releaseIds[0]);
+    const flagsOf = async (args: string[]) => {
+      const r = await execa(cliNode, ['-r', hook, binPath, ...args], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), FLAGS_LOG: log } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split(' ');
+    };
+    expect(await flagsOf(['release', 'batch', id, '-o', 'json'])).toEqual(expect.arrayContaining(['--liftoff-only', '--no-wasm-lazy-compilation']));
+    for (const jq of [['--jq', '.items'], ['--jq=.items']]) {
+      const flags = await flagsOf(['release', 'batch', id, ...jq]);
+      expect(flags).toContain('--liftoff-only');
+      expect(flags).not.toContain('--no-wasm-lazy-compilation');
+    }
+  });
+
+  it('a run whose output drains slowly (its pool left open for the exit) ends as soon as the reader has it all', async () => {
+    const first = sb.info.examples.releaseIds[0];
+    const ids = Array.from({ length: 300 }, (_, i) => String(first + i)).join(' ');
+    const t0 = Date.now();
+    // 0.5 MB of JSON: more than a pipe holds, so the launcher waits for the output before it exits
+    const r = await execa('bash', ['-c', `"${cliNode}" "${binPath}" release batch ${ids} -o json 2>/dev/null | (sleep 0.3; wc -c)`], {
+      reject: false,
+      env: { ...mcatEnv(), ...sandboxProfileEnv(sb) } as Record<string, string>,
+    });
+    expect(Number(r.stdout.trim())).toBeGreaterThan(200_000);
+    // not the launcher's 3 s safety net, nor undici's 10 s keep-alive
+    expect(Date.now() - t0).toBeLessThan(2500);
   });
 
   it('the same read as a table loads chalk too', async () => {

@@ -1,6 +1,7 @@
 // Pieces shared by the resource schemas. Objects are loose: unknown fields pass through
 // untouched; only what mcat relies on is checked, and the spec's variations are accepted.
 import * as z from './zod';
+import { servicePriceAlias } from './transforms';
 
 /** Catalogue ids are integers; a numeric string (from an older XML form) is read as one. */
 export const catalogueId = z.union([z.int(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))]);
@@ -34,13 +35,7 @@ export const named = z.looseObject({ id: catalogueId, name: z.optional(z.string(
 
 /** The real service calls servicePrice `sevendigitalPrice`: read it under the spec's name. */
 export const price = preprocess(
-  (v) => {
-    if (v && typeof v === 'object' && !Array.isArray(v) && 'sevendigitalPrice' in v) {
-      const { sevendigitalPrice, ...rest } = v as Record<string, unknown>;
-      return 'servicePrice' in rest ? rest : { ...rest, servicePrice: sevendigitalPrice };
-    }
-    return v;
-  },
+  servicePriceAlias,
   z.looseObject({
     currencyCode: z.optional(z.string()),
     servicePrice: z.optional(priceValue),

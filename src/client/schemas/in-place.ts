@@ -9,8 +9,13 @@
 // check it does not know (the whole schema is then left to zod). Nothing is changed in the body
 // until all of it has passed, so zod always sees the body as received.
 //
+// A checker is JavaScript made from the schema: compiled here at run time (checkerOf), or by the
+// build from the same schemas into dist (precompiledModule, see precompiled.ts), so that a read
+// whose body fits never loads zod at all. Both are the same code from the same compiler.
+//
 // One difference from zod's output, on purpose: an object keeps the server's key order (zod puts
 // the schema's keys first). Test: test/unit/client/in-place.test.ts compares the two.
+import { has, isPlainObject, NO, runCheck, type Check } from './check';
 
 /** zod's definition of a schema, as far as this module reads it (zod's internals, read loosely). */
 interface Def {
@@ -35,34 +40,6 @@ interface Def {
   transform?: unknown;
 }
 type Schema = { _zod?: { def?: Def } } | undefined;
-/** An object or array whose members are read and set by key. */
-type Box = { [key: string | number]: unknown };
-
-/** What a check returns for a value that does not fit (or that it leaves to zod). */
-const NO: unique symbol = Symbol('no');
-
-/** A change to make once the whole body has passed: obj[key] = value. */
-type Fix = [obj: Box, key: string | number, value: unknown];
-
-/** The value zod would output for `v`, or NO; changes inside `v` are recorded in `fixes`, not made. */
-type Check = (v: unknown, fixes: Fix[]) => unknown;
-
-const has = Object.prototype.hasOwnProperty;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** An element of an array or a record: false when it does not fit; a changed output is recorded. */
-function member(container: Box, key: string | number, check: Check, fixes: Fix[]): boolean {
-  const cur = container[key];
-  const out = check(cur, fixes);
-  if (out === NO) return false;
-  if (out !== cur) fixes.push([container, key, out]);
-  return true;
-}
 
 /** Thrown while compiling: the schema uses something this module does not decide. */
 class Unsupported extends Error {}
@@ -71,148 +48,181 @@ function unsupported(what: string): never {
   throw new Unsupported(what);
 }
 
-/** The checks of a string schema this module knows: regex formats. */
-function stringCheck(def: Def): (s: string) => boolean {
-  if (def.coerce) unsupported('coerced string');
-  const patterns: RegExp[] = [];
-  for (const c of def.checks ?? []) {
-    const cd = c?._zod?.def;
-    if (cd?.check === 'string_format' && cd.format === 'regex' && cd.pattern instanceof RegExp) patterns.push(cd.pattern);
-    else unsupported(`string check ${cd?.check}/${cd?.format}`);
-  }
-  if (patterns.length === 0) return () => true;
-  return (s) => {
-    for (const p of patterns) {
-      p.lastIndex = 0; // as zod does: a /g pattern keeps state between tests
-      if (!p.test(s)) return false;
+/**
+ * A value the code refers to by a name the caller gives it: a transform's function, a string
+ * pattern, a default (`def`: its `defaultValue` is a fresh value at each read). undefined: the
+ * caller cannot name it, and the schema is left to zod.
+ */
+type Refer = (kind: 'transform' | 'pattern' | 'default', value: unknown) => string | undefined;
+
+/**
+ * Checkers as JavaScript: one function declaration per schema (`function c3(v, fixes)`) over the
+ * names NO, has, isPlainObject and those `refer` gave. The keys of objects are embedded as JSON
+ * strings and everything else is named, so no text from a body, nor any text of a schema but its
+ * keys, becomes code.
+ */
+class Program {
+  readonly fns: string[] = [];
+  private readonly memo = new Map<Schema, string>();
+  private readonly added: Schema[] = [];
+  private n = 0;
+
+  constructor(private readonly refer: Refer) {}
+
+  /** The name of the checker of `schema`, or undefined (nothing of it kept) when it is zod's to decide. */
+  root(schema: object): string | undefined {
+    const fns = this.fns.length;
+    const added = this.added.length;
+    try {
+      return this.compile(schema);
+    } catch (e) {
+      if (!(e instanceof Unsupported)) throw e;
+      this.fns.length = fns;
+      for (const s of this.added.splice(added)) this.memo.delete(s);
+      return undefined;
     }
-    return true;
-  };
+  }
+
+  private ref(kind: Parameters<Refer>[0], value: unknown): string {
+    return this.refer(kind, value) ?? unsupported(`a ${kind} without a name`);
+  }
+
+  private compile(schema: Schema): string {
+    const known = this.memo.get(schema);
+    if (known) return known;
+    const def = schema?._zod?.def;
+    if (!def) unsupported('not a zod schema');
+    // a check added with .check() (refinements, lengths) on any kind but the string formats below
+    if (def.type !== 'string' && def.checks?.length) unsupported(`checks on ${def.type}`);
+    const name = `c${this.n++}`;
+    // named before its parts: a schema that contains itself (z.lazy is not supported, but a memo hit is)
+    this.memo.set(schema, name);
+    this.added.push(schema);
+    this.fns.push(`function ${name}(v, fixes) {\n${this.body(def)}\n}`);
+    return name;
+  }
+
+  private body(def: Def): string {
+    switch (def.type) {
+      case 'string':
+        return `return typeof v === 'string'${this.patterns(def)} ? v : NO;`;
+      case 'number':
+        if (def.coerce) unsupported('coerced number');
+        if (def.format === 'safeint') return 'return Number.isSafeInteger(v) ? v : NO;';
+        if (def.format === undefined) return `return typeof v === 'number' && Number.isFinite(v) ? v : NO;`;
+        return unsupported(`number format ${def.format}`);
+      case 'boolean':
+        if (def.coerce) unsupported('coerced boolean');
+        return `return typeof v === 'boolean' ? v : NO;`;
+      case 'null':
+        return 'return v === null ? v : NO;';
+      case 'unknown':
+      case 'any':
+        return 'return v;';
+      case 'optional':
+        return `return v === undefined ? v : ${this.compile(def.innerType)}(v, fixes);`;
+      case 'nullable':
+        return `return v === null ? v : ${this.compile(def.innerType)}(v, fixes);`;
+      case 'default': {
+        const inner = this.compile(def.innerType);
+        // zod's getter: a fresh copy of the default each time
+        return `return v === undefined ? ${this.ref('default', def)}() : ${inner}(v, fixes);`;
+      }
+      case 'array':
+        return `if (!Array.isArray(v)) return NO;\nfor (let i = 0; i < v.length; i++) {\n${member(this.compile(def.element), 'v[i]', 'i')}\n}\nreturn v;`;
+      case 'object':
+        return this.object(def);
+      case 'record': {
+        const kd = def.keyType?._zod?.def;
+        // every key is a string: whatever the record's mode, each passes with its value
+        if (kd?.type !== 'string' || kd.checks?.length || kd.coerce) unsupported('record key');
+        const value = this.compile(def.valueType);
+        return `if (!isPlainObject(v) || has.call(v, '__proto__')) return NO;\nfor (const k of Object.keys(v)) {\n${member(value, 'v[k]', 'k')}\n}\nreturn v;`;
+      }
+      case 'union': {
+        if (def.inclusive === false || def.discriminator !== undefined) unsupported('exclusive or discriminated union');
+        const options = (def.options ?? []).map((o) => this.compile(o));
+        // the first option that fits wins, as in zod
+        return `const mark = fixes.length;\nlet out;\n${options.map((o) => `out = ${o}(v, fixes); if (out !== NO) return out; fixes.length = mark;`).join('\n')}\nreturn NO;`;
+      }
+      case 'pipe': {
+        const a = this.compile(def.in);
+        const b = this.compile(def.out);
+        // a transform would see the value before the changes recorded inside it: zod's business
+        const thenTransform = def.out?._zod?.def?.type === 'transform' ? 'if (fixes.length !== mark) return NO;\n' : '';
+        return `const mark = fixes.length;\nconst mid = ${a}(v, fixes);\nif (mid === NO) return NO;\n${thenTransform}return ${b}(mid, fixes);`;
+      }
+      case 'transform': {
+        const fn = this.ref('transform', def.transform);
+        return `const payload = { value: v, issues: [] };\nconst out = ${fn}(v, payload);\nreturn payload.issues.length || out instanceof Promise ? NO : out;`;
+      }
+      default:
+        return unsupported(`schema kind ${def.type}`);
+    }
+  }
+
+  /** The checks of a string schema this module knows (regex formats), as `&& …` tests of v. */
+  private patterns(def: Def): string {
+    if (def.coerce) unsupported('coerced string');
+    let tests = '';
+    for (const c of def.checks ?? []) {
+      const cd = c?._zod?.def;
+      if (!(cd?.check === 'string_format' && cd.format === 'regex' && cd.pattern instanceof RegExp)) unsupported(`string check ${cd?.check}/${cd?.format}`);
+      const p = this.ref('pattern', cd.pattern);
+      // lastIndex reset as zod does: a /g pattern keeps state between tests
+      tests += ` && (${p}.lastIndex = 0, ${p}.test(v))`;
+    }
+    return tests;
+  }
+
+  /**
+   * A loose object: each key read by name and each simple field tested in line. A loop over the
+   * keys (a keyed load for each, a call for each) cost about as much as JSON.parse of the body.
+   */
+  private object(def: Def): string {
+    // a loose object passes unknown keys through; a plain or strict one drops or refuses them
+    if (def.catchall?._zod?.def?.type !== 'unknown') unsupported('object that is not loose');
+    const shape: Record<string, Schema> = def.shape ?? {};
+    // zod drops an own __proto__ key: such an object is left to it
+    if (Object.keys(shape).includes('__proto__')) unsupported('a key named __proto__');
+    let body = `if (typeof v !== 'object' || v === null || Array.isArray(v) || has.call(v, '__proto__')) return NO;\nlet cur, out, el;\n`;
+    for (const [key, field] of Object.entries(shape)) body += `cur = v[${JSON.stringify(key)}]; ${this.field(key, field)}\n`;
+    return body + 'return v;';
+  }
+
+  /**
+   * The check of an object's field (its value in `cur`): a test in line, a call of its check, and
+   * the short ways around the call for the common case (each a call of its own otherwise: a call
+   * per field and per member was most of a release's check): an optional field left out when
+   * undefined; a union whose first option is tested in line calls its check only when that test
+   * fails (the first option that fits wins, as in zod); an array, optional or not, checks its
+   * members in a loop of the object's code.
+   */
+  private field(key: string, schema: Schema): string {
+    const test = inlineTest(schema);
+    if (test) return `if (!(${test})) return NO;`;
+    // compiled whole first: a schema this module leaves to zod still throws Unsupported here
+    const whole = this.compile(schema);
+    let def = schema?._zod?.def;
+    const optional = def?.type === 'optional';
+    if (optional) def = def?.innerType?._zod?.def;
+    let code: string;
+    if (def?.type === 'array') {
+      const each = this.compile(def.element);
+      code = `if (!Array.isArray(cur)) return NO; for (let i = 0; i < cur.length; i++) { el = cur[i]; out = ${each}(el, fixes); if (out === NO) return NO; if (out !== el) fixes.push([cur, i, out]); }`;
+    } else {
+      const inner = optional ? this.compile(schema?._zod?.def?.innerType) : whole;
+      code = `out = ${inner}(cur, fixes); if (out === NO) return NO; if (out !== cur) fixes.push([v, ${JSON.stringify(key)}, out]);`;
+      const first = def?.type === 'union' ? inlineTest(def.options?.[0]) : undefined;
+      if (first) code = `if (!(${first})) { ${code} }`;
+    }
+    return optional ? `if (cur !== undefined) { ${code} }` : code;
+  }
 }
 
-function compileDef(schema: Schema, memo: Map<unknown, Check>): Check {
-  const known = memo.get(schema);
-  if (known) return known;
-  const def = schema?._zod?.def;
-  if (!def) unsupported('not a zod schema');
-  // a check added with .check() (refinements, lengths) on any kind but the string formats above
-  if (def.type !== 'string' && def.checks?.length) unsupported(`checks on ${def.type}`);
-  let check: Check;
-  switch (def.type) {
-    case 'string': {
-      const ok = stringCheck(def);
-      check = (v) => (typeof v === 'string' && ok(v) ? v : NO);
-      break;
-    }
-    case 'number': {
-      if (def.coerce) unsupported('coerced number');
-      if (def.format === 'safeint') check = (v) => (Number.isSafeInteger(v) ? v : NO);
-      else if (def.format === undefined) check = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : NO);
-      else unsupported(`number format ${def.format}`);
-      break;
-    }
-    case 'boolean':
-      if (def.coerce) unsupported('coerced boolean');
-      check = (v) => (typeof v === 'boolean' ? v : NO);
-      break;
-    case 'null':
-      check = (v) => (v === null ? v : NO);
-      break;
-    case 'unknown':
-    case 'any':
-      check = (v) => v;
-      break;
-    case 'optional': {
-      const inner = compileDef(def.innerType, memo);
-      check = (v, fixes) => (v === undefined ? v : inner(v, fixes));
-      break;
-    }
-    case 'nullable': {
-      const inner = compileDef(def.innerType, memo);
-      check = (v, fixes) => (v === null ? v : inner(v, fixes));
-      break;
-    }
-    case 'default': {
-      const inner = compileDef(def.innerType, memo);
-      // zod's getter: a fresh copy of the default each time
-      check = (v, fixes) => (v === undefined ? def.defaultValue : inner(v, fixes));
-      break;
-    }
-    case 'array': {
-      const element = compileDef(def.element, memo);
-      check = (v, fixes) => {
-        if (!Array.isArray(v)) return NO;
-        for (let i = 0; i < v.length; i++) if (!member(v as unknown as Box, i, element, fixes)) return NO;
-        return v;
-      };
-      break;
-    }
-    case 'object': {
-      // a loose object passes unknown keys through; a plain or strict one drops or refuses them
-      if (def.catchall?._zod?.def?.type !== 'unknown') unsupported('object that is not loose');
-      const shape: Record<string, Schema> = def.shape ?? {};
-      const keys = Object.keys(shape);
-      if (keys.includes('__proto__')) unsupported('a key named __proto__');
-      // assigned after: a schema that contains itself (z.lazy is not supported, but a memo hit is)
-      memo.set(schema, (v, fixes) => check(v, fixes));
-      check = objectCheck(keys.map((k) => [k, fieldPlan(shape[k], memo)]));
-      break;
-    }
-    case 'record': {
-      const kd = def.keyType?._zod?.def;
-      // every key is a string: whatever the record's mode, each passes with its value
-      if (kd?.type !== 'string' || kd.checks?.length || kd.coerce) unsupported('record key');
-      const value = compileDef(def.valueType, memo);
-      check = (v, fixes) => {
-        if (!isPlainObject(v) || has.call(v, '__proto__')) return NO;
-        for (const k of Object.keys(v)) if (!member(v, k, value, fixes)) return NO;
-        return v;
-      };
-      break;
-    }
-    case 'union': {
-      if (def.inclusive === false || def.discriminator !== undefined) unsupported('exclusive or discriminated union');
-      const options = (def.options ?? []).map((o) => compileDef(o, memo));
-      // the first option that fits wins, as in zod
-      check = (v, fixes) => {
-        const mark = fixes.length;
-        for (const option of options) {
-          const out = option(v, fixes);
-          if (out !== NO) return out;
-          fixes.length = mark;
-        }
-        return NO;
-      };
-      break;
-    }
-    case 'pipe': {
-      const a = compileDef(def.in, memo);
-      const b = compileDef(def.out, memo);
-      const thenTransform = def.out?._zod?.def?.type === 'transform';
-      check = (v, fixes) => {
-        const mark = fixes.length;
-        const mid = a(v, fixes);
-        if (mid === NO) return NO;
-        // a transform would see the value before the changes recorded inside it: zod's business
-        if (thenTransform && fixes.length !== mark) return NO;
-        return b(mid, fixes);
-      };
-      break;
-    }
-    case 'transform': {
-      const fn = def.transform as (v: unknown, payload: { value: unknown; issues: unknown[] }) => unknown;
-      check = (v) => {
-        const payload = { value: v, issues: [] as unknown[] };
-        const out = fn(v, payload);
-        return payload.issues.length || out instanceof Promise ? NO : out;
-      };
-      break;
-    }
-    default:
-      unsupported(`schema kind ${def.type}`);
-  }
-  memo.set(schema, check);
-  return check;
+/** The check of one member (`at`, under `key` of v): false goes out as NO, a changed output is recorded. */
+function member(check: string, at: string, key: string): string {
+  return `const cur = ${at}, out = ${check}(cur, fixes); if (out === NO) return NO; if (out !== cur) fixes.push([v, ${key}, out]);`;
 }
 
 /**
@@ -244,87 +254,21 @@ function inlineTest(schema: Schema): string | undefined {
   }
 }
 
-/**
- * How an object's field is checked in its code: a test in line (`test`), a call of its check,
- * and the short ways around the call for the common case (each a check of its own otherwise: a
- * call per field and per member, through closures shared by every schema of their kind, was most
- * of a release's check). `skipIf` (an optional field) leaves out an undefined value; `unless` (a
- * union whose first option is tested in line) calls the union's check only when that test fails,
- * the first option that fits winning as in zod; `each` (an array, or an optional one) calls the
- * members' check in a loop of the object's code.
- */
-type FieldPlan =
-  | { test: string }
-  | { check: Check; skipIf?: boolean; unless?: string }
-  | { each: Check; skipIf: boolean };
-
-function fieldPlan(schema: Schema, memo: Map<unknown, Check>): FieldPlan {
-  const test = inlineTest(schema);
-  if (test) return { test };
-  // compiled whole first: a schema this module leaves to zod still throws Unsupported here
-  const check = compileDef(schema, memo);
-  let def = schema?._zod?.def;
-  let skipIf = false;
-  if (def?.type === 'optional') {
-    skipIf = true;
-    def = def.innerType?._zod?.def;
-  }
-  if (def?.type === 'array') return { each: compileDef(def.element, memo), skipIf };
-  const inner = skipIf ? compileDef(schema?._zod?.def?.innerType, memo) : check;
-  if (def?.type === 'union') {
-    const first = inlineTest(def.options?.[0]);
-    if (first) return { check: inner, skipIf, unless: first };
-  }
-  return { check: inner, skipIf };
-}
-
-/**
- * The check of a loose object, as code made for its keys: each key read by name and each simple
- * field tested in line. A loop over the keys (a keyed load for each, a call for each) cost about
- * as much as JSON.parse of the body; this costs a fraction. The keys are embedded as JSON
- * strings and the checks passed in, so no text from a body ever becomes code.
- */
-function objectCheck(fields: [key: string, plan: FieldPlan][]): Check {
-  const checks: Check[] = [];
-  const call = (c: Check, k: string) => {
-    checks.push(c);
-    return `out = c${checks.length - 1}(cur, fixes); if (out === NO) return NO; if (out !== cur) fixes.push([v, ${k}, out]);`;
-  };
-  let body = `if (typeof v !== 'object' || v === null || Array.isArray(v) || has.call(v, '__proto__')) return NO;\nlet cur, out, el;\n`;
-  for (const [key, plan] of fields) {
-    const k = JSON.stringify(key);
-    let code: string;
-    if ('test' in plan) code = `if (!(${plan.test})) return NO;`;
-    else if ('each' in plan) {
-      checks.push(plan.each);
-      const c = `c${checks.length - 1}`;
-      code = `if (!Array.isArray(cur)) return NO; for (let i = 0; i < cur.length; i++) { el = cur[i]; out = ${c}(el, fixes); if (out === NO) return NO; if (out !== el) fixes.push([cur, i, out]); }`;
-      if (plan.skipIf) code = `if (cur !== undefined) { ${code} }`;
-    } else {
-      code = call(plan.check, k);
-      if (plan.unless) code = `if (!(${plan.unless})) { ${code} }`;
-      if (plan.skipIf) code = `if (cur !== undefined) { ${code} }`;
-    }
-    body += `cur = v[${k}]; ${code}\n`;
-  }
-  body += 'return v;';
-  const names = checks.map((_, i) => `c${i}`);
-  // zod drops an own __proto__ key: such an object is left to it
-  return new Function('NO', 'has', ...names, `return function check(v, fixes) {\n${body}\n};`)(NO, has, ...checks) as Check;
-}
-
 const compiled = new WeakMap<object, Check | null>();
 
-/** The checker of a schema, or null when this module leaves the schema to zod. */
-export function checkerOf(schema: object): Check | null {
+/** The checker of a schema, compiled now, or null when this module leaves the schema to zod. */
+function checkerOf(schema: object): Check | null {
   let c = compiled.get(schema);
   if (c === undefined) {
-    try {
-      c = compileDef(schema, new Map());
-    } catch (e) {
-      if (!(e instanceof Unsupported)) throw e;
-      c = null;
-    }
+    const names: string[] = [];
+    const values: unknown[] = [];
+    const program = new Program((kind, value) => {
+      names.push(`r${names.length}`);
+      values.push(kind === 'default' ? () => (value as Def).defaultValue : value);
+      return names[names.length - 1];
+    });
+    const root = program.root(schema);
+    c = root === undefined ? null : (new Function('NO', 'has', 'isPlainObject', ...names, `${program.fns.join('\n')}\nreturn ${root};`)(NO, has, isPlainObject, ...values) as Check);
     compiled.set(schema, c);
   }
   return c;
@@ -342,10 +286,52 @@ export function checkedInPlace(schema: object): boolean {
  */
 export function parseInPlace(schema: object, data: unknown): { value: unknown } | undefined {
   const check = checkerOf(schema);
-  if (!check) return undefined;
-  const fixes: Fix[] = [];
-  const out = check(data, fixes);
-  if (out === NO) return undefined;
-  for (const [obj, key, value] of fixes) obj[key] = value;
-  return { value: out };
+  return check ? runCheck(check, data) : undefined;
+}
+
+/** A default the build can write as a literal: JSON data alone (a fresh copy at each evaluation). */
+function jsonData(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(jsonData);
+  return isPlainObject(v) && !has.call(v, '__proto__') && Object.values(v).every(jsonData);
+}
+
+/**
+ * The source of src/client/schemas/precompiled.ts as the build writes it: the checkers of `roots`
+ * (by key) made now, for every schema this module decides, with the transforms found among
+ * `transforms` (the exports of transforms.ts: the module imports them from there) or JavaScript's
+ * own String and Number. A schema with any other function is left out (zod checks it).
+ */
+export function precompiledModule(roots: Record<string, object>, transforms: Record<string, unknown>): string {
+  const consts: string[] = [];
+  const program = new Program((kind, value) => {
+    let expr: string | undefined;
+    if (kind === 'pattern') expr = String(value);
+    else if (kind === 'default') {
+      const d = (value as Def).defaultValue;
+      expr = jsonData(d) ? `() => (${JSON.stringify(d)})` : undefined;
+    } else if (value === String || value === Number) expr = (value as { name: string }).name;
+    else {
+      const name = Object.keys(transforms).find((k) => transforms[k] === value);
+      expr = name && `T.${name}`;
+    }
+    if (expr === undefined) return undefined;
+    consts.push(`const r${consts.length} = ${expr};`);
+    return `r${consts.length - 1}`;
+  });
+  const entries: string[] = [];
+  for (const [key, schema] of Object.entries(roots)) {
+    const root = program.root(schema);
+    if (root) entries.push(`  ${JSON.stringify(key)}: ${root},`);
+  }
+  return [
+    '// Made by the build (precompiledModule in src/client/schemas/in-place.ts) from the zod schemas.',
+    "import { NO, has, isPlainObject } from './check';",
+    "import * as T from './transforms';",
+    ...consts,
+    ...program.fns,
+    `export const PRECOMPILED = {\n${entries.join('\n')}\n};`,
+    '',
+  ].join('\n');
 }

@@ -1,5 +1,6 @@
 import * as z from './zod';
 import { artist, catalogueId, download, envelope, named, paging, preprocess, year } from './common';
+import { batchErrorAliases } from './transforms';
 
 export const release = z.looseObject({
   id: catalogueId,
@@ -22,14 +23,7 @@ export type Release = z.infer<typeof release>;
 
 /** A per-id failure of the batch call; the real service spells the id field `Itemid`. */
 export const batchError = preprocess(
-  (v) => {
-    if (v && typeof v === 'object' && !('itemId' in v)) {
-      const o = v as Record<string, unknown>;
-      const alias = o.Itemid ?? o.ItemId ?? o.itemid ?? o.id;
-      if (alias !== undefined) return { ...o, itemId: alias };
-    }
-    return v;
-  },
+  batchErrorAliases,
   z.looseObject({
     itemId: catalogueId,
     code: z.optional(z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))])),

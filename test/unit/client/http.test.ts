@@ -327,6 +327,42 @@ describe('timeouts and network errors', () => {
     }
   });
 
+  it('close({ exiting }) leaves an idle pool\'s sockets to the exit of the process; busy, or without it, the pool closes them', async () => {
+    const closed: string[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      const wait = req.url === '/slow' ? 150 : 0;
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.2"}'), wait);
+    });
+    server.on('connection', (socket) => socket.on('close', () => closed.push('socket')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    try {
+      const idle = new ApiClient({ baseUrl, credentials: CREDS, retries: 0 });
+      await idle.request('GET', '/x');
+      await idle.close({ exiting: true });
+      await settle();
+      expect(closed).toEqual([]);
+      // the pool still works: nothing was closed
+      expect(await idle.request('GET', '/y')).toMatchObject({ status: 'ok' });
+      await idle.close();
+      await settle();
+      expect(closed).toEqual(['socket']);
+
+      const busy = new ApiClient({ baseUrl, credentials: CREDS, retries: 0 });
+      const inFlight = busy.request('GET', '/slow');
+      await new Promise((r) => setTimeout(r, 30));
+      await busy.close({ exiting: true });
+      expect(await inFlight).toMatchObject({ status: 'ok' });
+      await settle();
+      expect(closed).toEqual(['socket', 'socket']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('connection refused is a NetworkError naming the host', async () => {
     const client = new ApiClient({ baseUrl: 'http://127.0.0.1:9', credentials: CREDS, retries: 0 });
     const err = await client.request<any>('GET', '/x').catch((e) => e);
@@ -369,15 +405,17 @@ describe('error mapping', () => {
     await expect(api.client.request<any>('GET', '/shape', { schema, what: 'release details' })).rejects.toThrow(/^release details: items\.releases\.0\.id: /);
   });
 
-  it('a schema given as a function is built once the request has gone out, and validates as one given built', async () => {
+  it('a schema given by name (no checker of the build: run from source) is built once the request has gone out, and validates as one given built', async () => {
     const { z } = await import('zod');
+    const { namedSchema } = await import('../../../src/client/schemas/named');
     api = mockApi();
     api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"7"}]}}', headers: json }), 2);
     let sentBefore = -1;
-    const lazy = (id: import('zod').ZodType) => async () => {
-      sentBefore = api.calls.length;
-      return z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id })) }) });
-    };
+    const lazy = (id: import('zod').ZodType) =>
+      namedSchema('release.batchBody', async () => {
+        sentBefore = api.calls.length;
+        return z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id })) }) }) as never;
+      });
     const ok = await api.client.request<any>('GET', '/shape', { schema: lazy(z.string().transform(Number)), what: 'release details' });
     expect(ok.items.releases[0].id).toBe(7);
     expect(sentBefore).toBe(1);

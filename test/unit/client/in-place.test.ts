@@ -10,6 +10,13 @@ import { releaseTracksBody, trackMetadataBody } from '../../../src/client/schema
 import { checkedInPlace, parseInPlace } from '../../../src/client/schemas/in-place';
 import { validate } from '../../../src/client/interpret';
 import { ResponseError } from '../../../src/client/errors';
+import { PRECOMPILE, precompiledSource } from '../../../src/client/schemas/precompile';
+import type { runCheck as runCheckType, Check } from '../../../src/client/schemas/check';
+import { parseApiXml } from '../../../src/client/xml';
+import { fixture } from './helpers';
+import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -212,8 +219,9 @@ const REPLACEMENTS: ((v: any) => unknown)[] = [
   () => '0042',
 ];
 
-describe('random damage: in place accepts only what zod accepts, with the same values', () => {
-  it.each(EXAMPLES.slice(0, 9))('%s', (_name, schema, body) => {
+/** Random damage to `body`: `parse` accepts only what zod accepts, with the same values, and leaves the rest untouched. */
+function damageRounds(schema: any, body: any, parse: (data: unknown) => { value: unknown } | undefined): void {
+  {
     const random = prng(15);
     let accepted = 0;
     let refused = 0;
@@ -228,7 +236,7 @@ describe('random damage: in place accepts only what zod accepts, with the same v
       }
       const byZod = schema.safeParse(clone(damaged));
       const data = clone(damaged);
-      const got = parseInPlace(schema, data);
+      const got = parse(data);
       if (got) {
         accepted++;
         expect(byZod.success).toBe(true);
@@ -241,5 +249,84 @@ describe('random damage: in place accepts only what zod accepts, with the same v
     // neither side of the comparison is empty
     expect(accepted).toBeGreaterThan(10);
     expect(refused).toBeGreaterThan(10);
+  }
+}
+
+describe('random damage: in place accepts only what zod accepts, with the same values', () => {
+  it.each(EXAMPLES.slice(0, 9))('%s', (_name, schema, body) => damageRounds(schema, body, (data) => parseInPlace(schema, data)));
+});
+
+/**
+ * The module the build puts in place of precompiled.ts, bundled and loaded as dist/ has it, with
+ * the runCheck of its own bundle (its own NO).
+ */
+function builtCheckers(): { PRECOMPILED: Record<string, Check>; runCheck: typeof runCheckType } {
+  const dir = join(import.meta.dirname, '../../../src/client/schemas');
+  const contents = `${precompiledSource()}\nexport { runCheck } from './check';\n`;
+  const out = buildSync({ stdin: { contents, resolveDir: dir, loader: 'js' }, bundle: true, format: 'cjs', platform: 'node', write: false });
+  const mod = { exports: {} as ReturnType<typeof builtCheckers> };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
+  return mod.exports;
+}
+
+describe("the build's checkers (precompiled.ts in dist/): the same verdicts and output as zod, without zod", () => {
+  const { PRECOMPILED: built, runCheck } = builtCheckers();
+  const nameOf = (schema: unknown) => Object.entries(PRECOMPILE).find(([, s]) => s === schema)?.[0];
+  const examples = EXAMPLES.filter(([, schema]) => nameOf(schema) !== undefined);
+
+  it('has a checker for every schema it is given, and only those', () => {
+    expect(Object.keys(built).sort()).toEqual(Object.keys(PRECOMPILE).sort());
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('its module imports zod nowhere: only the checkers\' helpers and the schemas\' own transforms', () => {
+    const imports = [...precompiledSource().matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+    expect(imports.sort()).toEqual(['./check', './transforms']);
+  });
+
+  it.each(examples)('%s', (_name, schema, body) => {
+    const check = built[nameOf(schema)!];
+    const data = clone(body);
+    const got = runCheck(check, data);
+    expect(got).toBeDefined();
+    expect(got!.value).toBe(data);
+    expect(got!.value).toEqual(schema.parse(clone(body)));
+  });
+
+  it.each(examples)('%s, damaged at random', (_name, schema, body) => damageRounds(schema, body, (data) => runCheck(built[nameOf(schema)!], data)));
+
+  it.each([
+    ['release-details__api-stub.xml', 'release.releaseDetailsBody'],
+    ['artist-releases__page1-pageSize2__api-stub.xml', 'release.artistReleasesBody'],
+    ['artist-releases__empty__api-stub.xml', 'release.artistReleasesBody'],
+    ['release-tracks__api-stub.xml', 'track.releaseTracksBody'],
+  ] as const)('the real service\'s %s', (file, name) => {
+    const body = parseApiXml(fixture(file)).body;
+    const schema = PRECOMPILE[name];
+    const got = runCheck(built[name], clone(body));
+    expect(got).toBeDefined();
+    expect(got!.value).toEqual(schema.parse(clone(body)));
+    damageRounds(schema, body, (data) => runCheck(built[name], data));
+  });
+
+  it('a body that does not fit is left to zod, untouched (hostile: an own __proto__, wrong types deep inside)', () => {
+    const proto = JSON.parse('{"items":{"__proto__":{"polluted":true},"releases":[]}}');
+    expect(runCheck(built['release.batchBody'], proto)).toBeUndefined();
+    // zod takes it, without the key
+    expect(Object.hasOwn((batchBody.parse(proto) as any).items, '__proto__')).toBe(false);
+    for (const text of [
+      '{"items":{"releases":[{"id":"12x"}]}}',
+      '{"items":{"releases":[{"id":1,"download":{"packages":[{"id":2,"price":{"servicePrice":{}}}]}}]}}',
+      '{"items":{"errors":[{"Itemid":"7","code":"E1"}]}}',
+      '[]',
+      'null',
+    ]) {
+      const body = JSON.parse(text);
+      const before = clone(body);
+      expect(runCheck(built['release.batchBody'], body), text).toBeUndefined();
+      expect(body).toEqual(before);
+      expect(batchBody.safeParse(clone(body)).success, text).toBe(false);
+    }
+    expect(({} as any).polluted).toBeUndefined();
   });
 });
