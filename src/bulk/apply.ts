@@ -394,7 +394,9 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     const st = states.get(pe.key)!;
     const e = pe.edit;
     if (!st.startedJournaled && e.op !== 'create' && !st.createPath) {
-      journal.append({ type: 'started', key: pe.key, line: pe.line, op: e.op, at: journal.stamp() });
+      // written with the other records of this turn (the scheduler writes them before it waits),
+      // before this edit's request leaves
+      await journal.appendSoon({ type: 'started', key: pe.key, line: pe.line, op: e.op, at: journal.stamp() });
       st.startedJournaled = true;
     }
     switch (e.op) {
@@ -466,10 +468,11 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       (pe) => execute(pe),
       {
         onStart: () => emit(),
+        beforeWait: () => journal.writePending(),
         onDone: (pe, r) => {
           applied++;
           finishedAt.push(now());
-          journal.append({
+          void journal.appendSoon({
             type: 'done',
             key: pe.key,
             line: pe.line,
@@ -496,7 +499,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           const st = states.get(pe.key)!;
           finishedAt.push(now());
           failed.push({ key: pe.key, line: pe.line, index: pe.index, edit: pe.edit, attempts, ...d, ...(st.createdId ? { playlistId: st.createdId } : {}) });
-          journal.append({
+          void journal.appendSoon({
             type: 'failed',
             key: pe.key,
             line: pe.line,
