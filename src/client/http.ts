@@ -171,8 +171,15 @@ export class ApiClient {
 
   /** Like request, with the response status and headers (e.g. a Location header). */
   async exchange<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange<T>> {
-    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
-    const data = await read(res, opts.what);
+    const later = typeof opts.schema === 'function' ? schemaOf(opts.schema) : undefined;
+    // its failure is this call's once the answer has come (not an unhandled rejection before)
+    later?.catch(() => undefined);
+    const res = await this.send(method, path, opts, false);
+    const schema = later ? await later : (opts.schema as ZodMiniType | undefined);
+    // an answer with nothing to load (JSON: every answer of a bulk run) is read without waiting
+    const loading = xmlReady(res);
+    if (loading) await loading;
+    const data = readNow(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
   }
 
@@ -342,8 +349,7 @@ export class ApiClient {
  * setImmediate runs after the event loop's poll, where the connection completes and undici writes
  * the request.
  */
-function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undefined> | ZodMiniType | undefined {
-  if (typeof schema !== 'function') return schema;
+function schemaOf(schema: () => Promise<ZodMiniType>): Promise<ZodMiniType> {
   return new Promise<void>((resolve) => setImmediate(resolve)).then(schema);
 }
 
@@ -351,6 +357,16 @@ function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undef
 async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
   try {
     await xmlReady(res);
+  } catch (err) {
+    if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
+    throw err;
+  }
+  return readNow(res, what);
+}
+
+/** read() once the XML reader is loaded, if the body needs it. */
+function readNow(res: RawResponse, what: string | undefined): unknown {
+  try {
     return interpret(res.status, res.headers, res.text, res.url, what);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
