@@ -182,9 +182,11 @@ function fieldsOf(e: PlaylistFields): DetailsBody {
   return b;
 }
 
-/** The body of a replace request for an edit. */
+/** The body of a replace request for an edit (its tracks as they are: the client only serialises a body). */
 export function replaceBodyOf(e: ReplaceEdit): ReplaceBody {
-  return { ...fieldsOf(e), tracks: e.tracks.map((t) => ({ ...t })) };
+  const b: ReplaceBody = fieldsOf(e) as ReplaceBody;
+  b.tracks = e.tracks;
+  return b;
 }
 
 /** The body of a create request for a create edit, or a replace edit whose playlist is missing. */

@@ -265,6 +265,7 @@ export class Journal {
   private pending = '';
   private pendingCount = 0;
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } | undefined;
+  private lastStamp = { ms: NaN, text: '' };
 
   private constructor(readonly path: string, fd: number, readonly header: JournalHeader, private readonly lock: JournalLock, now: () => Date, io: JournalIo) {
     this.fd = fd;
@@ -364,7 +365,11 @@ export class Journal {
   }
 
   stamp(): string {
-    return this.now().toISOString();
+    const t = this.now();
+    // two records an edit, many within one millisecond: the same text for the same time
+    const ms = t.getTime();
+    if (ms !== this.lastStamp.ms) this.lastStamp = { ms, text: t.toISOString() };
+    return this.lastStamp.text;
   }
 
   /**
