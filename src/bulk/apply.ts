@@ -473,7 +473,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
         beforeWait: () => journal.writePending(),
         onDone: (pe, r) => {
           applied++;
-          finishedAt.push(now());
+          if (opts.onProgress) finishedAt.push(now());
           void journal.appendSoon({
             type: 'done',
             key: pe.key,
@@ -499,7 +499,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           const d = describeError(err);
           const attempts = err instanceof McatError && err.attempts ? err.attempts : 1;
           const st = states.get(pe.key)!;
-          finishedAt.push(now());
+          if (opts.onProgress) finishedAt.push(now());
           failed.push({ key: pe.key, line: pe.line, index: pe.index, edit: pe.edit, attempts, ...d, ...(st.createdId ? { playlistId: st.createdId } : {}) });
           void journal.appendSoon({
             type: 'failed',
