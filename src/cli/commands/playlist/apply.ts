@@ -8,6 +8,7 @@ import { intOption, notice, outputFormat, progressLine, quiet, say } from '../..
 import { PartialError } from '../../errors';
 import { readStdin } from '../../ids';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
+import { tuneForRun } from '../../jit';
 import { queryOf, WHOSE } from './shared';
 
 export interface ApplyFlags {
@@ -92,6 +93,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   // a shard keeps its edits' positions, lines and keys: the shards' journals together are the file's
   const edits = shard ? bulk.selectShard(parsed.edits, shard) : parsed.edits;
   const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
+  // a short run: V8 optimises only its hottest code (src/cli/jit.ts)
+  if (!flags.dryRun) await tuneForRun(edits.length);
   const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(ctx) : undefined;
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
