@@ -93,8 +93,6 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   // a shard keeps its edits' positions, lines and keys: the shards' journals together are the file's
   const edits = shard ? bulk.selectShard(parsed.edits, shard) : parsed.edits;
   const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
-  // a short run: V8 optimises only its hottest code (src/cli/jit.ts)
-  if (!flags.dryRun) await tuneForRun(edits.length);
   const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(ctx) : undefined;
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
@@ -123,6 +121,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   }
 
   const progress = bulk.progressRenderer(progressLine());
+  // a short run: V8 optimises only its hottest code (src/cli/jit.ts), once every bundle is loaded
+  const untune = await tuneForRun(edits.length);
   let result;
   try {
     result = await bulk.applyEdits({
@@ -148,6 +148,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       },
     });
   } finally {
+    untune();
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
