@@ -182,9 +182,11 @@ function fieldsOf(e: PlaylistFields): DetailsBody {
   return b;
 }
 
-/** The body of a replace request for an edit. */
+/** The body of a replace request for an edit (its tracks as they are: the client only serialises a body). */
 export function replaceBodyOf(e: ReplaceEdit): ReplaceBody {
-  return { ...fieldsOf(e), tracks: e.tracks.map((t) => ({ ...t })) };
+  const b: ReplaceBody = fieldsOf(e) as ReplaceBody;
+  b.tracks = e.tracks;
+  return b;
 }
 
 /** The body of a create request for a create edit, or a replace edit whose playlist is missing. */
@@ -394,7 +396,9 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     const st = states.get(pe.key)!;
     const e = pe.edit;
     if (!st.startedJournaled && e.op !== 'create' && !st.createPath) {
-      journal.append({ type: 'started', key: pe.key, line: pe.line, op: e.op, at: journal.stamp() });
+      // written with the other records of this turn (the scheduler writes them before it waits),
+      // before this edit's request leaves
+      await journal.appendSoon({ type: 'started', key: pe.key, line: pe.line, op: e.op, at: journal.stamp() });
       st.startedJournaled = true;
     }
     switch (e.op) {
@@ -466,10 +470,11 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       (pe) => execute(pe),
       {
         onStart: () => emit(),
+        beforeWait: () => journal.writePending(),
         onDone: (pe, r) => {
           applied++;
-          finishedAt.push(now());
-          journal.append({
+          if (opts.onProgress) finishedAt.push(now());
+          void journal.appendSoon({
             type: 'done',
             key: pe.key,
             line: pe.line,
@@ -494,9 +499,9 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
           const d = describeError(err);
           const attempts = err instanceof McatError && err.attempts ? err.attempts : 1;
           const st = states.get(pe.key)!;
-          finishedAt.push(now());
+          if (opts.onProgress) finishedAt.push(now());
           failed.push({ key: pe.key, line: pe.line, index: pe.index, edit: pe.edit, attempts, ...d, ...(st.createdId ? { playlistId: st.createdId } : {}) });
-          journal.append({
+          void journal.appendSoon({
             type: 'failed',
             key: pe.key,
             line: pe.line,

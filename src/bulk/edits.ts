@@ -74,7 +74,6 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
 
   const format = opts.format ?? formatFromFileName(fileName) ?? sniffFormat(text);
   const raw: { value: JsonValue; line: number; issues: string[]; label?: string }[] = [];
-  const lines = new LineIndex(text);
   const badUtf8Lines = new Set(errors.map((e) => e.line));
 
   if (format === 'csv') {
@@ -117,6 +116,8 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   } else {
     // json: an array of edits, or one or more objects one after another
     if (errors.length === 0) {
+      // where each line starts: NDJSON counts its lines as it goes, CSV has its own
+      const lines = new LineIndex(text);
       const r = new JsonReader(text);
       try {
         r.skipWs();

@@ -1,5 +1,6 @@
 // The apply journal: an append-only NDJSON file, one record per line, each written before the
-// run moves on (and forced to disk in groups, see append and appendDurable). It is what makes a
+// run moves on (the records of one turn of the event loop in one write: appendSoon), and forced
+// to disk in groups (see append and appendDurable). It is what makes a
 // killed run resumable: a record either is on disk whole or, if the process died mid-write, is a
 // torn last line that is ignored. One run at a time holds it (lock.ts); it is opened O_APPEND and
 // O_NOFOLLOW, created 0600 with O_EXCL.
@@ -260,6 +261,11 @@ export class Journal {
   private syncTimer: NodeJS.Timeout | undefined;
   private waiters: { upTo: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private failure: JournalWriteError | undefined;
+  /** records of appendSoon not yet written (whole lines), and the promise of their write */
+  private pending = '';
+  private pendingCount = 0;
+  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } | undefined;
+  private lastStamp = { ms: NaN, text: '' };
 
   private constructor(readonly path: string, fd: number, readonly header: JournalHeader, private readonly lock: JournalLock, now: () => Date, io: JournalIo) {
     this.fd = fd;
@@ -359,7 +365,11 @@ export class Journal {
   }
 
   stamp(): string {
-    return this.now().toISOString();
+    const t = this.now();
+    // two records an edit, many within one millisecond: the same text for the same time
+    const ms = t.getTime();
+    if (ms !== this.lastStamp.ms) this.lastStamp = { ms, text: t.toISOString() };
+    return this.lastStamp.text;
   }
 
   /**
@@ -369,7 +379,66 @@ export class Journal {
    * crash is harmless: it is the outcome of an idempotent edit, which a resume sends again.
    */
   append(rec: JournalRecord): void {
+    this.writePending();
     this.writeLine(rec);
+    this.syncLater();
+  }
+
+  /**
+   * Adds a record to those written together, in one write, by the next writePending(): the
+   * scheduler calls it before it waits, so the records of the edits that finished and started in
+   * one turn of the event loop go out in one write, before any request of an edit started in that
+   * turn is sent (apply.ts waits for its "started" record). Resolves once written; fails with the
+   * write's error. Throws at once when the journal has failed already.
+   */
+  appendSoon(rec: JournalRecord): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
+    this.pending += JSON.stringify(rec) + '\n';
+    this.pendingCount++;
+    if (!this.batch) {
+      let resolve!: () => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      // a caller that does not wait for it learns of a failure from writePending or the next append
+      promise.catch(() => {});
+      this.batch = { promise, resolve, reject };
+      // whoever else appends soon: written at the latest before the event loop goes on
+      process.nextTick(() => {
+        try {
+          this.writePending();
+        } catch {
+          // kept as this.failure: the next append or close throws it
+        }
+      });
+    }
+    return this.batch.promise;
+  }
+
+  /** Writes the records of appendSoon, all in one write (throws JournalWriteError). */
+  writePending(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    const text = this.pending;
+    const n = this.pendingCount;
+    this.pending = '';
+    this.pendingCount = 0;
+    try {
+      this.writeText(text, n);
+    } catch (err) {
+      batch.reject(err as Error);
+      throw err;
+    }
+    this.syncLater();
+    batch.resolve();
+  }
+
+  /** Written records reach the disk within GROUP_SYNC_MS. */
+  private syncLater(): void {
     this.syncTimer ??= setTimeout(() => {
       this.syncTimer = undefined;
       this.flush().catch(() => {});
@@ -383,6 +452,7 @@ export class Journal {
    * the marker is removed. Records made durable together share one fdatasync (group commit).
    */
   appendDurable(rec: JournalRecord): Promise<void> {
+    this.writePending();
     this.writeLine(rec);
     const upTo = this.written;
     return new Promise<void>((resolve, reject) => {
@@ -392,21 +462,31 @@ export class Journal {
   }
 
   private writeLine(rec: object): void {
+    this.writeText(JSON.stringify(rec) + '\n', 1);
+  }
+
+  /** Whole lines, `records` of them, in one write. */
+  private writeText(text: string, records: number): void {
     if (this.failure) throw this.failure;
     if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
-    const data = Buffer.from(JSON.stringify(rec) + '\n', 'utf8');
+    const data = Buffer.from(text, 'utf8');
     try {
       let off = 0;
       while (off < data.length) off += this.io.writeSync(this.fd, data, off, data.length - off);
     } catch (err) {
       throw this.fail(err);
     }
-    this.written++;
+    this.written += records;
   }
 
   private fail(err: unknown): JournalWriteError {
     this.failure ??= err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err);
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
+    const batch = this.batch;
+    this.batch = undefined;
+    this.pending = '';
+    this.pendingCount = 0;
+    batch?.reject(this.failure);
     return this.failure;
   }
 
@@ -474,6 +554,7 @@ export class Journal {
     this.syncTimer = undefined;
     const fd = this.fd;
     try {
+      this.writePending();
       // an fdatasync in flight must finish before its fd is closed
       await this.syncing?.catch(() => {});
       if (this.failure) throw this.failure;

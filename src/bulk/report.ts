@@ -164,10 +164,11 @@ export interface ProgressLine {
  * the line is active, and does nothing otherwise. Call end() before printing the summary.
  */
 export function progressRenderer(line: ProgressLine, opts: { intervalMs?: number; now?: () => number } = {}): {
-  onProgress: (p: ApplyProgress) => void;
+  /** undefined when nothing is shown (not a terminal, --quiet): the run then keeps no figures for it */
+  onProgress: ((p: ApplyProgress) => void) | undefined;
   end: () => void;
 } {
-  if (!line.active) return { onProgress: () => {}, end: () => {} };
+  if (!line.active) return { onProgress: undefined, end: () => {} };
   const interval = opts.intervalMs ?? 200;
   const now = opts.now ?? Date.now;
   let last = -Infinity;

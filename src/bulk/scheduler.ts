@@ -25,6 +25,9 @@ export interface RunHooks<T, R> {
   onStart?(item: T): void;
   onDone(item: T, result: R): void;
   onFailed(item: T, error: unknown): void;
+  /** before the run waits for an edit in flight: what started and finished since the last wait is
+   *  known, and none of the started ones has sent a request yet (they are still in their first await) */
+  beforeWait?(): void;
 }
 
 export class Scheduler {
@@ -135,12 +138,12 @@ export class Scheduler {
 
     try {
       for (;;) {
-        const aborted = stopped();
-        if (!aborted && ready.length > 0 && this.inFlightCount < this.concurrency) {
+        if (!stopped() && ready.length > 0 && this.inFlightCount < this.concurrency) {
           start(ready.shift()!);
           continue;
         }
-        if (this.inFlightCount === 0 && (aborted || ready.length === 0)) break;
+        if (hooks.beforeWait) safely(() => hooks.beforeWait!());
+        if (this.inFlightCount === 0 && (stopped() || ready.length === 0)) break;
         await new Promise<void>((r) => (this.wake = r));
       }
     } finally {

@@ -179,8 +179,15 @@ export class ApiClient {
       const data = await validateNamed(await read(res, opts.what), named, opts.what, res.status);
       return { status: res.status, headers: res.headers, data: data as T };
     }
-    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
-    const data = await read(res, opts.what);
+    const later = named ? loadLater(named) : undefined;
+    // its failure is this call's once the answer has come (not an unhandled rejection before)
+    later?.catch(() => undefined);
+    const res = await this.send(method, path, opts, false);
+    const schema = later ? await later : (opts.schema as ZodMiniType | undefined);
+    // an answer with nothing to load (JSON: every answer of a bulk run) is read without waiting
+    const loading = xmlReady(res);
+    if (loading) await loading;
+    const data = readNow(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
   }
 
@@ -381,7 +388,11 @@ export class ApiClient {
  */
 function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undefined> | ZodMiniType | undefined {
   if (!schema || !('load' in schema)) return schema;
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => schema.load());
+  return loadLater(schema);
+}
+
+function loadLater(named: NamedSchema): Promise<ZodMiniType> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => named.load());
 }
 
 /**
@@ -396,11 +407,16 @@ function validateNamed(data: unknown, named: NamedSchema, what: string | undefin
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */
 async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
-  await xmlReady(res);
+  try {
+    await xmlReady(res);
+  } catch (err) {
+    if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
+    throw err;
+  }
   return readNow(res, what);
 }
 
-/** read() of an answer whose XML reader, if it needs one, is loaded (xmlReady). */
+/** read() once the XML reader is loaded, if the body needs it. */
 function readNow(res: RawResponse, what: string | undefined): unknown {
   try {
     return interpret(res.status, res.headers, res.text, res.url, what);

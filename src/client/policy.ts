@@ -102,6 +102,25 @@ export class RateLimiter {
     return this.allowed * share;
   }
 
+  /**
+   * Lets a request go at once when nothing holds it back (the first answer has come, no pause,
+   * its paced slot is now): true, and it counts as sent. False: acquire() decides, and waits.
+   * Most requests of a run go this way, without a promise.
+   */
+  tryAcquire(): boolean {
+    if (!this.known) return false;
+    const now = this.now();
+    if (this.pausedUntilMs > now) return false;
+    const pace = this.pace;
+    if (Number.isFinite(pace)) {
+      const slot = Math.max(now, this.nextSlot);
+      if (slot - now >= 1) return false;
+      this.nextSlot = slot + 1000 / pace;
+    }
+    this.started(now);
+    return true;
+  }
+
   /** Waits until this request may be sent: the first request alone, pauses, then the pace. */
   async acquire(signal?: AbortSignal): Promise<void> {
     while (!this.known && this.probe) {
@@ -130,7 +149,10 @@ export class RateLimiter {
       }
       break;
     }
-    const t = this.now();
+    this.started(this.now());
+  }
+
+  private started(t: number): void {
     this.starts.push(t);
     while (this.starts.length && this.starts[0] < t - 2000) this.starts.shift();
   }
@@ -302,25 +324,26 @@ export class RetryPolicy {
    * effect. A Retry-After over the cap fails at once with RateLimitError.
    */
   async send(attempt: (n: number) => Promise<Attempted>, o: SendOptions): Promise<Attempted> {
-    let sent = 0;
+    const count = { sent: 0 };
     try {
-      const a = await this.loop(async (n) => (sent = n + 1, attempt(n)), o);
-      a.attempts = sent;
+      const a = await this.loop(attempt, o, count);
+      a.attempts = count.sent;
       return a;
     } catch (err) {
-      if (err instanceof McatError && sent > 0) err.attempts = sent;
+      if (err instanceof McatError && count.sent > 0) err.attempts = count.sent;
       throw err;
     }
   }
 
-  private async loop(attempt: (n: number) => Promise<Attempted>, o: SendOptions): Promise<Attempted> {
+  private async loop(attempt: (n: number) => Promise<Attempted>, o: SendOptions, count: { sent: number }): Promise<Attempted> {
     const note = o.trace ?? (() => {});
     for (let n = 0; ; n++) {
       if (o.signal?.aborted) throw new AbortedError();
-      await this.limiter.acquire(o.signal);
+      if (!this.limiter.tryAcquire()) await this.limiter.acquire(o.signal);
       const sentAt = this.now();
       let a: Attempted;
       try {
+        count.sent = n + 1;
         a = await attempt(n);
       } catch (err) {
         this.limiter.settle();

@@ -3,7 +3,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** RFC 3986 percent-encoding: everything but A-Z a-z 0-9 - . _ ~, UTF-8 bytes, upper-case hex. */
+// RFC 3986's unreserved characters: a value made only of them is its own encoding
+const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
+
 export function percentEncode(value: string): string {
+  if (UNRESERVED_ONLY.test(value)) return value;
   const bytes = Buffer.from(value, 'utf8');
   let out = '';
   for (const b of bytes) {

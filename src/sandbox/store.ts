@@ -43,7 +43,7 @@ export interface GroupRow {
   lastUpdated: string;
 }
 
-interface RawPlaylist {
+export interface RawPlaylist {
   id: string;
   owner: string;
   name: string;
@@ -116,6 +116,8 @@ export class Store {
   /** one transaction wrapper for every write() and read: better-sqlite3 builds four functions per wrapper */
   private readonly tx: Database.Transaction<(fn: () => unknown) => unknown>;
   private lastPrune = 0;
+  /** the stored size of each row read or saved (a change's growth is measured from it) */
+  private readonly sizes = new WeakMap<PlaylistRow, number>();
 
   private constructor(db: Database.Database, seed: number) {
     this.db = db;
@@ -200,6 +202,24 @@ export class Store {
     return this.tx.immediate(fn) as T;
   }
 
+  /**
+   * Runs a whole request in one write transaction, so that the nonce it uses and the change it
+   * makes are committed together (one commit, not two). What fails inside a write() within it is
+   * undone there (a savepoint); what was recorded before (the nonce: a replay stays refused) is
+   * committed all the same, and the failure thrown after.
+   */
+  request<T>(fn: () => T): T {
+    const out = this.tx.immediate(() => {
+      try {
+        return { ok: true as const, value: fn() };
+      } catch (error) {
+        return { ok: false as const, error };
+      }
+    }) as { ok: true; value: T } | { ok: false; error: unknown };
+    if (!out.ok) throw out.error;
+    return out.value;
+  }
+
   // ---- nonces ----
 
   useNonce(key: string, nonce: string, nowS: number): boolean {
@@ -221,7 +241,15 @@ export class Store {
 
   getPlaylist(id: string): PlaylistRow | undefined {
     const r = this.stmts.getPlaylist.get(id) as RawPlaylist | undefined;
-    return r ? fromRaw(r) : undefined;
+    if (!r) return undefined;
+    const row = fromRaw(r);
+    this.sizes.set(row, r.size);
+    return row;
+  }
+
+  /** The bytes a playlist takes as stored: as it was read (its size column), else measured. */
+  storedBytes(p: PlaylistRow): number {
+    return this.sizes.get(p) ?? playlistBytes(p);
   }
 
   listPlaylists(owner: string, offset: number, limit: number): { total: number; rows: PlaylistRow[] } {
@@ -236,9 +264,10 @@ export class Store {
     this.stmts.insertPlaylist.run(toRaw(p));
   }
 
-  /** Must run inside write(). */
-  savePlaylist(p: PlaylistRow): void {
-    this.stmts.updatePlaylist.run(toRaw(p));
+  /** Must run inside write(). `raw`: the row as stored, when the caller has it already (playlistRaw). */
+  savePlaylist(p: PlaylistRow, raw: RawPlaylist = toRaw(p)): void {
+    this.stmts.updatePlaylist.run(raw);
+    this.sizes.set(p, raw.size);
   }
 
   // ---- groups ----
@@ -357,6 +386,11 @@ function bytesOf(values: string[]): number {
 /** The bytes a playlist takes as stored. */
 export function playlistBytes(p: PlaylistRow): number {
   return toRaw(p).size;
+}
+
+/** A playlist as stored (its size included): measured once, then saved (savePlaylist). */
+export function playlistRaw(p: PlaylistRow): RawPlaylist {
+  return toRaw(p);
 }
 
 /** The bytes a group takes as stored. */

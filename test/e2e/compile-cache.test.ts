@@ -72,6 +72,23 @@ describe('compile cache', () => {
     expect(after.mtimeMs).toBe(before.mtimeMs);
   });
 
+  ownCache('a short playlist apply (which tunes V8 for its run) reads its cache without rewriting it', async () => {
+    const dir = fresh();
+    const work = fresh();
+    const edits = join(work, 'edits.ndjson');
+    writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'cached' }) + '\n');
+    const run = (n: number) => mcat(['playlist', 'apply', edits, '--journal', join(work, `j${n}`)], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    expect((await run(1)).exitCode).toBe(0);
+    const files = cacheFiles(dir);
+    expect(files).toHaveLength(1);
+    const before = statSync(join(dir, files[0]));
+    expect((await run(2)).exitCode).toBe(0);
+    // the V8 flag the run set was taken back before the launcher decided: every bundle was accepted
+    const after = statSync(join(dir, files[0]));
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+  });
+
   ownCache('a failed run and a help run write no cache for the command', async () => {
     const dir = fresh();
     expect((await mcat(['release', 'batch', '12x'], { env: { ...env, MCAT_CACHE_DIR: dir } })).exitCode).toBe(2);

@@ -1,8 +1,9 @@
 // Playlists: update details (1), replace (2), list a user's playlists (10), and the
-// extensions get one and create. State lives in SQLite; each change is one IMMEDIATE transaction.
+// extensions get one and create. State lives in SQLite; each change is one IMMEDIATE transaction
+// (for details and replace, together with the nonce of the request that makes it).
 import { ACCESS_DENIED, OAuthFailure } from '../auth';
 import { ApiFail, authenticate, bodyFields, capitalise, country, enveloped, paging, userOf, type Ctx } from '../http';
-import { newId, nowIso, playlistBytes, type PlaylistRow, type TrackEntry } from '../store';
+import { newId, nowIso, playlistBytes, playlistRaw, type PlaylistRow, type TrackEntry } from '../store';
 import { checkNewItem, checkStorage, checkTrackCount } from './quota';
 
 const STATUSES = ['draft', 'published'];
@@ -190,33 +191,37 @@ function prelude(ctx: Ctx) {
   return user;
 }
 
-export function updateDetails(ctx: Ctx, id: string) {
-  const user = prelude(ctx);
-  const fields = body(ctx);
-  const p = ctx.store.write(() => {
-    const row = owned(ctx, id, user.userId);
-    const before = playlistBytes(row);
-    applyFields(row, fields);
-    row.lastUpdated = nowIso();
-    checkStorage(ctx, user.userId, playlistBytes(row) - before);
-    ctx.store.savePlaylist(row);
-    return row;
+/**
+ * A change to one playlist: authenticated (its nonce used) and made in one transaction
+ * (store.request), the change itself in a write() that undoes it when a check fails; the row is
+ * measured once, for the storage bound and for saving.
+ */
+function changePlaylist(ctx: Ctx, id: string, change: (row: PlaylistRow, fields: Record<string, unknown>) => void): PlaylistRow {
+  return ctx.store.request(() => {
+    const user = prelude(ctx);
+    const fields = body(ctx);
+    return ctx.store.write(() => {
+      const row = owned(ctx, id, user.userId);
+      const before = ctx.store.storedBytes(row);
+      change(row, fields);
+      row.lastUpdated = nowIso();
+      const raw = playlistRaw(row);
+      checkStorage(ctx, user.userId, raw.size - before);
+      ctx.store.savePlaylist(row, raw);
+      return row;
+    });
   });
+}
+
+export function updateDetails(ctx: Ctx, id: string) {
+  const p = changePlaylist(ctx, id, (row, fields) => applyFields(row, fields));
   return { headers: { location: `${ctx.base}/1.2/playlists/${id}` }, body: enveloped({ playlist: playlistJson(ctx, p) }) };
 }
 
 export function replacePlaylist(ctx: Ctx, id: string) {
-  const user = prelude(ctx);
-  const fields = body(ctx);
-  const p = ctx.store.write(() => {
-    const row = owned(ctx, id, user.userId);
-    const before = playlistBytes(row);
+  const p = changePlaylist(ctx, id, (row, fields) => {
     applyFields(row, fields);
     row.tracks = tracksOf(ctx, fields, row.tracks) ?? [];
-    row.lastUpdated = nowIso();
-    checkStorage(ctx, user.userId, playlistBytes(row) - before);
-    ctx.store.savePlaylist(row);
-    return row;
   });
   return enveloped({ playlist: playlistJson(ctx, p) });
 }

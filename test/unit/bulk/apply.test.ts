@@ -361,9 +361,10 @@ describe('applyEdits: a journal that cannot be written (disk full)', () => {
     const S = [1, 2, 3].map((i) => api.seed('u1', { id: hex(i), name: `S${i}` }));
     const { edits, inputHash } = parse(S.map((id, i) => ({ op: 'details', playlistId: id, description: `d${i}` })));
     const journalPath = path.join(dir, 'full.journal');
-    // header, session, started and done of the first edit fit
+    // header, session, the first edit's started record, then its done record with the second's
+    // started record (one write) fit; the second's done record does not (the resume applies it again)
     const first = await run(api, edits, { journalPath, inputHash, concurrency: 1, journalIo: fullAfter(5) }).catch((e) => e);
-    expect(first.message).toMatch(/the run stopped after 1 of 3 edits were applied/);
+    expect(first.message).toMatch(/the run stopped after 2 of 3 edits were applied/);
     // the resume's session record is its first write ...
     const err = await run(api, edits, { journalPath, inputHash, resume: true, concurrency: 1, journalIo: fullAfter(1) }).catch((e) => e);
     expect(err).toBeInstanceOf(InputError);
@@ -376,6 +377,55 @@ describe('applyEdits: a journal that cannot be written (disk full)', () => {
     expect(api.calls.length).toBe(calls);
     const done = await run(api, edits, { journalPath, inputHash, resume: true });
     expect(done).toMatchObject({ applied: 2, skipped: 1, failed: [] });
+  });
+});
+
+describe('applyEdits: the journal writes what one turn of the run learnt in one write', () => {
+  it('a done record and the next started record together, and every request after its started record is in the file', async () => {
+    const api = new FakeApi();
+    const S = [1, 2, 3, 4, 5, 6].map((i) => api.seed('u1', { id: hex(0xc0 + i), name: `S${i}` }));
+    const { edits, inputHash } = parse(S.flatMap((id, i) => [{ op: 'replace', playlistId: id, name: `r${i}`, tracks: [{ trackId: i + 1 }] }, { op: 'details', playlistId: id, description: `d${i}` }]));
+    const journalPath = path.join(dir, 'batched.journal');
+    let writes = 0;
+    const io: JournalIo = {
+      writeSync: (fd, b, o, l) => (writes++, fs.writeSync(fd, b, o, l)),
+      fsyncSync: (fd) => fs.fsyncSync(fd),
+      fdatasync: (fd, cb) => fs.fdatasync(fd, cb),
+    };
+    const unrecorded: string[] = [];
+    api.fault = (c) => {
+      // what the file holds when the request goes out
+      const started = readJournal(journalPath).records.filter((r) => r.type === 'started').length;
+      if (started < c.n) unrecorded.push(`call ${c.n} with ${started} started records`);
+      return undefined;
+    };
+    const res = await run(api, edits, { journalPath, inputHash, concurrency: 1, journalIo: io });
+    expect(res).toMatchObject({ applied: 12, failed: [] });
+    expect(unrecorded).toEqual([]);
+    const types = readJournal(journalPath).records.map((r) => r.type);
+    expect(types).toEqual(['session', ...edits.flatMap(() => ['started', 'done']), 'end']);
+    // header, session, the first started record, each done with the next started (the last alone), end
+    expect(writes).toBe(2 + 1 + 12 + 1);
+  });
+
+  it('a journal that cannot be written part-way: no edit started in that turn is sent', async () => {
+    const api = new FakeApi();
+    const S = [1, 2, 3, 4, 5, 6].map((i) => api.seed('u1', { id: hex(0xd0 + i), name: `S${i}` }));
+    const { edits, inputHash } = parse(S.map((id, i) => ({ op: 'details', playlistId: id, description: `d${i}` })));
+    let writes = 0;
+    const io: JournalIo = {
+      writeSync: (fd, b, o, l) => {
+        // header, session, the first turn's started records: then the disk is full
+        if (++writes >= 4) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return fs.writeSync(fd, b, o, l);
+      },
+      fsyncSync: (fd) => fs.fsyncSync(fd),
+      fdatasync: (fd, cb) => fs.fdatasync(fd, cb),
+    };
+    const err = await run(api, edits, { journalPath: path.join(dir, 'full.journal'), inputHash, concurrency: 3, journalIo: io }).catch((e) => e);
+    expect(err.message).toMatch(/the run stopped after \d of 6 edits were applied/);
+    // the three of the first turn were sent (their started records were written); none after
+    expect(api.calls.filter((c) => c.fn === 'updatePlaylistDetails').length).toBe(3);
   });
 });
 

@@ -1,9 +1,9 @@
 // The playlist-input module's messages, pinned: a bad line in each format gives exactly
 // `file:line: reason`, hostile input included (a 10 MB line, NUL bytes, BOM and CRLF, numbers
 // for ids, prototype keys).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseEdits } from '../../../src/bulk/edits';
-import { codePoints, isPlaylistId, sniffFormat, validateBodyFields, validateEdit, validateTrack } from '../../../src/bulk/input';
+import { codePoints, EDIT_SCHEMAS, isPlaylistId, sniffFormat, validateBodyFields, validateEdit, validateEditWithZod, validateTrack } from '../../../src/bulk/input';
 
 const P1 = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const G1 = 'cccccccccccccccccccccccc';
@@ -168,5 +168,77 @@ describe('the shared pieces', () => {
     expect(sniffFormat('{"a":1}\n{"a":2}', { wholeDocument: true })).toBe('ndjson');
     expect(sniffFormat('trackId\n1')).toBe('csv');
     expect(sniffFormat('')).toBe('ndjson');
+  });
+});
+
+describe('valid playlist edits are read without zod, to the same output', () => {
+  const T = (o: Record<string, unknown>) => ({ trackId: '12', ...o });
+  const valid: Record<string, unknown>[] = [
+    { op: 'replace', playlistId: P1, tracks: [] },
+    { op: 'replace', playlistId: P1, ifMissing: 'create', name: 'n', status: 'PUBLISHED', visibility: 'Private', description: 'd', imageUrl: 'u', annotations: { a: 'b', 'c d': '' }, tracks: [T({})] },
+    { tracks: [{ releaseVersion: 'v', trackId: 7 }, { trackId: '0070', releaseId: 5 }, T({ releaseId: '09', trackTitle: 't', trackVersion: 'v', artistAppearsAs: 'a', releaseTitle: 'r', releaseArtistAppearsAs: 'x' })], name: '', op: 'replace', playlistId: P1 },
+    { op: 'details', playlistId: P1, visibility: 'public' },
+    { op: 'details', playlistId: P1, annotations: {} },
+    { op: 'create', name: ' x ', tracks: [T({})] },
+    { op: 'create', name: 'x', status: 'Draft' },
+    { op: 'replace', playlistId: P1, description: 'é'.repeat(500), tracks: [] },
+  ];
+  const invalid: unknown[] = [
+    null,
+    [],
+    'x',
+    {},
+    { op: 'replace', playlistId: P1 },
+    { op: 'replace', playlistId: P1.toUpperCase(), tracks: [] },
+    { op: 'replace', playlistId: P1, ifMissing: 'yes', tracks: [] },
+    { op: 'replace', playlistId: P1, tracks: [], colour: 1 },
+    { op: 'replace', playlistId: P1, tracks: [], groupId: G1 },
+    { op: 'replace', playlistId: P1, tracks: [], name: undefined },
+    { op: 'replace', playlistId: P1, tracks: [{ trackId: 0 }] },
+    { op: 'replace', playlistId: P1, tracks: [{ trackId: '1', x: 1 }] },
+    { op: 'replace', playlistId: P1, tracks: [{ trackId: 1.5 }] },
+    { op: 'replace', playlistId: P1, tracks: [{ trackId: '1', releaseId: '0' }] },
+    { op: 'replace', playlistId: P1, tracks: [{ trackId: '1', trackTitle: 5 }] },
+    { op: 'replace', playlistId: P1, tracks: [null] },
+    { op: 'replace', playlistId: P1, tracks: 'all' },
+    { op: 'replace', playlistId: P1, status: 'live', tracks: [] },
+    { op: 'replace', playlistId: P1, visibility: 7, tracks: [] },
+    { op: 'replace', playlistId: P1, annotations: { a: 1 }, tracks: [] },
+    { op: 'replace', playlistId: P1, annotations: [], tracks: [] },
+    { op: 'replace', playlistId: P1, description: 'x'.repeat(501), tracks: [] },
+    { op: 'details', playlistId: P1 },
+    { op: 'details', playlistId: P1, tracks: [] },
+    { op: 'create', name: '  ' },
+    { op: 'create' },
+    { op: 'create', playlistId: P1, name: 'x' },
+    { op: 'group-add', groupId: G1, playlistIds: [P1] },
+    { op: 'group-replace', groupId: G1, name: 'g' },
+    JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[],"__proto__":{"x":1}}`),
+    JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[],"annotations":{"__proto__":"p"}}`),
+    JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","__proto__":"p"}]}`),
+  ];
+
+  it('gives what the schemas give: the value (keys in the same order), the problems and the notes', () => {
+    for (const v of [...valid, ...invalid]) {
+      const [e1, n1, e2, n2]: string[][] = [[], [], [], []];
+      const mine = validateEdit(v, e1, n1);
+      const zods = validateEditWithZod(v, e2, n2);
+      expect(JSON.stringify(mine), JSON.stringify(v)).toBe(JSON.stringify(zods));
+      expect(mine).toEqual(zods);
+      expect([e1, n1]).toEqual([e2, n2]);
+    }
+  });
+
+  it('asks zod only about edits that are not valid playlist edits', () => {
+    const spies = (['replace', 'details', 'create', 'group-add'] as const).map((op) => vi.spyOn(EDIT_SCHEMAS[op], 'safeParse'));
+    try {
+      for (const v of valid) expect(validateEdit(v, [])).toBeDefined();
+      expect(spies.map((s) => s.mock.calls.length)).toEqual([0, 0, 0, 0]);
+      validateEdit(invalid[6], []);
+      validateEdit(invalid[27], []);
+      expect(spies.map((s) => s.mock.calls.length)).toEqual([1, 0, 0, 1]);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
   });
 });

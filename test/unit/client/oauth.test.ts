@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { authorizationHeader, baseUri, oauthParams, percentEncode, nonce } from '../../../src/client/oauth';
 import { encodeParams } from '../../../src/client/oauth';
+import { createHmac } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
 
 describe('OAuth 1.0a HMAC-SHA1 vectors (test/fixtures/oauth-vectors.md)', () => {
   const rfc = {
@@ -87,6 +89,45 @@ describe('OAuth 1.0a HMAC-SHA1 vectors (test/fixtures/oauth-vectors.md)', () => 
     const b = oauthParams({ ...rfc, nonce: undefined, timestamp: undefined });
     expect(a.oauth_nonce).not.toBe(b.oauth_nonce);
     expect(Math.abs(Number(a.oauth_timestamp) - Date.now() / 1000)).toBeLessThan(5);
+  });
+});
+
+describe('the encoder handed to oauth-1.0a', () => {
+  const stock = (s: string) => OAuth.prototype.percentEncode.call(undefined, s);
+
+  it("gives the package's own percent-encoding for every character", () => {
+    const chars: string[] = [];
+    for (let c = 0; c < 0x800; c++) if (c < 0xd800) chars.push(String.fromCharCode(c));
+    chars.push('\u{1F600}', '\uFFFD', '\u2028');
+    for (const ch of chars) expect(percentEncode(ch)).toBe(stock(ch));
+    const mixed = "a b+c!*'()~ -._ %41 (x) it's *bold*! 10001 GB \u00e9\u{1F3B5}";
+    expect(percentEncode(mixed)).toBe(stock(mixed));
+    expect(percentEncode(chars.join(''))).toBe(stock(chars.join('')));
+  });
+
+  it('signs exactly as the package does with its own encoder', () => {
+    const credentials = { consumerKey: "k!ey*(1)", consumerSecret: "s'ecret!", token: 'to(ken)', tokenSecret: "t*s'" };
+    const mine = oauthParams({
+      method: 'POST',
+      url: 'http://127.0.0.1:8080/1.2/playlists/ad0ed2b4b45b8d81945103f4',
+      params: { country: 'GB', userId: "it's (me)!", tag: ['b*', 'a!'] },
+      credentials,
+      useToken: true,
+      nonce: 'n(1)!',
+      timestamp: 1795458798,
+    });
+    const theirs = new OAuth({
+      consumer: { key: credentials.consumerKey, secret: credentials.consumerSecret },
+      signature_method: 'HMAC-SHA1',
+      hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+    });
+    const { oauth_signature: signature, ...data } = mine;
+    const expected = theirs.getSignature(
+      { url: 'http://127.0.0.1:8080/1.2/playlists/ad0ed2b4b45b8d81945103f4', method: 'POST', data: { country: 'GB', userId: "it's (me)!", tag: ['b*', 'a!'] } },
+      credentials.tokenSecret,
+      data as unknown as OAuth.Data,
+    );
+    expect(signature).toBe(expected);
   });
 });
 

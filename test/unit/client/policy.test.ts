@@ -46,6 +46,32 @@ describe('RateLimiter', () => {
     await waiting;
   });
 
+  it('tryAcquire lets a request go at once only when acquire() would not wait, keeping the same pace', async () => {
+    const ft = fakeTime();
+    const l = new RateLimiter(ft);
+    // before the first answer: acquire() decides (the first request goes alone)
+    expect(l.tryAcquire()).toBe(false);
+    await l.acquire();
+    expect(l.tryAcquire()).toBe(false);
+    l.observe(200, rl(20, 1, 1));
+    // paced at 19 a second: the first slot is now, the next one 1000/19 ms later
+    expect(l.tryAcquire()).toBe(true);
+    expect(l.tryAcquire()).toBe(false);
+    await l.acquire();
+    expect(ft.t.sleeps).toEqual([53]);
+    ft.t.now += 60;
+    expect(l.tryAcquire()).toBe(true);
+    // a 429 pauses everyone: nobody goes at once until it has passed
+    l.observe(429, { 'retry-after': '2' });
+    ft.t.now += 1000;
+    expect(l.tryAcquire()).toBe(false);
+    ft.t.now += 1001;
+    const free = new RateLimiter(ft);
+    await free.acquire();
+    free.observe(200, {});
+    for (let i = 0; i < 5; i++) expect(free.tryAcquire()).toBe(true);
+  });
+
   it('paces to the rate X-RateLimit-Limit and -Reset allow, a little under it', async () => {
     const ft = fakeTime();
     const l = new RateLimiter(ft);

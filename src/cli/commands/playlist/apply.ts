@@ -8,6 +8,7 @@ import { intOption, notice, outputFormat, progressLine, quiet, say } from '../..
 import { PartialError } from '../../errors';
 import { readStdin } from '../../ids';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
+import { tuneForRun } from '../../jit';
 import { queryOf, WHOSE } from './shared';
 
 export interface ApplyFlags {
@@ -120,6 +121,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   }
 
   const progress = bulk.progressRenderer(progressLine());
+  // a short run: V8 optimises only its hottest code (src/cli/jit.ts), once every bundle is loaded
+  const untune = await tuneForRun(edits.length);
   let result;
   try {
     result = await bulk.applyEdits({
@@ -145,6 +148,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       },
     });
   } finally {
+    untune();
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
