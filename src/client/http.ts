@@ -8,7 +8,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
 import { AuthError, HttpError, McatError } from './errors';
 import { authorizationHeader, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
-import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
+import { DEFAULT_MAX_BODY_BYTES, Transport, decodeUtf8 } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, Tracer } from './trace';
@@ -94,6 +94,8 @@ export interface RawResponse {
   retryAfterSeconds?: number;
   /** requests sent for it, retries included */
   attempts?: number;
+  /** the body's first byte (-1: none), known without decoding the body */
+  firstByte?: number;
 }
 
 export interface StreamResponse {
@@ -174,6 +176,19 @@ export class ApiClient {
     const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     const data = await read(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
+  }
+
+  /**
+   * Like request, with the body read (decoded, parsed, validated; an error in it thrown) only when
+   * the returned function is called: a page fetched ahead of its turn waits as bytes. Parsed on
+   * arrival, it would wait as objects that V8 keeps past young-generation collections, with the
+   * page's text held by the parsed strings (JSON.parse slices them from it).
+   */
+  async requestUnread<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<() => T> {
+    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
+    // a JSON body needs nothing loaded; any other may need the XML reader, loaded now
+    if (res.firstByte !== 0x7b && res.firstByte !== 0x5b) await xmlReady(res);
+    return () => validate(readLoaded(res, opts.what), schema, opts.what, res.status) as T;
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
@@ -319,16 +334,15 @@ export class ApiClient {
         url: shownUrl,
       };
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await a.text();
+      bytes = await a.bytes();
     } catch (err) {
       this.tracer.line(`${a.label}: the body failed: ${(err as Error).message}`);
       throw err;
     }
-    // its size is measured only for the trace: a scan of every body (a locker page: 250 kB) otherwise
-    if (this.tracer.on) this.tracer.line(`${a.label} (${Buffer.byteLength(text)} bytes)`);
-    const out: RawResponse = { status: a.status, headers: a.headers, text, body: text, url: shownUrl, attempts: a.attempts };
+    if (this.tracer.on) this.tracer.line(`${a.label} (${bytes.length} bytes)`);
+    const out = bufferedResponse(a.status, a.headers, bytes, shownUrl, a.attempts);
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);
       if (ra !== undefined) out.retryAfterSeconds = ra;
@@ -347,10 +361,48 @@ function schemaOf(schema: RequestOptions['schema']): Promise<ZodMiniType | undef
   return new Promise<void>((resolve) => setImmediate(resolve)).then(schema);
 }
 
+/**
+ * A buffered answer whose text is decoded when first read. A body decoded on arrival (a locker
+ * page: 250 kB, a large object to V8) waited through the awaits between the transport and the
+ * JSON parse, long enough to outlive a young-generation collection and be kept until a full one:
+ * most of a locker walk's peak memory. Decoded on first read, it lives only through its parse.
+ */
+function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: string, attempts: number | undefined): RawResponse {
+  let raw: Buffer | undefined = bytes;
+  let text = '';
+  const decoded = (): string => {
+    if (raw) {
+      text = decodeUtf8(raw);
+      raw = undefined;
+    }
+    return text;
+  };
+  return {
+    status,
+    headers,
+    firstByte: bytes.length ? bytes[0] : -1,
+    get text() {
+      return decoded();
+    },
+    get body() {
+      return decoded();
+    },
+    url,
+    attempts,
+  };
+}
+
 /** The answer's value, or the typed error it stands for (with the requests it took). */
 async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
+  // no await between decoding the body and parsing it (see bufferedResponse)
+  const loading = xmlReady(res);
+  if (loading) await loading;
+  return readLoaded(res, what);
+}
+
+/** read() once the body's reader is loaded (always, for JSON): synchronous. */
+function readLoaded(res: RawResponse, what: string | undefined): unknown {
   try {
-    await xmlReady(res);
     return interpret(res.status, res.headers, res.text, res.url, what);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;

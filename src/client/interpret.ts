@@ -31,9 +31,12 @@ function firstWords(text: string, max = 120): string {
 // The XML reader (fast-xml-parser) is loaded only when an XML body arrives: most runs never see one.
 let parseXml: typeof ParseApiXml | undefined;
 
-/** Loads the XML reader when this body needs it: call before interpret(). */
-export async function xmlReady(res: { text: string; headers: Record<string, string> }): Promise<void> {
-  if (!parseXml && sniff(res.text, res.headers['content-type']) === 'xml') parseXml = (await import('./xml')).parseApiXml;
+/** Loads the XML reader when this body needs it (a promise then; nothing to wait for otherwise): call before interpret(). */
+export function xmlReady(res: { text: string; headers: Record<string, string> }): Promise<void> | undefined {
+  if (parseXml || sniff(res.text, res.headers['content-type']) !== 'xml') return undefined;
+  return import('./xml').then((m) => {
+    parseXml = m.parseApiXml;
+  });
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -1,7 +1,7 @@
 // The user's locker (endpoint 3), as JSON or as the API's own XML.
 import type { ApiClient } from './http';
 import { lockerBody, type LockerBody } from './schemas/locker';
-import { paginate } from './paging';
+import { paginate, Unread } from './paging';
 import { callJson, callXml, type Call } from './call';
 
 export interface LockerOptions {
@@ -23,6 +23,12 @@ const lockerCall = (o: LockerOptions): Call => ({
 
 export function getLocker(c: ApiClient, o: LockerOptions): Promise<LockerBody> {
   return callJson(c, lockerCall(o));
+}
+
+/** A locker page for a walk: fetched now, read (parsed, validated) at its turn (see paginate()). */
+export async function getLockerUnread(c: ApiClient, o: LockerOptions): Promise<Unread<LockerBody>> {
+  const call = lockerCall(o);
+  return new Unread(await c.requestUnread<LockerBody>(call.method, call.path, call.opts));
 }
 
 /** The locker page as the API's XML text (errors in it are still thrown as typed errors). */
@@ -63,7 +69,7 @@ export function lockerPages(
   o: Omit<LockerOptions, 'page'> & { concurrency?: number; limit?: number },
 ): AsyncGenerator<LockerBody> {
   const pageSize = o.pageSize ?? 50;
-  return paginate((page, signal) => getLocker(c, { country: o.country, sort: o.sort, page, pageSize, signal }), {
+  return paginate((page, signal) => getLockerUnread(c, { country: o.country, sort: o.sort, page, pageSize, signal }), {
     listPath: LOCKER_LIST_PATH,
     pagingPath: LOCKER_PAGING_PATH,
     pageSize,

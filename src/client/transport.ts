@@ -41,6 +41,8 @@ export interface Answer {
   ms: number;
   /** the body as text, read up to the cap (BodyTooLargeError past it); the same promise each call */
   text(): Promise<string>;
+  /** the body's bytes, read as text() reads them (text() is them decoded); the same promise each call */
+  bytes(): Promise<Buffer>;
   /** the body as a stream that fails with typed errors (see guardStream); the request's timer stops
    *  here. Only an answer of send() has it: sendBuffered() reads every body whole. */
   stream?(o: { signal?: AbortSignal; deadlineMs?: number; startedAt: number }): Readable;
@@ -54,6 +56,7 @@ class TimedOut extends Error {}
 const DISCARD_BYTES = 128 * 1024;
 /** as undici's text(): UTF-8, a leading BOM dropped */
 const utf8 = new TextDecoder('utf-8');
+export const decodeUtf8 = (bytes: Uint8Array): string => utf8.decode(bytes);
 
 /** A Content-Length past the cap: the body is refused before a byte of it is read. */
 function declaredOver(declared: string | undefined, cap: number): number | undefined {
@@ -145,19 +148,22 @@ export class Transport {
       throw this.networkError(err, timedOut, 'headers');
     }
     const headers = flattenHeaders(res.headers);
+    let bytes: Promise<Buffer> | undefined;
     let text: Promise<string> | undefined;
+    const readBytes = () =>
+      (bytes ??= this.readCapped(res.body, res.statusCode, headers['content-length']).then(
+        (b) => (cleanup(), b),
+        (err) => {
+          cleanup();
+          throw this.networkError(err, timedOut, 'body');
+        },
+      ));
     return {
       status: res.statusCode,
       headers,
       ms: Date.now() - started,
-      text: () =>
-        (text ??= this.readCapped(res.body, res.statusCode, headers['content-length']).then(
-          (t) => (cleanup(), t),
-          (err) => {
-            cleanup();
-            throw this.networkError(err, timedOut, 'body');
-          },
-        )),
+      bytes: readBytes,
+      text: () => (text ??= readBytes().then(decodeUtf8)),
       stream: (o) => {
         cleanup();
         const left = o.deadlineMs === undefined ? undefined : o.deadlineMs - (Date.now() - o.startedAt);
@@ -208,7 +214,7 @@ export class Transport {
   }
 
   /** The body as text, read up to maxBodyBytes: past it, the transfer is cut and BodyTooLargeError thrown. */
-  private async readCapped(body: Dispatcher.ResponseData['body'], status: number, declared: string | undefined): Promise<string> {
+  private async readCapped(body: Dispatcher.ResponseData['body'], status: number, declared: string | undefined): Promise<Buffer> {
     const cap = this.maxBodyBytes;
     const over = declaredOver(declared, cap);
     if (over !== undefined) {
@@ -225,7 +231,7 @@ export class Transport {
       }
       chunks.push(chunk);
     }
-    return utf8.decode(Buffer.concat(chunks, size));
+    return Buffer.concat(chunks, size);
   }
 
   /** stage: where the request was when it failed (our own timer means the timeout ran out there) */
@@ -286,6 +292,7 @@ class Gather implements Dispatcher.DispatchHandler {
   private dropping = false;
   private ended = false;
   private bodyError: Error | undefined;
+  private bodyBytes: Promise<Buffer> | undefined;
   private bodyText: Promise<string> | undefined;
   private onHeadersIn: ((a: Answer) => void) | undefined;
   private onHeadersFailed: ((e: Error) => void) | undefined;
@@ -369,7 +376,8 @@ class Gather implements Dispatcher.DispatchHandler {
       status,
       headers: h,
       ms: Date.now() - this.started,
-      text: () => (this.bodyText ??= this.waitBody().then(() => this.decode())),
+      bytes: () => (this.bodyBytes ??= this.waitBody().then(() => this.concat())),
+      text: () => (this.bodyText ??= answer.bytes().then(decodeUtf8)),
       discard: () => {
         this.dropping = true;
         this.chunks = [];
@@ -432,9 +440,9 @@ class Gather implements Dispatcher.DispatchHandler {
     });
   }
 
-  private decode(): string {
+  private concat(): Buffer {
     const chunks = this.chunks;
     this.chunks = [];
-    return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size));
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size);
   }
 }

@@ -7,10 +7,10 @@
 // are dropped, streaming commands stop fetching (see `closed`), and the run ends with its own
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
 import type { Readable, Writable } from 'node:stream';
-import { clean, type CleanMode } from './clean';
+import { clean, cleanJsonBytes, type CleanMode } from './clean';
 
 export interface WritableLike {
-  write(chunk: string, cb?: (err?: Error | null) => void): boolean;
+  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
   on(event: string, fn: (...args: unknown[]) => void): unknown;
   once(event: string, fn: (...args: unknown[]) => void): unknown;
   removeListener(event: string, fn: (...args: unknown[]) => void): unknown;
@@ -58,8 +58,20 @@ export class StreamWriter {
    */
   async write(text: string, mode: CleanMode = 'text', lead: '' | typeof CLEAR_LINE = ''): Promise<void> {
     if (this.failure) throw this.failure;
-    const out = lead + clean(text, mode);
-    if (this.closed || this.stream.destroyed || out === '') return;
+    await this.put(lead + clean(text, mode));
+  }
+
+  /**
+   * The UTF-8 bytes of JSON.stringify's text (an NDJSON page built as bytes), cleaned as `json`
+   * text is (see cleanJsonBytes): the same guarantees as write(text, 'json'), without a string.
+   */
+  async writeJsonBytes(bytes: Uint8Array): Promise<void> {
+    if (this.failure) throw this.failure;
+    await this.put(cleanJsonBytes(bytes));
+  }
+
+  private async put(out: string | Uint8Array): Promise<void> {
+    if (this.closed || this.stream.destroyed || out.length === 0) return;
     let ok: boolean;
     try {
       ok = this.stream.write(out, (err) => {

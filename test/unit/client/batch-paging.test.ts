@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chunk, mapBounded } from '../../../src/client/batch';
 import { releaseDetailsBatch } from '../../../src/client/catalogue';
 import { ApiError } from '../../../src/client/errors';
-import { PageGuard, paginate, paginateItems } from '../../../src/client/paging';
+import { PageGuard, paginate, paginateItems, Unread } from '../../../src/client/paging';
 import { AbortedError, PagingError } from '../../../src/client/errors';
 import { json, mockApi } from './helpers';
 
@@ -274,6 +274,28 @@ describe('paginate', () => {
       expect(got).toEqual([1, 2, 3]);
       expect(err).toBeInstanceOf(ApiError);
     });
+  });
+
+  it('pages fetched ahead unread are read at their turn, in order; a read that fails fails the walk in its turn', async () => {
+    const read: number[] = [];
+    const yielded: number[] = [];
+    const fetch = async (n: number) =>
+      new Unread(() => {
+        read.push(n);
+        if (n === 5) throw new ApiError(1003, 'bad page', 200);
+        return pageOf(n, 10, 100);
+      });
+    const err = await (async () => {
+      for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) {
+        // fetched ahead, yet not one page read before its turn
+        expect(read).toEqual(yielded.concat(p.releases.page));
+        yielded.push(p.releases.page);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })().catch((e) => e);
+    expect(yielded).toEqual([1, 2, 3, 4]);
+    expect(read).toEqual([1, 2, 3, 4, 5]);
+    expect(err).toBeInstanceOf(ApiError);
   });
 
   describe('stop rules for servers that misbehave', () => {

@@ -385,6 +385,30 @@ describe('error mapping', () => {
     expect(sentBefore).toBe(2);
   });
 
+  it('requestUnread: the body is read only when asked, to what request() gives or throws', async () => {
+    const { z } = await import('zod');
+    api = mockApi();
+    const good = JSON.stringify({ status: 'ok', version: '1.2', items: { releases: [{ id: 7 }] } });
+    api.on('GET', '/good', () => ({ status: 200, body: good, headers: json }), 2);
+    api.on('GET', '/bad', () => ({ status: 200, body: '{"status":"ok",', headers: json }));
+    api.on('GET', '/error', () => ({ status: 200, body: JSON.stringify({ status: 'error', version: '1.2', error: { code: 1003, errorMessage: 'm' } }), headers: json }));
+    api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"x"}]}}', headers: json }));
+    api.on('GET', '/xml', () => ({ status: 200, body: '<response status="ok" version="1.2"><release id="9"><title>T</title></release></response>', headers: { 'content-type': 'application/xml' } }), 2);
+    const schema = z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id: z.number() })) }) });
+    const o = { schema, what: 'release details' };
+    const readGood = await api.client.requestUnread<any>('GET', '/good', o);
+    expect(readGood()).toEqual(await api.client.request<any>('GET', '/good', o));
+    // fetched without a word; the faults are the reader's, each as request() would throw it
+    const [bad, error, shape] = await Promise.all(['/bad', '/error', '/shape'].map((p) => api.client.requestUnread<any>('GET', p, o)));
+    expect(bad).toThrow(/^release details: malformed JSON/);
+    expect(error).toThrow(ApiError);
+    expect(shape).toThrow(/^release details: items\.releases\.0\.id: /);
+    // an XML body: its reader is loaded before the answer is handed over, so reading stays synchronous
+    const xml = await api.client.requestUnread<any>('GET', '/xml');
+    expect(xml()).toEqual(await api.client.request<any>('GET', '/xml'));
+    expect(xml().release).toBeDefined();
+  });
+
   it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
     api = mockApi();
     api.on('GET', '/1.2/x', () => ({ status: 404, body: '{"status":"error"}', headers: json }));
