@@ -20,7 +20,8 @@ function sortOf(ctx: Ctx): { field: SortField; dir: 'asc' | 'desc' } {
   return { field, dir };
 }
 
-function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, e: LockerEntry) {
+/** `remaining(trackId)`: the track's remainingDownloads as the page shows it. */
+function lockerRelease(demo: DemoData, remaining: (trackId: number) => unknown, base: string, e: LockerEntry) {
   const r = e.release;
   const available = demo.inCatalogue(r);
   const release: Record<string, unknown> = {
@@ -52,7 +53,7 @@ function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, 
         number: t.number,
       },
     };
-    if (available) lt.remainingDownloads = Math.max(0, e.initialDownloads(tid) - (used.get(tid) ?? 0));
+    if (available) lt.remainingDownloads = remaining(tid);
     lt.purchaseId = e.purchaseId;
     lt.purchaseDate = e.purchaseDate;
     lt.completeAlbumPurchase = e.completeAlbumPurchase;
@@ -84,15 +85,125 @@ export function lockerPage(demo: DemoData, store: Store, o: LockerPageQuery): Re
   for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) entries.push(locker.entry(order(pos)));
   // the page's download counters in one query, not one per track
   const used = store.usedDownloads(o.userId, entries.flatMap((e) => e.trackIds));
-  const items = entries.map((e) => lockerRelease(demo, used, o.base, e));
-  return ok({ locker: { lockerReleases: { page: o.page, pageSize: o.pageSize, totalItems: locker.size, lockerRelease: items } } });
+  const items = entries.map((e) => lockerRelease(demo, (tid) => Math.max(0, e.initialDownloads(tid) - (used.get(tid) ?? 0)), o.base, e));
+  return ok(pageEnvelope(o, locker.size, items));
 }
 
-export function userLocker(ctx: Ctx) {
+function pageEnvelope(o: LockerPageQuery, totalItems: number, lockerRelease: unknown[]) {
+  return { locker: { lockerReleases: { page: o.page, pageSize: o.pageSize, totalItems, lockerRelease } } };
+}
+
+// ---- the JSON text of a page, from each entry's text made once ----
+//
+// A page's JSON is mostly text that never changes: the releases, tracks and purchases of the
+// entries. Each entry's text is made once, by JSON.stringify of the very object lockerPage()
+// builds (so the same values in the same key order), with marks where the two things that do
+// change go: each track's remainingDownloads (the stored counters) and the address the request
+// came to (its Host). A page is then those texts with the marks filled in: no release or track
+// is generated again and no object is serialized again (a walk of the big locker spent most of
+// the sandbox's time on those two). test/unit/sandbox/locker-page.test.ts holds it to lockerPage().
+
+/** An entry's JSON with holes: pieces[0] hole[0] pieces[1] … hole[n-1] pieces[n]. */
+interface EntryText {
+  trackIds: number[];
+  /** re-downloads each track starts with (before any download is counted) */
+  initial: number[];
+  pieces: Buffer[];
+  /** each hole: BASE_HOLE for the escaped address, else the index of the track whose count goes there */
+  holes: number[];
+}
+
+const BASE_HOLE = -1;
+// marks no demo text contains (NUL), which JSON.stringify writes as \u0000
+const BASE_MARK = '\u0000B\u0000';
+const MARKS = /"\\u0000R(\d+)\\u0000"|\\u0000B\\u0000/g;
+
+function entryText(demo: DemoData, e: LockerEntry): EntryText {
+  const index = new Map(e.trackIds.map((tid, k) => [tid, k]));
+  const text = JSON.stringify(lockerRelease(demo, (tid) => `\u0000R${index.get(tid)}\u0000`, BASE_MARK, e));
+  const pieces: Buffer[] = [];
+  const holes: number[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MARKS)) {
+    pieces.push(Buffer.from(text.slice(at, m.index)));
+    holes.push(m[1] === undefined ? BASE_HOLE : Number(m[1]));
+    at = m.index + m[0].length;
+  }
+  pieces.push(Buffer.from(text.slice(at)));
+  return { trackIds: e.trackIds, initial: e.trackIds.map((tid) => e.initialDownloads(tid)), pieces, holes };
+}
+
+/**
+ * Entry texts kept per demo data and user, up to a bound: the big locker's come to ~100 MB (its
+ * whole text but the counters), made by its first walk; past the bound all are dropped and made
+ * again as pages ask for them.
+ */
+const KEPT_BYTES = 160 * 1024 * 1024;
+const kept = new WeakMap<DemoData, { bytes: number; users: Map<string, (EntryText | undefined)[]> }>();
+
+function entryTextOf(demo: DemoData, userId: string, index: number): EntryText {
+  let k = kept.get(demo);
+  if (!k) kept.set(demo, (k = { bytes: 0, users: new Map() }));
+  let list = k.users.get(userId);
+  if (!list) k.users.set(userId, (list = []));
+  let t = list[index];
+  if (!t) {
+    t = entryText(demo, demo.locker(userId).entry(index));
+    const size = t.pieces.reduce((n, p) => n + p.length, 0);
+    if (k.bytes + size > KEPT_BYTES) {
+      k.users.clear();
+      k.bytes = 0;
+      k.users.set(userId, (list = []));
+    }
+    k.bytes += size;
+    list[index] = t;
+  }
+  return t;
+}
+
+/** One page of a user's locker as the JSON text lockerPage() stringifies to, in UTF-8. */
+export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery): Buffer {
+  const locker = demo.locker(o.userId);
+  const order = demo.lockerOrder(o.userId, o.field, o.dir);
+  const texts: EntryText[] = [];
+  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, order(pos)));
+  const used = store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds));
+  const envelope = JSON.stringify(ok(pageEnvelope(o, locker.size, [])));
+  const split = envelope.lastIndexOf('[]') + 1;
+  const head = Buffer.from(envelope.slice(0, split));
+  const tail = Buffer.from(envelope.slice(split));
+  const base = Buffer.from(JSON.stringify(o.base).slice(1, -1));
+  const chunks: Uint8Array[] = [head];
+  texts.forEach((t, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(t.pieces[0]);
+    for (let h = 0; h < t.holes.length; h++) {
+      const k = t.holes[h];
+      chunks.push(k === BASE_HOLE ? base : Buffer.from(String(Math.max(0, t.initial[k] - (used.get(t.trackIds[k]) ?? 0)))));
+      chunks.push(t.pieces[h + 1]);
+    }
+  });
+  chunks.push(tail);
+  return Buffer.concat(chunks);
+}
+
+const COMMA = Buffer.from(',');
+
+/** The request's page: authenticated, its parameters checked. */
+function lockerQuery(ctx: Ctx): LockerPageQuery {
   const auth = authenticate(ctx, { user: true });
   const user = userOf(ctx, auth);
   country(ctx, auth);
   const { field, dir } = sortOf(ctx);
   const { page, pageSize } = paging(ctx, 50);
-  return lockerPage(ctx.demo, ctx.store, { userId: user.userId, field, dir, page, pageSize, base: ctx.base });
+  return { userId: user.userId, field, dir, page, pageSize, base: ctx.base };
+}
+
+export function userLocker(ctx: Ctx) {
+  return lockerPage(ctx.demo, ctx.store, lockerQuery(ctx));
+}
+
+/** The page as JSON text (see lockerPageJson). */
+export function userLockerJson(ctx: Ctx): Buffer {
+  return lockerPageJson(ctx.demo, ctx.store, lockerQuery(ctx));
 }

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DemoData, RELEASE_BASE, USER_IDS } from '../../../src/sandbox/demo-data';
-import { lockerPage, type LockerPageQuery } from '../../../src/sandbox/routes/locker';
+import { lockerPage, lockerPageJson, type LockerPageQuery } from '../../../src/sandbox/routes/locker';
+import { renderXml } from '../../../src/sandbox/render-xml';
 import { Store } from '../../../src/sandbox/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcat-locker-page-'));
@@ -39,11 +40,18 @@ const q = (userId: string, page: number, pageSize: number, field: LockerPageQuer
   base: b,
 });
 
-/** The page, as the JSON text the server sends. */
-const pageText = (o: LockerPageQuery) => JSON.stringify(lockerPage(demo, store, o));
+/** The page, as the JSON text the server sends: made from each entry's kept text. */
+const pageText = (o: LockerPageQuery) => lockerPageJson(demo, store, o).toString('utf8');
 
+/** The JSON text the server sends and the XML it renders are those of the reference page. */
 function same(o: LockerPageQuery): void {
-  expect(pageText(o)).toBe(JSON.stringify(referencePage(o)));
+  const reference = referencePage(o);
+  const text = JSON.stringify(reference);
+  expect(pageText(o)).toBe(text);
+  // again, from the texts kept by the first
+  expect(pageText(o)).toBe(text);
+  expect(JSON.stringify(lockerPage(demo, store, o))).toBe(text);
+  expect(renderXml(lockerPage(demo, store, o))).toBe(renderXml(reference));
 }
 
 describe('a locker page', () => {
