@@ -172,8 +172,7 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
       const { page, body: pending } = ahead.shift()!;
       let body: T;
       try {
-        const got = await pending;
-        body = got instanceof Unread ? got.read() : got;
+        body = await bodyOf(pending);
       } catch (e) {
         throw o.signal?.aborted ? stopped() : e;
       }
@@ -207,6 +206,15 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
   } finally {
     done.abort();
   }
+}
+
+/**
+ * A page's body, read now if it came unread. Its own frame: a generator suspended in a try block
+ * keeps every register, and the Unread left in one (with the page's text) outlived the page.
+ */
+async function bodyOf<T>(pending: Promise<T | Unread<T>>): Promise<T> {
+  const got = await pending;
+  return got instanceof Unread ? got.read() : got;
 }
 
 function stopped(): AbortedError {
