@@ -96,6 +96,8 @@ export interface RawResponse {
   attempts?: number;
   /** the body's first byte (-1: none), known without decoding the body */
   firstByte?: number;
+  /** the body's text for a body read once: decoded now and not kept (text is then empty) */
+  takeText?(): string;
 }
 
 export interface StreamResponse {
@@ -188,7 +190,13 @@ export class ApiClient {
     const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
     // a JSON body needs nothing loaded; any other may need the XML reader, loaded now
     if (res.firstByte !== 0x7b && res.firstByte !== 0x5b) await xmlReady(res);
-    return () => validate(readLoaded(res, opts.what), schema, opts.what, res.status) as T;
+    let unread: RawResponse | undefined = res;
+    return () => {
+      const r = unread;
+      if (!r) throw new Error('internal: an answer read twice');
+      unread = undefined;
+      return validate(readLoaded(r, opts.what, r.takeText?.()), schema, opts.what, r.status) as T;
+    };
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
@@ -381,6 +389,12 @@ function bufferedResponse(status: number, headers: Record<string, string>, bytes
     status,
     headers,
     firstByte: bytes.length ? bytes[0] : -1,
+    takeText() {
+      const t = raw ? decodeUtf8(raw) : text;
+      raw = undefined;
+      text = '';
+      return t;
+    },
     get text() {
       return decoded();
     },
@@ -400,10 +414,10 @@ async function read(res: RawResponse, what: string | undefined): Promise<unknown
   return readLoaded(res, what);
 }
 
-/** read() once the body's reader is loaded (always, for JSON): synchronous. */
-function readLoaded(res: RawResponse, what: string | undefined): unknown {
+/** read() once the body's reader is loaded (always, for JSON): synchronous. `text`: the body's, if taken already. */
+function readLoaded(res: RawResponse, what: string | undefined, text = res.text): unknown {
   try {
-    return interpret(res.status, res.headers, res.text, res.url, what);
+    return interpret(res.status, res.headers, text, res.url, what);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
     throw err;

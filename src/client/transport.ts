@@ -41,7 +41,7 @@ export interface Answer {
   ms: number;
   /** the body as text, read up to the cap (BodyTooLargeError past it); the same promise each call */
   text(): Promise<string>;
-  /** the body's bytes, read as text() reads them (text() is them decoded); the same promise each call */
+  /** the body's bytes, read as text() reads them (text() is them decoded); once (the answer does not keep them) */
   bytes(): Promise<Buffer>;
   /** the body as a stream that fails with typed errors (see guardStream); the request's timer stops
    *  here. Only an answer of send() has it: sendBuffered() reads every body whole. */
@@ -292,7 +292,9 @@ class Gather implements Dispatcher.DispatchHandler {
   private dropping = false;
   private ended = false;
   private bodyError: Error | undefined;
-  private bodyBytes: Promise<Buffer> | undefined;
+  private taken = false;
+  /** the bytes, kept once text() has been asked for (a body read for an error message, then handed over) */
+  private kept: Buffer | undefined;
   private bodyText: Promise<string> | undefined;
   private onHeadersIn: ((a: Answer) => void) | undefined;
   private onHeadersFailed: ((e: Error) => void) | undefined;
@@ -376,8 +378,8 @@ class Gather implements Dispatcher.DispatchHandler {
       status,
       headers: h,
       ms: Date.now() - this.started,
-      bytes: () => (this.bodyBytes ??= this.waitBody().then(() => this.concat())),
-      text: () => (this.bodyText ??= answer.bytes().then(decodeUtf8)),
+      bytes: () => this.waitBody().then(() => this.kept ?? this.take()),
+      text: () => (this.bodyText ??= this.waitBody().then(() => decodeUtf8((this.kept = this.take())))),
       discard: () => {
         this.dropping = true;
         this.chunks = [];
@@ -440,7 +442,14 @@ class Gather implements Dispatcher.DispatchHandler {
     });
   }
 
-  private concat(): Buffer {
+  /**
+   * The body's bytes, handed over once: nothing of this request's keeps them. A request that
+   * outlived a young collection is in the old generation, and a reference it kept would keep the
+   * bytes (a 250 kB locker page) through every young collection until a full one.
+   */
+  private take(): Buffer {
+    if (this.taken) throw new Error('internal: a body read twice');
+    this.taken = true;
     const chunks = this.chunks;
     this.chunks = [];
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size);

@@ -404,9 +404,29 @@ describe('error mapping', () => {
     expect(error).toThrow(ApiError);
     expect(shape).toThrow(/^release details: items\.releases\.0\.id: /);
     // an XML body: its reader is loaded before the answer is handed over, so reading stays synchronous
-    const xml = await api.client.requestUnread<any>('GET', '/xml');
-    expect(xml()).toEqual(await api.client.request<any>('GET', '/xml'));
-    expect(xml().release).toBeDefined();
+    const xml = (await api.client.requestUnread<any>('GET', '/xml'))();
+    expect(xml).toEqual(await api.client.request<any>('GET', '/xml'));
+    expect(xml.release).toBeDefined();
+  });
+
+  it('an answer read once keeps nothing of its body: its reader and its bytes are handed over once', async () => {
+    const { Transport } = await import('../../../src/client/transport');
+    api = mockApi();
+    const good = JSON.stringify({ status: 'ok', version: '1.2', n: 1 });
+    api.on('GET', '/good', () => ({ status: 200, body: good, headers: json }), 3);
+    // (a walk's promise that outlived a young collection still points at the reader, or the
+    // request at its bytes: whatever they kept would live until a full collection)
+    const read = await api.client.requestUnread<any>('GET', '/good');
+    expect(read()).toEqual(JSON.parse(good));
+    expect(read).toThrow(/read twice/);
+    const t = new Transport({ baseUrl: ORIGIN, timeoutMs: 1000, maxBodyBytes: 1e6, connections: 1, dispatcher: api.agent, scrub: (x) => x });
+    const a = await t.sendBuffered({ method: 'GET', url: `${ORIGIN}/good`, headers: {} });
+    expect((await a.bytes()).toString()).toBe(good);
+    await expect(a.bytes()).rejects.toThrow(/read twice/);
+    // a body read for an error message first is still handed over whole
+    const b = await t.sendBuffered({ method: 'GET', url: `${ORIGIN}/good`, headers: {} });
+    expect(await b.text()).toBe(good);
+    expect((await b.bytes()).toString()).toBe(good);
   });
 
   it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
