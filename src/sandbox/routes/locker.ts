@@ -103,34 +103,62 @@ function pageEnvelope(o: LockerPageQuery, totalItems: number, lockerRelease: unk
 // is generated again and no object is serialized again (a walk of the big locker spent most of
 // the sandbox's time on those two). test/unit/sandbox/locker-page.test.ts holds it to lockerPage().
 
-/** An entry's JSON with holes: pieces[0] hole[0] pieces[1] … hole[n-1] pieces[n]. */
+/** An entry's JSON with holes: its text with the marks cut out, and where each mark was. */
 interface EntryText {
   trackIds: number[];
   /** re-downloads each track starts with (before any download is counted) */
   initial: number[];
-  pieces: Buffer[];
+  /** the entry's JSON in UTF-8 without its marks: slab[start, end) */
+  slab: Buffer;
+  start: number;
+  end: number;
+  /** each hole's byte offset in the slab */
+  at: number[];
   /** each hole: BASE_HOLE for the escaped address, else the index of the track whose count goes there */
   holes: number[];
 }
 
 const BASE_HOLE = -1;
-// marks no demo text contains (NUL), which JSON.stringify writes as \u0000
+// marks no demo text contains (NUL), which JSON.stringify writes as \u0000: the address's
+// \u0000B\u0000 inside each download URL, and "\u0000R<track index>\u0000" for a count
+const NUL = '\\u0000';
 const BASE_MARK = '\u0000B\u0000';
-const MARKS = /"\\u0000R(\d+)\\u0000"|\\u0000B\\u0000/g;
 
 function entryText(demo: DemoData, e: LockerEntry): EntryText {
   const index = new Map(e.trackIds.map((tid, k) => [tid, k]));
   const text = JSON.stringify(lockerRelease(demo, (tid) => `\u0000R${index.get(tid)}\u0000`, BASE_MARK, e));
-  const pieces: Buffer[] = [];
+  // the text's UTF-8 is at most 3 bytes a character: room for it in the slab, copied in part by part
+  const slab = slabFor(text.length * 3);
+  const start = slabUsed;
+  const at: number[] = [];
   const holes: number[] = [];
-  let at = 0;
-  for (const m of text.matchAll(MARKS)) {
-    pieces.push(Buffer.from(text.slice(at, m.index)));
-    holes.push(m[1] === undefined ? BASE_HOLE : Number(m[1]));
-    at = m.index + m[0].length;
+  let from = 0;
+  let w = start;
+  for (let i = text.indexOf(NUL); i >= 0; i = text.indexOf(NUL, from)) {
+    const base = text[i + 6] === 'B';
+    const begin = base ? i : i - 1; // a count's mark is a whole JSON string, its quotes with it
+    const end = base ? i + 13 : text.indexOf(NUL, i + 7) + 7;
+    w += slab.write(text.slice(from, begin), w);
+    at.push(w);
+    holes.push(base ? BASE_HOLE : Number(text.slice(i + 7, end - 7)));
+    from = end;
   }
-  pieces.push(Buffer.from(text.slice(at)));
-  return { trackIds: e.trackIds, initial: e.trackIds.map((tid) => e.initialDownloads(tid)), pieces, holes };
+  w += slab.write(text.slice(from), w);
+  slabUsed = w;
+  return { trackIds: e.trackIds, initial: e.trackIds.map((tid) => e.initialDownloads(tid)), slab, start, end: w, at, holes };
+}
+
+/** Entry texts are written into slabs of this size (or one of their own, if larger): one allocation for many. */
+const SLAB_BYTES = 1 << 20;
+let slab = Buffer.alloc(0);
+let slabUsed = 0;
+
+function slabFor(room: number): Buffer {
+  if (slab.length - slabUsed < room) {
+    slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, room));
+    slabUsed = 0;
+  }
+  return slab;
 }
 
 /**
@@ -149,13 +177,12 @@ function entryTextOf(demo: DemoData, userId: string, index: number): EntryText {
   let t = list[index];
   if (!t) {
     t = entryText(demo, demo.locker(userId).entry(index));
-    const size = t.pieces.reduce((n, p) => n + p.length, 0);
-    if (k.bytes + size > KEPT_BYTES) {
+    if (k.bytes + t.end - t.start > KEPT_BYTES) {
       k.users.clear();
       k.bytes = 0;
       k.users.set(userId, (list = []));
     }
-    k.bytes += size;
+    k.bytes += t.end - t.start;
     list[index] = t;
   }
   return t;
@@ -173,21 +200,33 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
   const head = Buffer.from(envelope.slice(0, split));
   const tail = Buffer.from(envelope.slice(split));
   const base = Buffer.from(JSON.stringify(o.base).slice(1, -1));
-  const chunks: Uint8Array[] = [head];
-  texts.forEach((t, i) => {
-    if (i > 0) chunks.push(COMMA);
-    chunks.push(t.pieces[0]);
-    for (let h = 0; h < t.holes.length; h++) {
-      const k = t.holes[h];
-      chunks.push(k === BASE_HOLE ? base : Buffer.from(String(Math.max(0, t.initial[k] - (used.get(t.trackIds[k]) ?? 0)))));
-      chunks.push(t.pieces[h + 1]);
+  // the counts as text (digits: ASCII), then the page's size, then the page copied in once
+  const counts: string[] = [];
+  let size = head.length + tail.length + Math.max(0, texts.length - 1);
+  for (const t of texts) {
+    size += t.end - t.start;
+    for (const k of t.holes) {
+      if (k === BASE_HOLE) size += base.length;
+      else size += counts[counts.push(String(Math.max(0, t.initial[k] - (used.get(t.trackIds[k]) ?? 0)))) - 1].length;
     }
+  }
+  const out = Buffer.allocUnsafe(size);
+  let w = head.copy(out, 0);
+  let c = 0;
+  texts.forEach((t, i) => {
+    if (i > 0) out[w++] = 0x2c; // ,
+    let r = t.start;
+    for (let h = 0; h < t.holes.length; h++) {
+      w += t.slab.copy(out, w, r, t.at[h]);
+      r = t.at[h];
+      w += t.holes[h] === BASE_HOLE ? base.copy(out, w) : out.write(counts[c++], w, 'latin1');
+    }
+    w += t.slab.copy(out, w, r, t.end);
   });
-  chunks.push(tail);
-  return Buffer.concat(chunks);
+  tail.copy(out, w);
+  return out;
 }
 
-const COMMA = Buffer.from(',');
 
 /** The request's page: authenticated, its parameters checked. */
 function lockerQuery(ctx: Ctx): LockerPageQuery {
