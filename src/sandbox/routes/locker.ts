@@ -96,56 +96,57 @@ function pageEnvelope(o: LockerPageQuery, totalItems: number, lockerRelease: unk
 // ---- the JSON text of a page, from each entry's text made once ----
 //
 // A page's JSON is mostly text that never changes: the releases, tracks and purchases of the
-// entries. Each entry's text is made once, by JSON.stringify of the very object lockerPage()
-// builds (so the same values in the same key order), with marks where the two things that do
-// change go: each track's remainingDownloads (the stored counters) and the address the request
-// came to (its Host). A page is then those texts with the marks filled in: no release or track
-// is generated again and no object is serialized again (a walk of the big locker spent most of
-// the sandbox's time on those two). test/unit/sandbox/locker-page.test.ts holds it to lockerPage().
+// entries. Each entry's text is made once per address (the request's Host, in every download
+// URL), by JSON.stringify of the very object lockerPage() builds (so the same values in the same
+// key order) with each track's remainingDownloads as it is before any download; where a download
+// has been counted since, a page writes the stored count in its place. No release or track is
+// generated again and no object serialized again (a walk of the big locker spent most of the
+// sandbox's time on those two). test/unit/sandbox/locker-page.test.ts holds it to lockerPage().
 
-/** An entry's JSON with holes: its text with the marks cut out, and where each mark was. */
+/** An entry's JSON, and where each track's remainingDownloads stands in it. */
 interface EntryText {
   trackIds: number[];
   /** re-downloads each track starts with (before any download is counted) */
   initial: number[];
-  /** the entry's JSON in UTF-8 without its marks: slab[start, end) */
+  /** the entry's JSON in UTF-8: slab[start, end) */
   slab: Buffer;
   start: number;
   end: number;
-  /** each hole's byte offset in the slab */
+  /** per count in the text: its byte offset in the slab, its length, and the index of its track */
   at: number[];
-  /** each hole: BASE_HOLE for the escaped address, else the index of the track whose count goes there */
-  holes: number[];
+  length: number[];
+  track: number[];
 }
 
-const BASE_HOLE = -1;
-// marks no demo text contains (NUL), which JSON.stringify writes as \u0000: the address's
-// \u0000B\u0000 inside each download URL, and "\u0000R<track index>\u0000" for a count
-const NUL = '\\u0000';
-const BASE_MARK = '\u0000B\u0000';
+const COUNT_KEY = '"remainingDownloads":';
 
-function entryText(demo: DemoData, e: LockerEntry): EntryText {
-  const index = new Map(e.trackIds.map((tid, k) => [tid, k]));
-  const text = JSON.stringify(lockerRelease(demo, (tid) => `\u0000R${index.get(tid)}\u0000`, BASE_MARK, e));
-  // the text's UTF-8 is at most 3 bytes a character: room for it in the slab, copied in part by part
+/**
+ * An entry's text for an address, with where each count stands: after each remainingDownloads
+ * key, one for each track of an available release, in track order. A key can stand nowhere else
+ * (in a string its quotes are escaped).
+ */
+function entryText(demo: DemoData, e: LockerEntry, base: string): EntryText {
+  const initial = e.trackIds.map((tid) => Math.max(0, e.initialDownloads(tid)));
+  let n = 0;
+  const text = JSON.stringify(lockerRelease(demo, () => initial[n++], base, e));
+  // the text's UTF-8 is at most 3 bytes a character
   const slab = slabFor(text.length * 3);
   const start = slabUsed;
+  const bytes = slab.write(text, start);
   const at: number[] = [];
-  const holes: number[] = [];
-  let from = 0;
-  let w = start;
-  for (let i = text.indexOf(NUL); i >= 0; i = text.indexOf(NUL, from)) {
-    const base = text[i + 6] === 'B';
-    const begin = base ? i : i - 1; // a count's mark is a whole JSON string, its quotes with it
-    const end = base ? i + 13 : text.indexOf(NUL, i + 7) + 7;
-    w += slab.write(text.slice(from, begin), w);
-    at.push(w);
-    holes.push(base ? BASE_HOLE : Number(text.slice(i + 7, end - 7)));
-    from = end;
+  const length: number[] = [];
+  const track: number[] = [];
+  for (let i = text.indexOf(COUNT_KEY); i >= 0; i = text.indexOf(COUNT_KEY, i + 1)) {
+    const k = at.length;
+    const from = i + COUNT_KEY.length;
+    // offsets in characters are offsets in bytes only in ASCII text
+    at.push(start + (bytes === text.length ? from : Buffer.byteLength(text.slice(0, from))));
+    length.push(String(initial[k]).length);
+    track.push(k);
   }
-  w += slab.write(text.slice(from), w);
-  slabUsed = w;
-  return { trackIds: e.trackIds, initial: e.trackIds.map((tid) => e.initialDownloads(tid)), slab, start, end: w, at, holes };
+  if (at.length !== n) throw new Error(`internal: ${at.length} remainingDownloads keys in a locker entry with ${n} counts`);
+  slabUsed = start + bytes;
+  return { trackIds: e.trackIds, initial, slab, start, end: start + bytes, at, length, track };
 }
 
 /** Entry texts are written into slabs of this size (or one of their own, if larger): one allocation for many. */
@@ -162,25 +163,26 @@ function slabFor(room: number): Buffer {
 }
 
 /**
- * Entry texts kept per demo data and user, up to a bound: the big locker's come to ~100 MB (its
- * whole text but the counters), made by its first walk; past the bound all are dropped and made
- * again as pages ask for them.
+ * Entry texts kept per demo data, address and user, up to a bound: the big locker's come to
+ * ~110 MB (its whole text), made by its first walk; past the bound all are dropped and made again
+ * as pages ask for them.
  */
 const KEPT_BYTES = 160 * 1024 * 1024;
-const kept = new WeakMap<DemoData, { bytes: number; users: Map<string, (EntryText | undefined)[]> }>();
+const kept = new WeakMap<DemoData, { bytes: number; lists: Map<string, (EntryText | undefined)[]> }>();
 
-function entryTextOf(demo: DemoData, userId: string, index: number): EntryText {
+function entryTextOf(demo: DemoData, userId: string, base: string, index: number): EntryText {
   let k = kept.get(demo);
-  if (!k) kept.set(demo, (k = { bytes: 0, users: new Map() }));
-  let list = k.users.get(userId);
-  if (!list) k.users.set(userId, (list = []));
+  if (!k) kept.set(demo, (k = { bytes: 0, lists: new Map() }));
+  const key = `${userId} ${base}`;
+  let list = k.lists.get(key);
+  if (!list) k.lists.set(key, (list = []));
   let t = list[index];
   if (!t) {
-    t = entryText(demo, demo.locker(userId).entry(index));
+    t = entryText(demo, demo.locker(userId).entry(index), base);
     if (k.bytes + t.end - t.start > KEPT_BYTES) {
-      k.users.clear();
+      k.lists.clear();
       k.bytes = 0;
-      k.users.set(userId, (list = []));
+      k.lists.set(key, (list = []));
     }
     k.bytes += t.end - t.start;
     list[index] = t;
@@ -193,40 +195,46 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
   const locker = demo.locker(o.userId);
   const order = demo.lockerOrder(o.userId, o.field, o.dir);
   const texts: EntryText[] = [];
-  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, order(pos)));
+  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, o.base, order(pos)));
   const used = store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds));
   const envelope = JSON.stringify(ok(pageEnvelope(o, locker.size, [])));
   const split = envelope.lastIndexOf('[]') + 1;
   const head = Buffer.from(envelope.slice(0, split));
   const tail = Buffer.from(envelope.slice(split));
-  const base = Buffer.from(JSON.stringify(o.base).slice(1, -1));
-  // the counts as text (digits: ASCII), then the page's size, then the page copied in once
-  const counts: string[] = [];
+  // the counts that downloads have changed since the texts were made (digits: ASCII), then the
+  // page's size, then the page copied in once
+  const now = new Map<number, string>();
   let size = head.length + tail.length + Math.max(0, texts.length - 1);
   for (const t of texts) {
     size += t.end - t.start;
-    for (const k of t.holes) {
-      if (k === BASE_HOLE) size += base.length;
-      else size += counts[counts.push(String(Math.max(0, t.initial[k] - (used.get(t.trackIds[k]) ?? 0)))) - 1].length;
+    for (let h = 0; h < t.at.length; h++) {
+      const tid = t.trackIds[t.track[h]];
+      const n = used.get(tid);
+      if (n === undefined) continue;
+      const count = String(Math.max(0, t.initial[t.track[h]] - n));
+      now.set(tid, count);
+      size += count.length - t.length[h];
     }
   }
   const out = Buffer.allocUnsafe(size);
   let w = head.copy(out, 0);
-  let c = 0;
   texts.forEach((t, i) => {
     if (i > 0) out[w++] = 0x2c; // ,
     let r = t.start;
-    for (let h = 0; h < t.holes.length; h++) {
-      w += t.slab.copy(out, w, r, t.at[h]);
-      r = t.at[h];
-      w += t.holes[h] === BASE_HOLE ? base.copy(out, w) : out.write(counts[c++], w, 'latin1');
+    if (used.size > 0) {
+      for (let h = 0; h < t.at.length; h++) {
+        const count = now.get(t.trackIds[t.track[h]]);
+        if (count === undefined) continue;
+        w += t.slab.copy(out, w, r, t.at[h]);
+        w += out.write(count, w, 'latin1');
+        r = t.at[h] + t.length[h];
+      }
     }
     w += t.slab.copy(out, w, r, t.end);
   });
   tail.copy(out, w);
   return out;
 }
-
 
 /** The request's page: authenticated, its parameters checked. */
 function lockerQuery(ctx: Ctx): LockerPageQuery {

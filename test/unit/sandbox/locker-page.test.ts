@@ -101,6 +101,16 @@ describe('a locker page', () => {
     same(q(USER_IDS.locker, 1, 50, 'purchaseDate', 'desc', 'http://[::1]:80"\\x'));
   });
 
+  it('a title holding the count key\'s text moves no count (counters changed by the test before)', () => {
+    const odd = new DemoData(1);
+    const trackOf = odd.trackOf.bind(odd);
+    odd.trackOf = (r, n) => ({ ...trackOf(r, n), title: `Track "remainingDownloads":${n}` });
+    const o = q(USER_IDS.locker, 1, 50);
+    const text = lockerPageJson(odd, store, o).toString('utf8');
+    expect(text).toContain('\\"remainingDownloads\\":');
+    expect(text).toBe(JSON.stringify(lockerPage(odd, store, o)));
+  });
+
   it('leaves the releases kept for catalogue reads where they are, however far a walk goes', () => {
     const fresh = new DemoData(1);
     const ids = Array.from({ length: 5000 }, (_, i) => RELEASE_BASE + 1 + 10_000 + i);
