@@ -37,6 +37,16 @@ export function visible(c: string): string {
   return `\\u${hex(c)}`;
 }
 
+/**
+ * UTF-8 bytes of JSON.stringify's text (NDJSON pages built as bytes): the bytes themselves when
+ * they are all ASCII with no DEL (C0 cannot stand raw in that text, C1 is never ASCII: nothing to
+ * clean, found at SIMD and memchr speed), else their text cleaned as `json` mode cleans it.
+ */
+export function cleanJsonUtf8(bytes: Uint8Array): Uint8Array | string {
+  if (isAscii(bytes) && bytes.indexOf(0x7f) < 0) return bytes;
+  return clean(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), 'text');
+}
+
 function xmlChar(c: string, inCdata: boolean): string {
   const code = c.charCodeAt(0);
   if (c === '\r') return '\n';
@@ -67,12 +77,3 @@ export function clean(s: string, mode: CleanMode = 'text'): string {
   }
 }
 
-/**
- * UTF-8 bytes of JSON.stringify's text (NDJSON pages built as bytes): the bytes themselves when
- * they are all ASCII with no DEL (C0 cannot stand raw in that text, C1 is never ASCII: nothing to
- * clean, found at SIMD and memchr speed), else their text cleaned as `json` mode cleans it.
- */
-export function cleanJsonBytes(bytes: Uint8Array): Uint8Array | string {
-  if (isAscii(bytes) && bytes.indexOf(0x7f) < 0) return bytes;
-  return clean(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), 'text');
-}

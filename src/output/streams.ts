@@ -7,7 +7,7 @@
 // are dropped, streaming commands stop fetching (see `closed`), and the run ends with its own
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
 import type { Readable, Writable } from 'node:stream';
-import { clean, cleanJsonBytes, type CleanMode } from './clean';
+import { clean, cleanJsonUtf8, type CleanMode } from './clean';
 
 export interface WritableLike {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
@@ -58,19 +58,12 @@ export class StreamWriter {
    */
   async write(text: string, mode: CleanMode = 'text', lead: '' | typeof CLEAR_LINE = ''): Promise<void> {
     if (this.failure) throw this.failure;
-    await this.put(lead + clean(text, mode));
+    return this.send(lead + clean(text, mode));
   }
 
-  /**
-   * The UTF-8 bytes of JSON.stringify's text (an NDJSON page built as bytes), cleaned as `json`
-   * text is (see cleanJsonBytes): the same guarantees as write(text, 'json'), without a string.
-   */
-  async writeJsonBytes(bytes: Uint8Array): Promise<void> {
+  /** Text or bytes already cleaned, as they are. */
+  async send(out: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
-    await this.put(cleanJsonBytes(bytes));
-  }
-
-  private async put(out: string | Uint8Array): Promise<void> {
     if (this.closed || this.stream.destroyed || out.length === 0) return;
     let ok: boolean;
     try {
@@ -86,6 +79,14 @@ export class StreamWriter {
     }
     if (!ok) await this.drained();
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * The UTF-8 bytes of JSON.stringify's text (an NDJSON page built as bytes), cleaned as `json`
+   * text is (see cleanJsonUtf8): the same guarantees as write(text, 'json'), without a string.
+   */
+  async writeJsonBytes(bytes: Uint8Array): Promise<void> {
+    return this.send(cleanJsonUtf8(bytes));
   }
 
   private drained(): Promise<void> {

@@ -40,12 +40,11 @@ export interface RunningServer {
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+  return jsonBytes(status, Buffer.from(JSON.stringify(body)), headers);
 }
 
-/** A JSON body already serialized (HTTP 200). */
-function jsonText(bytes: Buffer): Reply {
-  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bytes };
+function jsonBytes(status: number, bytes: Buffer, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: bytes };
 }
 
 function apiError(ctx: { wantsXml: boolean }, e: ApiFail): Reply {
@@ -84,7 +83,7 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
   ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],
   // JSON as text made from each entry's kept text (routes/locker.ts); XML from the page's object
-  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => (c.wantsXml ? body(c, userLocker(c)) : jsonText(userLockerJson(c)))],
+  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => (c.wantsXml ? body(c, userLocker(c)) : jsonBytes(200, userLockerJson(c)))],
   ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
   ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, dec(m[1])))],
   ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, dec(m[1])))],

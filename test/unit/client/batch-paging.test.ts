@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunk, mapBounded } from '../../../src/client/batch';
 import { releaseDetailsBatch } from '../../../src/client/catalogue';
-import { lockerReleaseKey } from '../../../src/client/locker';
 import { ApiError } from '../../../src/client/errors';
 import { PageGuard, paginate, paginateItems, Unread } from '../../../src/client/paging';
 import { AbortedError, PagingError } from '../../../src/client/errors';
 import { json, mockApi } from './helpers';
+import { lockerReleaseKey } from '../../../src/client/locker';
 
 let api: ReturnType<typeof mockApi>;
 afterEach(async () => {

@@ -385,6 +385,15 @@ describe('error mapping', () => {
     expect(sentBefore).toBe(2);
   });
 
+  it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
+    api = mockApi();
+    api.on('GET', '/1.2/x', () => ({ status: 404, body: '{"status":"error"}', headers: json }));
+    const res = await api.client.requestRaw({ method: 'GET', path: '/1.2/x', query: { a: '1' }, throwOnHttpError: false });
+    expect(res).toMatchObject({ status: 404, body: '{"status":"error"}', text: '{"status":"error"}' });
+    expect(res.headers['content-type']).toBe('application/json');
+    await expect(api.client.requestRaw({ method: 'GET', path: '/1.2/x' })).rejects.toBeInstanceOf(ApiError);
+  });
+
   it('requestUnread: the body is read only when asked, to what request() gives or throws', async () => {
     const { z } = await import('zod');
     api = mockApi();
@@ -427,15 +436,6 @@ describe('error mapping', () => {
     const b = await t.sendBuffered({ method: 'GET', url: `${ORIGIN}/good`, headers: {} });
     expect(await b.text()).toBe(good);
     expect((await b.bytes()).toString()).toBe(good);
-  });
-
-  it('requestRaw with throwOnHttpError false returns 4xx answers as they are', async () => {
-    api = mockApi();
-    api.on('GET', '/1.2/x', () => ({ status: 404, body: '{"status":"error"}', headers: json }));
-    const res = await api.client.requestRaw({ method: 'GET', path: '/1.2/x', query: { a: '1' }, throwOnHttpError: false });
-    expect(res).toMatchObject({ status: 404, body: '{"status":"error"}', text: '{"status":"error"}' });
-    expect(res.headers['content-type']).toBe('application/json');
-    await expect(api.client.requestRaw({ method: 'GET', path: '/1.2/x' })).rejects.toBeInstanceOf(ApiError);
   });
 });
 
