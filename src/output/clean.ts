@@ -76,4 +76,3 @@ export function clean(s: string, mode: CleanMode = 'text'): string {
         .join('');
   }
 }
-
