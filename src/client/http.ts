@@ -8,7 +8,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
 import { AuthError, HttpError, McatError } from './errors';
 import { authorizationHeader, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
-import { DEFAULT_MAX_BODY_BYTES, Transport } from './transport';
+import { DEFAULT_MAX_BODY_BYTES, Transport, decodeUtf8 } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, Tracer } from './trace';
@@ -96,6 +96,10 @@ export interface RawResponse {
   retryAfterSeconds?: number;
   /** requests sent for it, retries included */
   attempts?: number;
+  /** the body's first byte (-1: none), known without decoding the body */
+  firstByte?: number;
+  /** the body's text for a body read once: decoded now and not kept (text is then empty) */
+  takeText?(): string;
 }
 
 export interface StreamResponse {
@@ -193,30 +197,34 @@ export class ApiClient {
 
   /**
    * Like request, with a 2xx body's reading left to the caller: resolves once the answer is in, to
-   * a function that parses and validates it (or throws the error it stands for) when called. A
-   * caller that takes many large answers in order reads each when its turn comes, and lets it go
-   * before the next is read: the parsed bodies never pile up (nor survive into the old generation).
+   * a function that parses and validates it (or throws the error it stands for) when called, once.
+   * A caller that takes many large answers in order (a batch's calls, a locker's pages fetched
+   * ahead) reads each when its turn comes: until then it waits as bytes, and its text is let go
+   * once parsed. Parsed on arrival, it would wait as objects that V8 keeps past young-generation
+   * collections, with the page's text held by the parsed strings (JSON.parse slices them from it).
    * Any other answer is read at once, so a refusal stops a batch as early as with request().
    */
   async requestLater<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<() => T | Promise<T>> {
     const named = opts.schema && 'load' in opts.schema ? opts.schema : undefined;
-    if (named && precompiled(named)) {
-      // the build's checker: zod is loaded only for a body that does not fit
-      const res = await this.send(method, path, opts, false);
-      if (res.status < 200 || res.status >= 300) {
-        const data = (await validateNamed(await read(res, opts.what), named, opts.what, res.status)) as T;
-        return () => data;
-      }
-      await xmlReady(res);
-      return () => validateNamed(readNow(res, opts.what), named, opts.what, res.status) as T | Promise<T>;
-    }
-    const [res, schema] = await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
+    const fast = named && precompiled(named) ? named : undefined;
+    const [res, schema] = fast
+      ? [await this.send(method, path, opts, false), undefined]
+      : await Promise.all([this.send(method, path, opts, false), schemaOf(opts.schema)]);
+    const check = (data: unknown): T | Promise<T> =>
+      (fast ? validateNamed(data, fast, opts.what, res.status) : validate(data, schema, opts.what, res.status)) as T | Promise<T>;
     if (res.status < 200 || res.status >= 300) {
-      const data = validate(await read(res, opts.what), schema, opts.what, res.status) as T;
+      const data = await check(await read(res, opts.what));
       return () => data;
     }
-    await xmlReady(res);
-    return () => validate(readNow(res, opts.what), schema, opts.what, res.status) as T;
+    // a JSON body needs nothing loaded; any other may need the XML reader, loaded now
+    if (res.firstByte !== 0x7b && res.firstByte !== 0x5b) await ready(res);
+    let unread: RawResponse | undefined = res;
+    return () => {
+      const r = unread;
+      if (!r) throw new Error('internal: an answer read twice');
+      unread = undefined;
+      return check(readNow(r, opts.what, r.takeText?.()));
+    };
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
@@ -363,16 +371,15 @@ export class ApiClient {
         url: shownUrl,
       };
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await a.text();
+      bytes = await a.bytes();
     } catch (err) {
       this.tracer.line(`${a.label}: the body failed: ${(err as Error).message}`);
       throw err;
     }
-    // its size is measured only for the trace: a scan of every body (a locker page: 250 kB) otherwise
-    if (this.tracer.on) this.tracer.line(`${a.label} (${Buffer.byteLength(text)} bytes)`);
-    const out: RawResponse = { status: a.status, headers: a.headers, text, body: text, url: shownUrl, attempts: a.attempts };
+    if (this.tracer.on) this.tracer.line(`${a.label} (${bytes.length} bytes)`);
+    const out = bufferedResponse(a.status, a.headers, bytes, shownUrl, a.attempts);
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);
       if (ra !== undefined) out.retryAfterSeconds = ra;
@@ -405,21 +412,65 @@ function validateNamed(data: unknown, named: NamedSchema, what: string | undefin
   return fast ? fast.value : named.load().then((schema) => validate(data, schema, what, status));
 }
 
+/**
+ * A buffered answer whose text is decoded when first read. A body decoded on arrival (a locker
+ * page: 250 kB, a large object to V8) waited through the awaits between the transport and the
+ * JSON parse, long enough to outlive a young-generation collection and be kept until a full one:
+ * most of a locker walk's peak memory. Decoded on first read, it lives only through its parse.
+ */
+function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: string, attempts: number | undefined): RawResponse {
+  let raw: Buffer | undefined = bytes;
+  let text = '';
+  const decoded = (): string => {
+    if (raw) {
+      text = decodeUtf8(raw);
+      raw = undefined;
+    }
+    return text;
+  };
+  return {
+    status,
+    headers,
+    firstByte: bytes.length ? bytes[0] : -1,
+    takeText() {
+      const t = raw ? decodeUtf8(raw) : text;
+      raw = undefined;
+      text = '';
+      return t;
+    },
+    get text() {
+      return decoded();
+    },
+    get body() {
+      return decoded();
+    },
+    url,
+    attempts,
+  };
+}
+
 /** The answer's value, or the typed error it stands for (with the requests it took). */
 async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
+  await ready(res);
+  // no await between decoding the body and parsing it (see bufferedResponse)
+  return readNow(res, what);
+}
+
+/** Loads the reader the body needs (the XML reader, for XML; nothing for JSON). */
+async function ready(res: RawResponse): Promise<void> {
   try {
-    await xmlReady(res);
+    const loading = xmlReady(res);
+    if (loading) await loading;
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
     throw err;
   }
-  return readNow(res, what);
 }
 
-/** read() once the XML reader is loaded, if the body needs it. */
-function readNow(res: RawResponse, what: string | undefined): unknown {
+/** read() once the body's reader is loaded (always, for JSON): synchronous. `text`: the body's, if taken already. */
+function readNow(res: RawResponse, what: string | undefined, text = res.text): unknown {
   try {
-    return interpret(res.status, res.headers, res.text, res.url, what);
+    return interpret(res.status, res.headers, text, res.url, what);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
     throw err;

@@ -126,8 +126,16 @@ export interface PaginateOptions<T = unknown> extends PageGuardOptions {
   concurrency?: number;
 }
 
+/**
+ * A page fetched ahead whose body is read (parsed, validated) only when its turn comes: memory
+ * for the pages in flight is then their bytes, not their objects (see ApiClient.requestLater).
+ */
+export class Unread<T> {
+  constructor(readonly read: () => T | Promise<T>) {}
+}
+
 /** Fetches one page; `signal` fires when the page is no longer wanted (the walk stopped or failed). */
-export type PageFetcher<T> = (page: number, signal: AbortSignal) => Promise<T>;
+export type PageFetcher<T> = (page: number, signal: AbortSignal) => Promise<T | Unread<T>>;
 
 /**
  * Yields page bodies in order until the last page, the limit, or the caller stops; throws
@@ -147,7 +155,7 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
   // fires when the walk ends for any reason: pages fetched ahead are then not wanted
   const done = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, done.signal]) : done.signal;
-  const ahead: { page: number; body: Promise<T> }[] = [];
+  const ahead: { page: number; body: Promise<T | Unread<T>> }[] = [];
   let next = o.startPage ?? 1;
   const launch = () => {
     guard.next();
@@ -164,7 +172,7 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
       const { page, body: pending } = ahead.shift()!;
       let body: T;
       try {
-        body = await pending;
+        body = await bodyOf(pending);
       } catch (e) {
         throw o.signal?.aborted ? stopped() : e;
       }
@@ -198,6 +206,15 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
   } finally {
     done.abort();
   }
+}
+
+/**
+ * A page's body, read now if it came unread. Its own frame: a generator suspended in a try block
+ * keeps every register, and the Unread left in one (with the page's text) outlived the page.
+ */
+async function bodyOf<T>(pending: Promise<T | Unread<T>>): Promise<T> {
+  const got = await pending;
+  return got instanceof Unread ? got.read() : got;
 }
 
 function stopped(): AbortedError {

@@ -42,6 +42,8 @@ export interface Answer {
   ms: number;
   /** the body as text, read up to the cap (BodyTooLargeError past it); the same promise each call */
   text(): Promise<string>;
+  /** the body's bytes, read as text() reads them (text() is them decoded); once (the answer does not keep them) */
+  bytes(): Promise<Buffer>;
   /** the body as a stream that fails with typed errors (see guardStream); the request's timer stops
    *  here. Only an answer of send() has it: sendBuffered() reads every body whole. */
   stream?(o: { signal?: AbortSignal; deadlineMs?: number; startedAt: number }): Readable;
@@ -55,6 +57,7 @@ class TimedOut extends Error {}
 const DISCARD_BYTES = 128 * 1024;
 /** as undici's text(): UTF-8, a leading BOM dropped */
 const utf8 = new TextDecoder('utf-8');
+export const decodeUtf8 = (bytes: Uint8Array): string => utf8.decode(bytes);
 
 /** A Content-Length past the cap: the body is refused before a byte of it is read. */
 function declaredOver(declared: string | undefined, cap: number): number | undefined {
@@ -162,19 +165,22 @@ export class Transport {
       throw this.networkError(err, timedOut, 'headers');
     }
     const headers = flattenHeaders(res.headers);
+    let bytes: Promise<Buffer> | undefined;
     let text: Promise<string> | undefined;
+    const readBytes = () =>
+      (bytes ??= this.readCapped(res.body, res.statusCode, headers['content-length']).then(
+        (b) => (cleanup(), b),
+        (err) => {
+          cleanup();
+          throw this.networkError(err, timedOut, 'body');
+        },
+      ));
     return {
       status: res.statusCode,
       headers,
       ms: Date.now() - started,
-      text: () =>
-        (text ??= this.readCapped(res.body, res.statusCode, headers['content-length']).then(
-          (t) => (cleanup(), t),
-          (err) => {
-            cleanup();
-            throw this.networkError(err, timedOut, 'body');
-          },
-        )),
+      bytes: readBytes,
+      text: () => (text ??= readBytes().then(decodeUtf8)),
       stream: (o) => {
         cleanup();
         const left = o.deadlineMs === undefined ? undefined : o.deadlineMs - (Date.now() - o.startedAt);
@@ -225,7 +231,7 @@ export class Transport {
   }
 
   /** The body as text, read up to maxBodyBytes: past it, the transfer is cut and BodyTooLargeError thrown. */
-  private async readCapped(body: Dispatcher.ResponseData['body'], status: number, declared: string | undefined): Promise<string> {
+  private async readCapped(body: Dispatcher.ResponseData['body'], status: number, declared: string | undefined): Promise<Buffer> {
     const cap = this.maxBodyBytes;
     const over = declaredOver(declared, cap);
     if (over !== undefined) {
@@ -242,7 +248,7 @@ export class Transport {
       }
       chunks.push(chunk);
     }
-    return utf8.decode(Buffer.concat(chunks, size));
+    return Buffer.concat(chunks, size);
   }
 
   /** stage: where the request was when it failed (our own timer means the timeout ran out there) */
@@ -303,6 +309,9 @@ class Gather implements Dispatcher.DispatchHandler {
   private dropping = false;
   private ended = false;
   private bodyError: Error | undefined;
+  private taken = false;
+  /** the bytes, kept once text() has been asked for (a body read for an error message, then handed over) */
+  private kept: Buffer | undefined;
   private bodyText: Promise<string> | undefined;
   private onHeadersIn: ((a: Answer) => void) | undefined;
   private onHeadersFailed: ((e: Error) => void) | undefined;
@@ -386,7 +395,8 @@ class Gather implements Dispatcher.DispatchHandler {
       status,
       headers: h,
       ms: Date.now() - this.started,
-      text: () => (this.bodyText ??= this.waitBody().then(() => this.decode())),
+      bytes: () => this.waitBody().then(() => this.kept ?? this.take()),
+      text: () => (this.bodyText ??= this.waitBody().then(() => decodeUtf8((this.kept = this.take())))),
       discard: () => {
         this.dropping = true;
         this.chunks = [];
@@ -449,9 +459,16 @@ class Gather implements Dispatcher.DispatchHandler {
     });
   }
 
-  private decode(): string {
+  /**
+   * The body's bytes, handed over once: nothing of this request's keeps them. A request that
+   * outlived a young collection is in the old generation, and a reference it kept would keep the
+   * bytes (a 250 kB locker page) through every young collection until a full one.
+   */
+  private take(): Buffer {
+    if (this.taken) throw new Error('internal: a body read twice');
+    this.taken = true;
     const chunks = this.chunks;
     this.chunks = [];
-    return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size));
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size);
   }
 }

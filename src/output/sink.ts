@@ -209,9 +209,15 @@ export function createOutput(opts: OutputOptions): Output {
           await gate.emit(toLine(cols.header));
           line = (item) => toLine(cols.values(item));
         }
+        // NDJSON of whole items: each page's lines as bytes, written without a page-sized string
+        const bytes = opts.format === 'ndjson' && !gate.readers ? (await import('./ndjson')).ndjsonBytes : undefined;
         for await (const page of pages) {
           if (out.closed) return; // leaving the loop stops the page fetching too
           where(page);
+          if (bytes) {
+            await writer().writeJsonBytes(bytes(view.items(page)));
+            continue;
+          }
           if (table) {
             for (const item of view.items(page)) gate.see(item);
             await gate.emit(table.page(page));

@@ -8,7 +8,7 @@
 // exit code (0 for a read) instead of Node's stack trace of an unhandled 'error' event.
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { clean, cleanJsonBytes, type CleanMode } from './clean';
+import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
 
 export interface WritableLike {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
@@ -81,6 +81,14 @@ export class StreamWriter {
     }
     if (!ok) await this.drained();
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * The UTF-8 bytes of JSON.stringify's text (an NDJSON page built as bytes), cleaned as `json`
+   * text is (see cleanJsonUtf8): the same guarantees as write(text, 'json'), without a string.
+   */
+  async writeJsonBytes(bytes: Uint8Array): Promise<void> {
+    return this.send(cleanJsonUtf8(bytes));
   }
 
   private drained(): Promise<void> {

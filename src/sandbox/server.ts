@@ -13,7 +13,7 @@ import { hash, stream } from './prng';
 import { renderXml, renderXmlError } from './render-xml';
 import { artistReleases, enhancedMetadata, releaseBatch, releaseBatchJson, releaseTracks } from './routes/catalogue';
 import { addToGroup, getGroup, replaceGroup } from './routes/groups';
-import { userLocker } from './routes/locker';
+import { userLocker, userLockerJson } from './routes/locker';
 import { htmlPage, media } from './routes/media';
 import { createPlaylist, getPlaylist, listPlaylists, replacePlaylist, updateDetails } from './routes/playlists';
 import type { Store } from './store';
@@ -83,7 +83,8 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
   ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],
-  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => body(c, userLocker(c))],
+  // JSON as text made from each entry's kept text (routes/locker.ts); XML from the page's object
+  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => (c.wantsXml ? body(c, userLocker(c)) : jsonBytes(200, userLockerJson(c)))],
   ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
   ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, dec(m[1])))],
   ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, dec(m[1])))],

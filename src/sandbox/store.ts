@@ -141,6 +141,8 @@ export class Store {
       ),
       // one query for a whole locker page (a 50-release page has ~400 tracks): json_each of the ids
       used: db.prepare('SELECT track_id AS track, used FROM downloads WHERE user_id = ? AND track_id IN (SELECT value FROM json_each(?))'),
+      // a user with no download counted (the common case) needs no page query: one index probe
+      anyUsed: db.prepare('SELECT 1 FROM downloads WHERE user_id = ? LIMIT 1').pluck(),
       consume: db.prepare(
         'INSERT INTO downloads (user_id, track_id, used) VALUES (@user, @track, 1) ON CONFLICT(user_id, track_id) DO UPDATE SET used = used + 1 WHERE used < @initial',
       ),
@@ -301,7 +303,7 @@ export class Store {
   /** Downloads counted so far of each of these tracks (a track never downloaded is absent). */
   usedDownloads(userId: string, trackIds: readonly number[]): Map<number, number> {
     const used = new Map<number, number>();
-    if (trackIds.length === 0) return used;
+    if (trackIds.length === 0 || this.stmts.anyUsed.get(userId) === undefined) return used;
     for (const r of this.stmts.used.all(userId, JSON.stringify(trackIds)) as { track: number; used: number }[]) used.set(r.track, r.used);
     return used;
   }

@@ -20,7 +20,8 @@ function sortOf(ctx: Ctx): { field: SortField; dir: 'asc' | 'desc' } {
   return { field, dir };
 }
 
-function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, e: LockerEntry) {
+/** `remaining(trackId)`: the track's remainingDownloads as the page shows it. */
+function lockerRelease(demo: DemoData, remaining: (trackId: number) => unknown, base: string, e: LockerEntry) {
   const r = e.release;
   const available = demo.inCatalogue(r);
   const release: Record<string, unknown> = {
@@ -52,7 +53,7 @@ function lockerRelease(demo: DemoData, used: Map<number, number>, base: string, 
         number: t.number,
       },
     };
-    if (available) lt.remainingDownloads = Math.max(0, e.initialDownloads(tid) - (used.get(tid) ?? 0));
+    if (available) lt.remainingDownloads = remaining(tid);
     lt.purchaseId = e.purchaseId;
     lt.purchaseDate = e.purchaseDate;
     lt.completeAlbumPurchase = e.completeAlbumPurchase;
@@ -84,15 +85,172 @@ export function lockerPage(demo: DemoData, store: Store, o: LockerPageQuery): Re
   for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) entries.push(locker.entry(order(pos)));
   // the page's download counters in one query, not one per track
   const used = store.usedDownloads(o.userId, entries.flatMap((e) => e.trackIds));
-  const items = entries.map((e) => lockerRelease(demo, used, o.base, e));
-  return ok({ locker: { lockerReleases: { page: o.page, pageSize: o.pageSize, totalItems: locker.size, lockerRelease: items } } });
+  const items = entries.map((e) => lockerRelease(demo, (tid) => Math.max(0, e.initialDownloads(tid) - (used.get(tid) ?? 0)), o.base, e));
+  return ok(pageEnvelope(o, locker.size, items));
 }
 
-export function userLocker(ctx: Ctx) {
+function pageEnvelope(o: LockerPageQuery, totalItems: number, lockerRelease: unknown[]) {
+  return { locker: { lockerReleases: { page: o.page, pageSize: o.pageSize, totalItems, lockerRelease } } };
+}
+
+// ---- the JSON text of a page, from each entry's text made once ----
+//
+// A page's JSON is mostly text that never changes: the releases, tracks and purchases of the
+// entries. Each entry's text is made once per address (the request's Host, in every download
+// URL), by JSON.stringify of the very object lockerPage() builds (so the same values in the same
+// key order) with each track's remainingDownloads as it is before any download; where a download
+// has been counted since, a page writes the stored count in its place. No release or track is
+// generated again and no object serialized again (a walk of the big locker spent most of the
+// sandbox's time on those two). test/unit/sandbox/locker-page.test.ts holds it to lockerPage().
+
+/** An entry's JSON, and where each track's remainingDownloads stands in it. */
+interface EntryText {
+  trackIds: number[];
+  /** re-downloads each track starts with (before any download is counted) */
+  initial: number[];
+  /** the entry's JSON in UTF-8: slab[start, end) */
+  slab: Buffer;
+  start: number;
+  end: number;
+  /** per count in the text: its byte offset in the slab, its length, and the index of its track */
+  at: number[];
+  length: number[];
+  track: number[];
+}
+
+const COUNT_KEY = '"remainingDownloads":';
+
+/**
+ * An entry's text for an address, with where each count stands: after each remainingDownloads
+ * key, one for each track of an available release, in track order. A key can stand nowhere else
+ * (in a string its quotes are escaped).
+ */
+function entryText(demo: DemoData, e: LockerEntry, base: string): EntryText {
+  const initial = e.trackIds.map((tid) => Math.max(0, e.initialDownloads(tid)));
+  let n = 0;
+  const text = JSON.stringify(lockerRelease(demo, () => initial[n++], base, e));
+  // the text's UTF-8 is at most 3 bytes a character
+  const slab = slabFor(text.length * 3);
+  const start = slabUsed;
+  const bytes = slab.write(text, start);
+  const at: number[] = [];
+  const length: number[] = [];
+  const track: number[] = [];
+  for (let i = text.indexOf(COUNT_KEY); i >= 0; i = text.indexOf(COUNT_KEY, i + 1)) {
+    const k = at.length;
+    const from = i + COUNT_KEY.length;
+    // offsets in characters are offsets in bytes only in ASCII text
+    at.push(start + (bytes === text.length ? from : Buffer.byteLength(text.slice(0, from))));
+    length.push(String(initial[k]).length);
+    track.push(k);
+  }
+  if (at.length !== n) throw new Error(`internal: ${at.length} remainingDownloads keys in a locker entry with ${n} counts`);
+  slabUsed = start + bytes;
+  return { trackIds: e.trackIds, initial, slab, start, end: start + bytes, at, length, track };
+}
+
+/** Entry texts are written into slabs of this size (or one of their own, if larger): one allocation for many. */
+const SLAB_BYTES = 1 << 20;
+let slab = Buffer.alloc(0);
+let slabUsed = 0;
+
+function slabFor(room: number): Buffer {
+  if (slab.length - slabUsed < room) {
+    slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, room));
+    slabUsed = 0;
+  }
+  return slab;
+}
+
+/**
+ * Entry texts kept per demo data, address and user, up to a bound: the big locker's come to
+ * ~110 MB (its whole text), made by its first walk; past the bound all are dropped and made again
+ * as pages ask for them.
+ */
+const KEPT_BYTES = 160 * 1024 * 1024;
+const kept = new WeakMap<DemoData, { bytes: number; lists: Map<string, (EntryText | undefined)[]> }>();
+
+function entryTextOf(demo: DemoData, userId: string, base: string, index: number): EntryText {
+  let k = kept.get(demo);
+  if (!k) kept.set(demo, (k = { bytes: 0, lists: new Map() }));
+  const key = `${userId} ${base}`;
+  let list = k.lists.get(key);
+  if (!list) k.lists.set(key, (list = []));
+  let t = list[index];
+  if (!t) {
+    t = entryText(demo, demo.locker(userId).entry(index), base);
+    if (k.bytes + t.end - t.start > KEPT_BYTES) {
+      k.lists.clear();
+      k.bytes = 0;
+      k.lists.set(key, (list = []));
+    }
+    k.bytes += t.end - t.start;
+    list[index] = t;
+  }
+  return t;
+}
+
+/** One page of a user's locker as the JSON text lockerPage() stringifies to, in UTF-8. */
+export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery): Buffer {
+  const locker = demo.locker(o.userId);
+  const order = demo.lockerOrder(o.userId, o.field, o.dir);
+  const texts: EntryText[] = [];
+  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, o.base, order(pos)));
+  const used = store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds));
+  const envelope = JSON.stringify(ok(pageEnvelope(o, locker.size, [])));
+  const split = envelope.lastIndexOf('[]') + 1;
+  const head = Buffer.from(envelope.slice(0, split));
+  const tail = Buffer.from(envelope.slice(split));
+  // the counts that downloads have changed since the texts were made (digits: ASCII), then the
+  // page's size, then the page copied in once
+  const now = new Map<number, string>();
+  let size = head.length + tail.length + Math.max(0, texts.length - 1);
+  for (const t of texts) {
+    size += t.end - t.start;
+    for (let h = 0; h < t.at.length; h++) {
+      const tid = t.trackIds[t.track[h]];
+      const n = used.get(tid);
+      if (n === undefined) continue;
+      const count = String(Math.max(0, t.initial[t.track[h]] - n));
+      now.set(tid, count);
+      size += count.length - t.length[h];
+    }
+  }
+  const out = Buffer.allocUnsafe(size);
+  let w = head.copy(out, 0);
+  texts.forEach((t, i) => {
+    if (i > 0) out[w++] = 0x2c; // ,
+    let r = t.start;
+    if (used.size > 0) {
+      for (let h = 0; h < t.at.length; h++) {
+        const count = now.get(t.trackIds[t.track[h]]);
+        if (count === undefined) continue;
+        w += t.slab.copy(out, w, r, t.at[h]);
+        w += out.write(count, w, 'latin1');
+        r = t.at[h] + t.length[h];
+      }
+    }
+    w += t.slab.copy(out, w, r, t.end);
+  });
+  tail.copy(out, w);
+  return out;
+}
+
+/** The request's page: authenticated, its parameters checked. */
+function lockerQuery(ctx: Ctx): LockerPageQuery {
   const auth = authenticate(ctx, { user: true });
   const user = userOf(ctx, auth);
   country(ctx, auth);
   const { field, dir } = sortOf(ctx);
   const { page, pageSize } = paging(ctx, 50);
-  return lockerPage(ctx.demo, ctx.store, { userId: user.userId, field, dir, page, pageSize, base: ctx.base });
+  return { userId: user.userId, field, dir, page, pageSize, base: ctx.base };
+}
+
+export function userLocker(ctx: Ctx) {
+  return lockerPage(ctx.demo, ctx.store, lockerQuery(ctx));
+}
+
+/** The page as JSON text (see lockerPageJson). */
+export function userLockerJson(ctx: Ctx): Buffer {
+  return lockerPageJson(ctx.demo, ctx.store, lockerQuery(ctx));
 }

@@ -57,6 +57,7 @@ function answer(status: number, label: string): Attempted {
     ms: 0,
     label,
     text: async () => '',
+    bytes: async () => Buffer.alloc(0),
     stream: () => {
       throw new Error('no stream');
     },

@@ -3,9 +3,10 @@ import { chunk, mapBounded, mapOrdered } from '../../../src/client/batch';
 import { releaseDetailsBatch, releaseDetailsBatchParts, type BatchResult } from '../../../src/client/catalogue';
 import type { ApiClient } from '../../../src/client/http';
 import { ApiError } from '../../../src/client/errors';
-import { PageGuard, paginate, paginateItems } from '../../../src/client/paging';
+import { PageGuard, paginate, paginateItems, Unread } from '../../../src/client/paging';
 import { AbortedError, PagingError } from '../../../src/client/errors';
 import { json, mockApi } from './helpers';
+import { lockerReleaseKey } from '../../../src/client/locker';
 
 let api: ReturnType<typeof mockApi>;
 afterEach(async () => {
@@ -464,6 +465,86 @@ describe('paginate', () => {
       expect(got).toEqual([1, 2, 3]);
       expect(err).toBeInstanceOf(ApiError);
     });
+  });
+
+  it('pages fetched ahead unread are read at their turn, in order; a read that fails fails the walk in its turn', async () => {
+    const read: number[] = [];
+    const yielded: number[] = [];
+    const fetch = async (n: number) =>
+      new Unread(() => {
+        read.push(n);
+        if (n === 5) throw new ApiError(1003, 'bad page', 200);
+        return pageOf(n, 10, 100);
+      });
+    const err = await (async () => {
+      for await (const p of paginate(fetch, { ...opts, concurrency: 4 })) {
+        // fetched ahead, yet not one page read before its turn
+        expect(read).toEqual(yielded.concat(p.releases.page));
+        yielded.push(p.releases.page);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })().catch((e) => e);
+    expect(yielded).toEqual([1, 2, 3, 4]);
+    expect(read).toEqual([1, 2, 3, 4, 5]);
+    expect(err).toBeInstanceOf(ApiError);
+  });
+
+  it('a page once read is not held by the walk while it waits for the next (its text would outlive it)', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let first: WeakRef<object> | undefined;
+    let letSecondCome: () => void = () => undefined;
+    const secondMayCome = new Promise<void>((r) => (letSecondCome = r));
+    let heldWhileWaiting: boolean | undefined;
+    const fetch = async (n: number) => {
+      if (n === 2) await secondMayCome;
+      const unread = new Unread(() => pageOf(n, 10, 20));
+      if (n === 1) first = new WeakRef(unread);
+      return unread;
+    };
+    for await (const p of paginate(fetch, { ...opts, concurrency: 1 })) {
+      if (p.releases.page !== 1) continue;
+      // once the walk waits for page 2: is page 1's Unread still reachable?
+      setTimeout(() => {
+        gc();
+        heldWhileWaiting = first!.deref() !== undefined;
+        letSecondCome();
+      }, 5);
+    }
+    expect(heldWhileWaiting).toBe(false);
+  });
+
+  it("a locker release's key: the same for the same release, tracks and purchases; short whatever the tracks", () => {
+    const entry = (id: unknown, tracks: [unknown, unknown][]) => ({
+      release: { id, title: 't' },
+      lockerTracks: { lockerTrack: tracks.map(([t, p]) => ({ track: { id: t, title: 'x' }, ...(typeof p === 'string' ? { purchaseDate: p } : { purchaseId: p }) })) },
+    });
+    const many = Array.from({ length: 40 }, (_, i): [unknown, unknown] => [10000101 + i, 8000000]);
+    const keys = [
+      entry(100001, many),
+      entry(100002, many),
+      entry(100001, many.slice(1)),
+      entry(100001, [...many.slice(0, 39), [10000199, 8000000]]),
+      entry(100001, [...many.slice(0, 39), [10000140, 8000001]]),
+      entry(100001, [...many.slice(0, 39), [10000140, '2024-01-01T00:00:00Z']]),
+      entry(100001, [...many.slice(0, 39), [-5, 2 ** 40]]),
+      entry(100001, [...many.slice(0, 39), ['10000140', 8000000]]),
+      entry(undefined, []),
+    ].map(lockerReleaseKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    // nothing to tell them apart: one key, as before
+    expect(lockerReleaseKey({})).toBe(keys[keys.length - 1]);
+    expect(lockerReleaseKey(null)).toBe(keys[keys.length - 1]);
+    expect(lockerReleaseKey(entry(100001, many))).toBe(keys[0]);
+    expect(lockerReleaseKey(JSON.parse(JSON.stringify(entry(100001, many))))).toBe(keys[0]);
+    expect(Math.max(...keys.map((k) => k.length))).toBeLessThan(40);
+    // the repeat rule with it: a page of releases already seen stops the walk
+    const guard = new PageGuard({ key: lockerReleaseKey, what: 'the locker' });
+    const page = [entry(1, [[101, 7]]), entry(2, [[201, 7]])];
+    guard.check(1, 1, page);
+    expect(() => guard.check(2, 2, JSON.parse(JSON.stringify(page)))).toThrow(PagingError);
   });
 
   describe('stop rules for servers that misbehave', () => {

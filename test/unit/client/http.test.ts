@@ -458,6 +458,50 @@ describe('error mapping', () => {
     expect(res.headers['content-type']).toBe('application/json');
     await expect(api.client.requestRaw({ method: 'GET', path: '/1.2/x' })).rejects.toBeInstanceOf(ApiError);
   });
+
+  it('requestLater: the body is read only when asked, to what request() gives or throws', async () => {
+    const { z } = await import('zod');
+    api = mockApi();
+    const good = JSON.stringify({ status: 'ok', version: '1.2', items: { releases: [{ id: 7 }] } });
+    api.on('GET', '/good', () => ({ status: 200, body: good, headers: json }), 2);
+    api.on('GET', '/bad', () => ({ status: 200, body: '{"status":"ok",', headers: json }));
+    api.on('GET', '/error', () => ({ status: 200, body: JSON.stringify({ status: 'error', version: '1.2', error: { code: 1003, errorMessage: 'm' } }), headers: json }));
+    api.on('GET', '/shape', () => ({ status: 200, body: '{"items":{"releases":[{"id":"x"}]}}', headers: json }));
+    api.on('GET', '/xml', () => ({ status: 200, body: '<response status="ok" version="1.2"><release id="9"><title>T</title></release></response>', headers: { 'content-type': 'application/xml' } }), 2);
+    const schema = z.looseObject({ items: z.looseObject({ releases: z.array(z.looseObject({ id: z.number() })) }) });
+    const o = { schema, what: 'release details' };
+    const readGood = await api.client.requestLater<any>('GET', '/good', o);
+    expect(readGood()).toEqual(await api.client.request<any>('GET', '/good', o));
+    // fetched without a word; the faults are the reader's, each as request() would throw it
+    const [bad, error, shape] = await Promise.all(['/bad', '/error', '/shape'].map((p) => api.client.requestLater<any>('GET', p, o)));
+    expect(bad).toThrow(/^release details: malformed JSON/);
+    expect(error).toThrow(ApiError);
+    expect(shape).toThrow(/^release details: items\.releases\.0\.id: /);
+    // an XML body: its reader is loaded before the answer is handed over, so reading stays synchronous
+    const xml = (await api.client.requestLater<any>('GET', '/xml'))();
+    expect(xml).toEqual(await api.client.request<any>('GET', '/xml'));
+    expect(xml.release).toBeDefined();
+  });
+
+  it('an answer read once keeps nothing of its body: its reader and its bytes are handed over once', async () => {
+    const { Transport } = await import('../../../src/client/transport');
+    api = mockApi();
+    const good = JSON.stringify({ status: 'ok', version: '1.2', n: 1 });
+    api.on('GET', '/good', () => ({ status: 200, body: good, headers: json }), 3);
+    // (a walk's promise that outlived a young collection still points at the reader, or the
+    // request at its bytes: whatever they kept would live until a full collection)
+    const read = await api.client.requestLater<any>('GET', '/good');
+    expect(read()).toEqual(JSON.parse(good));
+    expect(read).toThrow(/read twice/);
+    const t = new Transport({ baseUrl: ORIGIN, timeoutMs: 1000, maxBodyBytes: 1e6, connections: 1, dispatcher: api.agent, scrub: (x) => x });
+    const a = await t.sendBuffered({ method: 'GET', url: `${ORIGIN}/good`, headers: {} });
+    expect((await a.bytes()).toString()).toBe(good);
+    await expect(a.bytes()).rejects.toThrow(/read twice/);
+    // a body read for an error message first is still handed over whole
+    const b = await t.sendBuffered({ method: 'GET', url: `${ORIGIN}/good`, headers: {} });
+    expect(await b.text()).toBe(good);
+    expect((await b.bytes()).toString()).toBe(good);
+  });
 });
 
 describe('trace', () => {

@@ -5,13 +5,51 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ndjsonLine } from '../../../src/output/ndjson';
+import { ndjsonBytes, ndjsonLine } from '../../../src/output/ndjson';
+import { createOutput } from '../../../src/output/sink';
+import { RAW_CONTROL } from '../../helpers/evil-text-server';
 import { StreamWriter } from '../../../src/output/streams';
 
 describe('ndjsonLine', () => {
   it('one compact object per line; --fields keeps just those paths', () => {
     expect(ndjsonLine({ id: 1, title: 'a\nb', artist: { name: 'A', id: 2 } })).toBe('{"id":1,"title":"a\\nb","artist":{"name":"A","id":2}}\n');
     expect(ndjsonLine({ id: 1, title: 't', artist: { name: 'A', id: 2 } }, ['id', 'artist.name'])).toBe('{"id":1,"artist":{"name":"A"}}\n');
+  });
+});
+
+describe('NDJSON pages as bytes', () => {
+  const ALL_CONTROLS = Array.from({ length: 0xa0 }, (_, i) => String.fromCharCode(i)).join('');
+  const pages = [
+    [{ id: 1, title: 'plain ascii', n: [1, 2] }, { id: 2, title: 'x' }],
+    [{ id: 3, title: `evil ${ALL_CONTROLS}` }],
+    [{ id: 4, title: 'é ✓ 😀 \ud800 lone' }, { id: 5, t: '\u009b31m' }, null, 'a string item'],
+    [{ id: 6, title: 'DEL\u007f only' }],
+    [],
+  ];
+
+  it("a page's bytes are the UTF-8 of its lines, one JSON.stringify each", () => {
+    for (const items of pages) expect(ndjsonBytes(items).toString('utf8')).toBe(items.map((i) => ndjsonLine(i)).join(''));
+  });
+
+  it('written as the same text the string path writes: cleaned of DEL and C1, every line parsing back to its item', async () => {
+    const out: Buffer[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        out.push(Buffer.from(chunk));
+        cb();
+      },
+    });
+    const o = createOutput({ format: 'ndjson', color: false, width: 100, stdout: stream as any });
+    async function* bodies() {
+      for (const list of pages) yield { list };
+    }
+    await o.streamPages(bodies(), { columns: [], items: (b: any) => b.list } as any);
+    const text = Buffer.concat(out).toString('utf8');
+    expect(text).not.toMatch(RAW_CONTROL);
+    expect(text).toContain('\\u009b31m');
+    expect(text).toContain('\\u007f only');
+    const lines = text.split('\n').slice(0, -1);
+    expect(lines.map((l) => JSON.parse(l))).toEqual(pages.flat().map((i) => JSON.parse(JSON.stringify(i))));
   });
 });
 

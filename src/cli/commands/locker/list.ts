@@ -111,7 +111,7 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
-    const fetchPage = (page: number, signal: AbortSignal) => locker.getLocker(s.client, { country: s.country, sort, page, pageSize, signal });
+    const fetchPage = (page: number, signal: AbortSignal) => locker.getLockerUnread(s.client, { country: s.country, sort, page, pageSize, signal });
     for await (const body of walkLocker<LockerBody>(ctx, s, fetchPage, { startPage: paging.page, pageSize })) {
       const raw = lockerReleasesOf(body);
       let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter((lr) => lr !== undefined) : raw;
