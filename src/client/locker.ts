@@ -1,5 +1,5 @@
 // The user's locker (endpoint 3), as JSON or as the API's own XML.
-import type { ApiClient } from './http';
+import type { ApiClient, Later } from './http';
 import { lockerBody, type LockerBody } from './schemas/locker';
 import { paginate, Unread } from './paging';
 import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from './locker-key';
@@ -28,8 +28,13 @@ export function getLocker(c: ApiClient, o: LockerOptions): Promise<LockerBody> {
 
 /** A locker page for a walk: fetched now, read (parsed, validated) at its turn (see paginate()). */
 export async function getLockerUnread(c: ApiClient, o: LockerOptions): Promise<Unread<LockerBody>> {
+  return new Unread(await getLockerLater(c, o));
+}
+
+/** A locker page for a walk, fetched now: read at its turn, or its bytes taken to be read elsewhere (a worker thread). */
+export async function getLockerLater(c: ApiClient, o: LockerOptions): Promise<Later<LockerBody>> {
   const call = lockerCall(o);
-  return new Unread(await c.requestLater<LockerBody>(call.method, call.path, call.opts));
+  return c.requestLater<LockerBody>(call.method, call.path, call.opts);
 }
 
 /** The locker page as the API's XML text (errors in it are still thrown as typed errors). */
