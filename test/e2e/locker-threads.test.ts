@@ -3,7 +3,7 @@
 // Whatever the threads, the output is the same bytes, and a server that misbehaves gets the same
 // message and exit code as when every page is read on the main thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcat } from '../helpers/mcat';
+import { mcat, spawnMcat } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { hostileEnv, hostilePerTest, jsonOf, lockerWithTrack, type HostileServer } from '../helpers/hostile-server';
 
@@ -112,5 +112,33 @@ describe('hostile pages through worker threads: as on the main thread', () => {
 
   it('a server that answers another page than asked', async () => {
     await same(tenPages(6, () => JSON.stringify(lockerWithTrack(TRACK + 77, { releaseId: 4000077, page: 5, totalItems: 500 }))), 1, 'mcat: paging stopped: asked for page 6 of the locker, the server answered page 5');
+  });
+
+  it('Ctrl-C: exit 130, one line, whole lines on stdout, nothing asked for after it', async () => {
+    for (const n of [0, 1]) {
+      const s = await hostile();
+      // 100 pages, each answered after 80 ms
+      s.on(LOCKER, (_req, res, url) => {
+        const page = Number(url.searchParams.get('page'));
+        const text = JSON.stringify(lockerWithTrack(TRACK + page, { releaseId: 4000000 + page, page, totalItems: 5000 }));
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(text), 80);
+      });
+      const child = spawnMcat(['--verbose', 'locker', '--all', '-o', 'ndjson'], { env: hostileEnv(s, threads(n)), timeout: 20_000 });
+      await s.waitFor(LOCKER, 6);
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGINT');
+      const r = await child.catch((e: { exitCode: number; stdout: string; stderr: string }) => e);
+      expect(r.exitCode).toBe(130);
+      const stderr = String(r.stderr).split('\n').filter((l) => !l.startsWith('> '));
+      expect(stderr.filter(Boolean)).toEqual(['mcat: interrupted: the listing was stopped before its last page']);
+      if (n === 1) expect(String(r.stderr)).toMatch(/^> locker: [1-9]\d* pages? read by 1 worker thread, 1 on the main thread$/m);
+      const out = String(r.stdout);
+      expect(out.endsWith('\n')).toBe(true);
+      for (const line of out.split('\n').filter(Boolean)) expect(JSON.parse(line)).toHaveProperty('release');
+      const asked = s.count(LOCKER);
+      await new Promise((res) => setTimeout(res, 300));
+      expect(s.count(LOCKER)).toBe(asked);
+      expect(asked).toBeLessThan(100);
+    }
   });
 });
