@@ -39,6 +39,15 @@ describe('the big locker through worker threads', () => {
     expect(two.stderr).toMatch(/^> locker: (6[4-9]|7[0-2]) pages read by 2 worker threads, 1 on the main thread$/m);
   });
 
+  it('from --page 5, 25 a page, sorted: the same bytes', async () => {
+    const from5 = ['--verbose', 'locker', '--all', '--page', '5', '--page-size', '25', '--sort', 'artistName:asc', '-o', 'ndjson', '--limit', '1250'];
+    const [none, one] = await Promise.all([0, 1].map((n) => mcat(from5, { env: { ...big(), ...threads(n, 8) } })));
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(none.stdout.split('\n').length).toBe(1251);
+    expect(one.stdout === none.stdout).toBe(true);
+    expect(one.stderr).toMatch(/^> locker: \d+ pages read by 1 worker thread, 1 on the main thread$/m);
+  });
+
   it('a walk shorter than MCAT_LOCKER_THREAD_PAGES stays on the main thread', async () => {
     const r = await mcat(args, { env: { ...big(), ...threads(1, 65) } });
     expect(r.exitCode, r.stderr).toBe(0);
