@@ -4,6 +4,7 @@
 //
 //   dist/boot.cjs      the launcher's work: --version, the code cache, run, exit
 //   dist/mcat.cjs      the CLI: our code and commander
+//   dist/locker-worker.cjs  a worker thread of a long `locker --all -o ndjson` (src/cli/locker-worker.ts)
 //   dist/help.cjs      the top-level help (src/cli/top-help.ts: the registry's definitions and the
 //                      help's layout, no commander, no command): what `mcat --help` and `mcat` run
 //   dist/<split>.cjs   heavy parts loaded only by the commands that need them (see SPLITS)
@@ -72,8 +73,12 @@ function stripTs(p) {
   return p.replace(/\.ts$/, '');
 }
 
-/** Imports of another split become `require('./<split>.cjs')`, which the launcher serves. */
-function splitsPlugin(self) {
+/**
+ * Imports of another split become `require('./<split>.cjs')`, which the launcher serves. `pure`:
+ * an import whose bindings are unused is dropped (the locker's worker thread: trace.ts imports
+ * oauth.ts for percentEncode, which would load oauth-1.0a there for nothing).
+ */
+function splitsPlugin(self, pure = false) {
   const files = new Map(SPLITS.filter((s) => s.file && s !== self).map((s) => [stripTs(join(root, s.file)), s.out]));
   const pkgs = new Map(SPLITS.filter((s) => s.pkg && s !== self).map((s) => [s.pkg, s.out]));
   return {
@@ -88,7 +93,7 @@ function splitsPlugin(self) {
         if (args.kind === 'entry-point' || args.namespace === 'mcat-split') return undefined;
         if (args.kind === 'dynamic-import' && isBuiltin(args.path)) return { path: args.path, namespace: 'mcat-split' };
         const out = split(args);
-        return out ? { path: out, namespace: 'mcat-split' } : undefined;
+        return out ? { path: out, namespace: 'mcat-split', ...(pure ? { sideEffects: false } : {}) } : undefined;
       });
       // Every import of another bundle goes through a stub that re-exports it, for two reasons:
       // - esbuild leaves import() of an external module as import(), which a script has no loader
@@ -203,7 +208,7 @@ async function precompiledPlugin() {
 }
 const precompiled = await precompiledPlugin();
 
-async function bundle(name, entry, self, extra = []) {
+async function bundle(name, entry, self, extra = [], pure = false) {
   const r = await build({
     ...common,
     entryPoints: { [name]: entry },
@@ -211,7 +216,7 @@ async function bundle(name, entry, self, extra = []) {
     outExtension: { '.js': '.cjs' },
     minifyIdentifiers: self?.minifyIdentifiers ?? false,
     // splits first: a lazily imported split (chalk) stays a bundle of its own in help.cjs too
-    plugins: [splitsPlugin(self), ...extra, lazyBuiltinsPlugin, precompiled],
+    plugins: [splitsPlugin(self, pure), ...extra, lazyBuiltinsPlugin, precompiled],
   });
   return r;
 }
@@ -230,6 +235,8 @@ const apiBuildsP = Promise.all(
 const results = await Promise.all([
   bundle('mcat', 'src/cli/main.ts'),
   bundle('help', 'src/cli/top-help.ts', undefined, [helpOnlyPlugin]),
+  // a worker thread of a long locker walk (src/cli/locker-readers.ts), loaded by Node's own loader
+  bundle('locker-worker', 'src/cli/locker-worker.ts', undefined, [], true),
   bundle('llhttp-wasm', require.resolve('undici/lib/llhttp/llhttp-wasm.js')),
   ...SPLITS.map((s) => bundle(s.out.replace(/\.cjs$/, ''), s.entry ?? s.file ?? s.pkg, s)),
 ]);

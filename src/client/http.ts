@@ -100,6 +100,28 @@ export interface RawResponse {
   firstByte?: number;
   /** the body's text for a body read once: decoded now and not kept (text is then empty) */
   takeText?(): string;
+  /** the body's bytes for a body read once elsewhere, not decoded here (text is then empty) */
+  takeBytes?(): Buffer;
+}
+
+/** requestLater's reader of one answer; `take`, for a 2xx JSON body, hands its bytes to a reader elsewhere instead. */
+export interface Later<T> {
+  (): T | Promise<T>;
+  take?(): TakenAnswer<T>;
+}
+
+/**
+ * A 2xx JSON answer's body as received, taken out of the client to be read elsewhere (a worker
+ * thread): what interpret() needs to read it, and `read`, which reads those bytes (or the same
+ * bytes handed back) exactly as the reader of requestLater would, typed errors and all.
+ */
+export interface TakenAnswer<T> {
+  bytes: Buffer;
+  status: number;
+  headers: Record<string, string>;
+  url: string;
+  what?: string;
+  read(bytes: Uint8Array): T | Promise<T>;
 }
 
 export interface StreamResponse {
@@ -204,7 +226,7 @@ export class ApiClient {
    * collections, with the page's text held by the parsed strings (JSON.parse slices them from it).
    * Any other answer is read at once, so a refusal stops a batch as early as with request().
    */
-  async requestLater<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<() => T | Promise<T>> {
+  async requestLater<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Later<T>> {
     const named = opts.schema && 'load' in opts.schema ? opts.schema : undefined;
     const fast = named && precompiled(named) ? named : undefined;
     const [res, schema] = fast
@@ -219,12 +241,28 @@ export class ApiClient {
     // a JSON body needs nothing loaded; any other may need the XML reader, loaded now
     if (res.firstByte !== 0x7b && res.firstByte !== 0x5b) await ready(res);
     let unread: RawResponse | undefined = res;
-    return () => {
+    const later: Later<T> = () => {
       const r = unread;
       if (!r) throw new Error('internal: an answer read twice');
       unread = undefined;
       return check(readNow(r, opts.what, r.takeText?.()));
     };
+    if (res.firstByte === 0x7b && res.takeBytes) {
+      later.take = () => {
+        const r = unread;
+        if (!r?.takeBytes) throw new Error('internal: an answer read twice');
+        unread = undefined;
+        return {
+          bytes: r.takeBytes(),
+          status: r.status,
+          headers: r.headers,
+          url: r.url,
+          what: opts.what,
+          read: (bytes) => check(readNow(r, opts.what, decodeUtf8(bytes))),
+        };
+      };
+    }
+    return later;
   }
 
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
@@ -437,6 +475,12 @@ function bufferedResponse(status: number, headers: Record<string, string>, bytes
       raw = undefined;
       text = '';
       return t;
+    },
+    takeBytes() {
+      const b = raw ?? Buffer.from(text, 'utf8');
+      raw = undefined;
+      text = '';
+      return b;
     },
     get text() {
       return decoded();

@@ -3,7 +3,7 @@
 // RedirectError, ResponseError). Knows nothing of sending.
 import type { ZodMiniType } from 'zod/mini';
 import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
-import { parseRetryAfter } from './policy';
+import { parseRetryAfter } from './retry-after';
 import { maskQuery } from './trace';
 import { parseInPlace } from './schemas/in-place';
 import type { parseApiXml as ParseApiXml } from './xml';

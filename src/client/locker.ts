@@ -1,7 +1,8 @@
 // The user's locker (endpoint 3), as JSON or as the API's own XML.
-import type { ApiClient } from './http';
+import type { ApiClient, Later } from './http';
 import { lockerBody, type LockerBody } from './schemas/locker';
 import { paginate, Unread } from './paging';
+import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from './locker-key';
 import { callJson, callXml, type Call } from './call';
 
 export interface LockerOptions {
@@ -27,8 +28,13 @@ export function getLocker(c: ApiClient, o: LockerOptions): Promise<LockerBody> {
 
 /** A locker page for a walk: fetched now, read (parsed, validated) at its turn (see paginate()). */
 export async function getLockerUnread(c: ApiClient, o: LockerOptions): Promise<Unread<LockerBody>> {
+  return new Unread(await getLockerLater(c, o));
+}
+
+/** A locker page for a walk, fetched now: read at its turn, or its bytes taken to be read elsewhere (a worker thread). */
+export async function getLockerLater(c: ApiClient, o: LockerOptions): Promise<Later<LockerBody>> {
   const call = lockerCall(o);
-  return new Unread(await c.requestLater<LockerBody>(call.method, call.path, call.opts));
+  return c.requestLater<LockerBody>(call.method, call.path, call.opts);
 }
 
 /** The locker page as the API's XML text (errors in it are still thrown as typed errors). */
@@ -36,62 +42,7 @@ export function getLockerXml(c: ApiClient, o: LockerOptions): Promise<string> {
   return callXml(c, lockerCall(o));
 }
 
-export const LOCKER_LIST_PATH = 'locker.lockerReleases.lockerRelease';
-export const LOCKER_PAGING_PATH = 'locker.lockerReleases';
-
-/** The fields of a locker release its key reads (the listing's items are not validated: any may be missing). */
-interface LockerReleaseLike {
-  release?: { id?: unknown };
-  lockerTracks?: { lockerTrack?: unknown };
-}
-interface LockerTrackLike {
-  track?: { id?: unknown };
-  purchaseId?: unknown;
-  purchaseDate?: unknown;
-}
-
-/**
- * A locker release's identity for paginate()'s repeat rule: its release id and a 64-bit hash of
- * its tracks' ids and purchases. A walk keeps every key it has seen: as text (the ids themselves)
- * they came to ~5 MB for the big locker, long-lived and so raising every full collection's
- * threshold; hashing the whole entry instead (paginate's default) costs ~25 µs a release.
- */
-export function lockerReleaseKey(item: unknown): string {
-  const lr = (item ?? undefined) as LockerReleaseLike | undefined;
-  const list = lr?.lockerTracks?.lockerTrack;
-  const tracks: (LockerTrackLike | null | undefined)[] = Array.isArray(list) ? list : [];
-  const h = new TrackHash();
-  for (const lt of tracks) {
-    h.add(lt?.track?.id);
-    h.add(lt?.purchaseId ?? lt?.purchaseDate ?? '');
-  }
-  return `${lr?.release?.id}:${tracks.length}:${h.text()}`;
-}
-
-/** Two FNV-1a lanes (different seeds and primes) over the values' text, a separator after each. */
-class TrackHash {
-  private a = 0x811c9dc5;
-  private b = 0x01000193;
-
-  add(v: unknown): void {
-    // a small integer as its bits, anything else as the text a template would make of it
-    if (typeof v === 'number' && (v | 0) === v) this.mix(0x10000 + (v & 0xffff), 0x20000 + (v >>> 16));
-    else {
-      const s = String(v);
-      for (let i = 0; i < s.length; i++) this.mix(s.charCodeAt(i), 0);
-    }
-    this.mix(0x30000, 0);
-  }
-
-  private mix(x: number, y: number): void {
-    this.a = Math.imul(this.a ^ x ^ (y << 7), 0x01000193);
-    this.b = Math.imul(this.b ^ y ^ (x << 3), 0x5bd1e995);
-  }
-
-  text(): string {
-    return (this.a >>> 0).toString(36) + '.' + (this.b >>> 0).toString(36);
-  }
-}
+export { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from './locker-key';
 
 /**
  * Every page of the locker, in order, through paginate(): up to `concurrency` pages fetched ahead

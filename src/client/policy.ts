@@ -5,6 +5,9 @@
 // how many edits are in flight.
 import { AbortedError, McatError, NetworkError, RateLimitError, TimeoutError } from './errors';
 import { RESET_CODES, type Answer } from './transport';
+import { parseRetryAfter } from './retry-after';
+
+export { parseRetryAfter } from './retry-after';
 
 /** Statuses that say "try again": the service is busy or a gateway lost the answer. */
 export const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -23,16 +26,6 @@ export const defaultSleep: Sleep = (ms, signal) =>
     const t = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
-
-/** Retry-After in seconds: delta-seconds or an HTTP date. */
-export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
-  if (v === undefined) return undefined;
-  const s = v.trim();
-  if (/^\d+(\.\d+)?$/.test(s)) return Math.ceil(Number(s));
-  const at = Date.parse(s);
-  if (Number.isFinite(at)) return Math.max(0, Math.ceil((at - now) / 1000));
-  return undefined;
-}
 
 export interface LimiterOptions {
   now?: () => number;

@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import { PassThrough, type Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from './undici';
 import { AbortedError, BodyTooLargeError, NetworkError, TimeoutError } from './errors';
+import { decodeUtf8 } from './utf8';
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -55,9 +56,7 @@ class TimedOut extends Error {}
 
 /** A body dropped unread is read to its end (keeping the connection) up to this, then cut. */
 const DISCARD_BYTES = 128 * 1024;
-/** as undici's text(): UTF-8, a leading BOM dropped */
-const utf8 = new TextDecoder('utf-8');
-export const decodeUtf8 = (bytes: Uint8Array): string => utf8.decode(bytes);
+export { decodeUtf8 } from './utf8';
 
 /** A Content-Length past the cap: the body is refused before a byte of it is read. */
 function declaredOver(declared: string | undefined, cap: number): number | undefined {

@@ -31,3 +31,24 @@ export function ndjsonBytes(items: readonly unknown[]): Buffer {
   }
   return out;
 }
+
+/**
+ * A page's NDJSON made elsewhere (the locker walk's worker threads): ndjsonBytes' lines of the
+ * page's items, cleaned there by cleanJsonUtf8 (as StreamWriter.writeJsonBytes cleans them) and
+ * encoded as UTF-8. The sink writes them as they are.
+ */
+export class NdjsonLines {
+  constructor(
+    readonly bytes: Uint8Array,
+    /** lines (items) in it */
+    readonly count: number,
+  ) {}
+
+  /** The first `n` lines (cleaning adds no line break: JSON.stringify leaves none in a line). */
+  first(n: number): NdjsonLines {
+    if (n >= this.count) return this;
+    let end = 0;
+    for (let i = 0; i < n; i++) end = this.bytes.indexOf(0x0a, end) + 1;
+    return new NdjsonLines(this.bytes.subarray(0, end), n);
+  }
+}

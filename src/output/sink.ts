@@ -61,6 +61,8 @@ export interface Output {
   raw(text: string): Promise<void>;
   /** true once the reader has gone away (a closed pipe, a pager quit); later output is dropped. */
   readonly closed: boolean;
+  /** NDJSON of whole items (no --fields): streamPages then also takes pages made elsewhere, as NdjsonLines */
+  readonly takesNdjsonLines: boolean;
 }
 
 function positionOf(body: unknown, list: ListInfo | undefined): { page: number; first: number; total: number } | undefined {
@@ -169,6 +171,7 @@ export function createOutput(opts: OutputOptions): Output {
     get closed() {
       return writerCache?.closed ?? false;
     },
+    takesNdjsonLines: opts.format === 'ndjson' && !fields,
     heading(line) {
       heading = line;
     },
@@ -210,9 +213,16 @@ export function createOutput(opts: OutputOptions): Output {
           line = (item) => toLine(cols.values(item));
         }
         // NDJSON of whole items: each page's lines as bytes, written without a page-sized string
-        const bytes = opts.format === 'ndjson' && !gate.readers ? (await import('./ndjson')).ndjsonBytes : undefined;
+        const nd = opts.format === 'ndjson' ? await import('./ndjson') : undefined;
+        const bytes = nd && !gate.readers ? nd.ndjsonBytes : undefined;
         for await (const page of pages) {
           if (out.closed) return; // leaving the loop stops the page fetching too
+          if (nd && page instanceof nd.NdjsonLines) {
+            if (!bytes) throw new Error('internal: NDJSON lines made elsewhere for a listing with --fields');
+            shown += page.count;
+            await writer().send(page.bytes);
+            continue;
+          }
           where(page);
           if (bytes) {
             await writer().writeJsonBytes(bytes(view.items(page)));

@@ -4,6 +4,7 @@ import { precompiledModule } from './in-place';
 import * as transforms from './transforms';
 import { artistReleasesBody, batchBody, releaseDetailsBody } from './release';
 import { releaseTracksBody, trackMetadataBody } from './track';
+import { lockerBody } from './locker';
 
 export const PRECOMPILE = {
   'release.batchBody': batchBody,
@@ -11,6 +12,8 @@ export const PRECOMPILE = {
   'release.releaseDetailsBody': releaseDetailsBody,
   'track.releaseTracksBody': releaseTracksBody,
   'track.trackMetadataBody': trackMetadataBody,
+  // read by the locker walk's worker threads (src/cli/locker-worker.ts), which load no zod
+  'locker.lockerBody': lockerBody,
 };
 
 /** The source of the module the build puts in place of precompiled.ts. */

@@ -1,8 +1,10 @@
 // `mcat locker`: the locker's releases, filtered, page by page or walked whole. Its options are the
 // group's (commands/locker/index.ts), as `mcat locker --unavailable` takes them.
 import { UsageError } from '../../errors';
-import { paginate, setPath, type PageFetcher, type PaginateOptions } from '../../../client/paging';
-import { about, ofUser, output, outputFormat, type Session } from '../../context';
+import { getPath, paginate, setPath, type PageFetcher, type PaginateOptions } from '../../../client/paging';
+import { lockerThreads, ReadPage, THREAD_WINDOW } from '../../locker-readers';
+import { runEnv } from '../../lifecycle';
+import { about, globalsOf, ofUser, output, outputFormat, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession } from '../../user-token';
 import { checkPaging, listInfo } from '../../listing';
@@ -108,19 +110,43 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   }
 
   const limit = paging.limit;
+  // NDJSON of whole releases: a long walk's pages are read by worker threads (locker-readers.ts)
+  const threads = out.takesNdjsonLines && !filter.active ? lockerThreads(runEnv(), limit) : undefined;
+  if (threads && globalsOf(ctx).verbose) threads.trace = (line) => say(`> ${line}`);
   // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
     let seen = 0;
-    const fetchPage = (page: number, signal: AbortSignal) => locker.getLockerUnread(s.client, { country: s.country, sort, page, pageSize, signal });
-    for await (const body of walkLocker<LockerBody>(ctx, s, fetchPage, { startPage: paging.page, pageSize })) {
-      const raw = lockerReleasesOf(body);
-      let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter((lr) => lr !== undefined) : raw;
-      const last = limit !== undefined && seen + items.length >= limit;
-      if (last) items = items.slice(0, limit - seen);
-      seen += items.length;
-      setPath(body, LIST, items);
-      yield body;
-      if (last) return;
+    const plain = (page: number, signal: AbortSignal) => locker.getLockerUnread(s.client, { country: s.country, sort, page, pageSize, signal });
+    const fetchPage = threads ? threads.fetcher(plain, (page, signal) => locker.getLockerLater(s.client, { country: s.country, sort, page, pageSize, signal }), paging.page) : plain;
+    const walk = walkLocker<LockerBody | ReadPage>(ctx, s, fetchPage, {
+      startPage: paging.page,
+      pageSize,
+      concurrency: threads ? THREAD_WINDOW : undefined,
+      items: (b) => (b instanceof ReadPage ? b.keys : lockerReleasesOf(b)),
+      pageInfo: (b) => (b instanceof ReadPage ? b.paging : (getPath(b, PAGING) ?? {})),
+      key: (item) => (typeof item === 'string' ? item : lockerReleaseKey(item)),
+    });
+    try {
+      for await (const body of walk) {
+        if (body instanceof ReadPage) {
+          const last = limit !== undefined && seen + body.lines.count >= limit;
+          const lines = last ? body.lines.first(limit - seen) : body.lines;
+          seen += lines.count;
+          yield lines;
+          if (last) return;
+          continue;
+        }
+        const raw = lockerReleasesOf(body);
+        let items = filter.active ? raw.map((lr) => filter.apply(lr)).filter((lr) => lr !== undefined) : raw;
+        const last = limit !== undefined && seen + items.length >= limit;
+        if (last) items = items.slice(0, limit - seen);
+        seen += items.length;
+        setPath(body, LIST, items);
+        yield body;
+        if (last) return;
+      }
+    } finally {
+      await threads?.close();
     }
   }
   const { mergePages } = await import('../../../output/json');

@@ -1,0 +1,77 @@
+// A worker thread of the locker walk (`locker --all -o ndjson`; see locker-readers.ts): it reads
+// a page's body as received (decoded, interpreted and checked by the same code as the main thread's
+// read: interpret() and the build's checker of the locker schema) and makes the page's NDJSON
+// bytes (ndjsonBytes, cleaned by cleanJsonUtf8, as the sink writes them), with what the main
+// thread's stop rules need: the page's paging fields and each release's key (lockerReleaseKey).
+// A page it cannot vouch for (any error, a body the checker leaves to zod, no checker: run from
+// source) goes back to the main thread as its bytes, to be read there as any page is: the same
+// message and exit code, never a weaker check. Built as dist/locker-worker.cjs; loads no zod, no
+// undici.
+import { isMainThread, parentPort } from 'node:worker_threads';
+import { interpret } from '../client/interpret';
+import { runCheck, type Check } from '../client/schemas/check';
+import { PRECOMPILED } from '../client/schemas/precompiled';
+import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../client/locker-key';
+import { getPath } from '../client/paging';
+import { decodeUtf8 } from '../client/utf8';
+import { ndjsonBytes } from '../output/ndjson';
+import { cleanJsonUtf8 } from '../output/clean';
+
+/** A page to read: a 2xx JSON answer as received (see TakenAnswer in client/http.ts). */
+export interface PageIn {
+  id: number;
+  bytes: ArrayBuffer;
+  status: number;
+  headers: Record<string, string>;
+  url: string;
+  what?: string;
+}
+
+export type PageOut =
+  | { id: number; ok: true; paging: { page?: unknown; pageSize?: unknown; totalItems?: unknown }; keys: string[]; lines: ArrayBuffer; count: number }
+  /** not read here: the bytes, handed back as they came */
+  | { id: number; ok: false; bytes: ArrayBuffer };
+
+/** The checker the build made of the locker's schema (none when run from source). */
+const LOCKER_CHECK = 'locker.lockerBody';
+
+/** Reads one page (see the top of this file); `check`: the locker schema's checker (tests give one compiled from source). */
+export function readPage(m: PageIn, check: Check | undefined = PRECOMPILED[LOCKER_CHECK]): PageOut {
+  const back: PageOut = { id: m.id, ok: false, bytes: m.bytes };
+  if (!check) return back;
+  let body: unknown;
+  try {
+    body = interpret(m.status, m.headers, decodeUtf8(new Uint8Array(m.bytes)), m.url, m.what);
+  } catch {
+    return back;
+  }
+  const fit = runCheck(check, body);
+  if (!fit) return back;
+  const items = getPath(fit.value, LOCKER_LIST_PATH) as unknown[];
+  const paging = getPath(fit.value, LOCKER_PAGING_PATH) as { page?: unknown; pageSize?: unknown; totalItems?: unknown };
+  const keys = items.map(lockerReleaseKey);
+  const clean = cleanJsonUtf8(ndjsonBytes(items));
+  const lines = typeof clean === 'string' ? Buffer.from(clean, 'utf8') : clean;
+  return { id: m.id, ok: true, paging: { page: paging.page, pageSize: paging.pageSize, totalItems: paging.totalItems }, keys, lines: ownBuffer(lines), count: items.length };
+}
+
+/** The bytes as an ArrayBuffer of their own, to transfer (a small Buffer may sit in Node's shared pool). */
+export function ownBuffer(b: Uint8Array): ArrayBuffer {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) return b.buffer;
+  const copy = new Uint8Array(b.byteLength);
+  copy.set(b);
+  return copy.buffer;
+}
+
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  port.on('message', (m: PageIn) => {
+    let out: PageOut;
+    try {
+      out = readPage(m);
+    } catch {
+      out = { id: m.id, ok: false, bytes: m.bytes };
+    }
+    port.postMessage(out, [out.ok ? out.lines : out.bytes]);
+  });
+}
