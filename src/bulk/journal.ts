@@ -405,9 +405,13 @@ export class Journal {
       });
       // a caller that does not wait for it learns of a failure from writePending or the next append
       promise.catch(() => {});
-      this.batch = { promise, resolve, reject };
-      // whoever else appends soon: written at the latest before the event loop goes on
-      process.nextTick(() => {
+      const batch = { promise, resolve, reject };
+      this.batch = batch;
+      // whoever else appends soon: written at the latest once the event loop has handled this
+      // turn's I/O (the scheduler, woken then too, writes them first with its edits' "started");
+      // a batch written already is not this one's to write (a later batch waits for its own)
+      setImmediate(() => {
+        if (this.batch !== batch) return;
         try {
           this.writePending();
         } catch {

@@ -36,6 +36,7 @@ export class Scheduler {
   private readonly now: () => number;
   private inFlightCount = 0;
   private wake: (() => void) | undefined;
+  private kickQueued = false;
 
   constructor(opts: SchedulerOptions = {}) {
     this.fixed = Math.max(1, Math.floor(opts.concurrency ?? 8));
@@ -56,6 +57,20 @@ export class Scheduler {
     const w = this.wake;
     this.wake = undefined;
     w?.();
+  }
+
+  /**
+   * Wakes the run once the event loop has handled every answer that came in with this one: a
+   * wait's I/O brings several answers, each in a turn of its own, and the run then starts their
+   * successors and writes their journal records once for all of them (one write, not one each).
+   */
+  private kickSoon(): void {
+    if (this.kickQueued) return;
+    this.kickQueued = true;
+    setImmediate(() => {
+      this.kickQueued = false;
+      this.kick();
+    });
   }
 
   /**
@@ -123,15 +138,16 @@ export class Scheduler {
           this.inFlightCount--;
           adaptive?.finished(this.now() - t0);
           advanceLane(e);
+          // queued before onDone's journal record, whose own write (journal.appendSoon) then finds it written
+          this.kickSoon();
           safely(() => hooks.onDone(e.task.item, result));
-          this.kick();
         },
         (err) => {
           this.inFlightCount--;
           adaptive?.finished(this.now() - t0);
           advanceLane(e);
+          this.kickSoon();
           safely(() => hooks.onFailed(e.task.item, err));
-          this.kick();
         },
       );
     };

@@ -408,6 +408,30 @@ describe('applyEdits: the journal writes what one turn of the run learnt in one 
     expect(writes).toBe(2 + 1 + 12 + 1);
   });
 
+  it('the edits that finish in one turn: their done records and their successors\' started records in one write', async () => {
+    const api = new FakeApi();
+    const S = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => api.seed('u1', { id: hex(0xe0 + i), name: `S${i}` }));
+    const { edits, inputHash } = parse(S.map((id, i) => ({ op: 'details', playlistId: id, description: `d${i}` })));
+    const journalPath = path.join(dir, 'turns.journal');
+    const written: string[][] = [];
+    const io: JournalIo = {
+      writeSync: (fd, b, o, l) => (written.push(String(b).trim().split('\n').map((line) => JSON.parse(line).type)), fs.writeSync(fd, b, o, l)),
+      fsyncSync: (fd) => fs.fsyncSync(fd),
+      fdatasync: (fd, cb) => fs.fdatasync(fd, cb),
+    };
+    const res = await run(api, edits, { journalPath, inputHash, concurrency: 4, journalIo: io });
+    expect(res).toMatchObject({ applied: 8, failed: [] });
+    // four answers in one turn: four done records, and the four edits started after them, in one write
+    expect(written).toEqual([
+      ['header'],
+      ['session'],
+      ['started', 'started', 'started', 'started'],
+      ['done', 'done', 'done', 'done', 'started', 'started', 'started', 'started'],
+      ['done', 'done', 'done', 'done'],
+      ['end'],
+    ]);
+  });
+
   it('a journal that cannot be written part-way: no edit started in that turn is sent', async () => {
     const api = new FakeApi();
     const S = [1, 2, 3, 4, 5, 6].map((i) => api.seed('u1', { id: hex(0xd0 + i), name: `S${i}` }));
