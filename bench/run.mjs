@@ -308,7 +308,12 @@ async function lockerRows(table, sb) {
   let peak = 0;
   let lines = 0;
   let tableError;
-  for (let i = 0; i < 2; i++) {
+  // As with the read above: the first walk compiles the command and writes the compile cache (and
+  // is the sandbox's first walk of this locker, which builds the entries' texts it keeps); it is
+  // shown beside the figure, and the figure is the median of the walks after it. Its peak counts.
+  const first = await mustRun(node, [bin, 'locker', '--all', '-o', 'ndjson'], { env, usage: true });
+  peak = first.peakMb;
+  for (let i = 0; i < 3; i++) {
     const r = await mustRun(node, [bin, 'locker', '--all', '-o', 'ndjson'], { env, usage: true });
     ndjson.push(r.ms);
     peak = Math.max(peak, r.peakMb);
@@ -325,9 +330,15 @@ async function lockerRows(table, sb) {
   }
   log(`locker --all printed ${lines} lines`);
   const base = await mustRun(node, ['-e', '0'], { env: NO_CA, usage: true });
-  table.record({ name: 'locker --all -o ndjson, 20,000 releases: time (median of 2)', value: median(ndjson), unit: 'ms', goal: 'lockerTime' });
+  table.record({
+    name: 'locker --all -o ndjson, 20,000 releases: time (median of 3)',
+    note: `the first walk, which writes the compile cache (and the sandbox's first of this locker): ${fmt(first.ms)} ms`,
+    value: median(ndjson),
+    unit: 'ms',
+    goal: 'lockerTime',
+  });
   table.record({ name: 'locker --all -o ndjson, 20,000 releases: peak memory', value: peak, unit: 'MB', baseline: { name: 'node -e 0', value: base.peakMb }, goal: 'lockerMemory' });
-  const tableName = 'locker --all -o table, 20,000 releases (median of 2)';
+  const tableName = 'locker --all -o table, 20,000 releases (median of 3)';
   if (tableError) table.failed(tableName, ['lockerTable'], tableError);
   else {
     table.record({ name: tableName, value: median(tables), unit: 'ms', baseline: { name: 'the same as NDJSON', value: median(ndjson) }, goal: 'lockerTable' });
