@@ -305,14 +305,13 @@ async function lockerRows(table, sb) {
   const ndjson = [];
   const tables = [];
   let tablePeak = 0;
-  let peak = 0;
   let lines = 0;
   let tableError;
   // As with the read above: the first walk compiles the command and writes the compile cache (and
   // is the sandbox's first walk of this locker, which builds the entries' texts it keeps); it is
   // shown beside the figure, and the figure is the median of the walks after it. Its peak counts.
   const first = await mustRun(node, [bin, 'locker', '--all', '-o', 'ndjson'], { env, usage: true });
-  peak = first.peakMb;
+  let peak = first.peakMb;
   for (let i = 0; i < 3; i++) {
     const r = await mustRun(node, [bin, 'locker', '--all', '-o', 'ndjson'], { env, usage: true });
     ndjson.push(r.ms);
