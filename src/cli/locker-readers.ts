@@ -6,7 +6,7 @@
 // for comes back as its bytes and is read on the main thread, as every page was; a thread that
 // dies loses its pages, which the caller then fetches again and reads on the main thread.
 //
-//   MCAT_LOCKER_THREADS       threads, 0 to 16 (0: none; default: the cores less one, 1 to 2)
+//   MCAT_LOCKER_THREADS       threads, 0 to 16 (0: none; default: the cores less one, at most 2)
 //   MCAT_LOCKER_THREAD_PAGES  pages still to read after the first for the threads to start (default 8)
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { LOCKER_PAGING_PATH } from '../client/locker-key';
 import { NdjsonLines } from '../output/ndjson';
 import type { PageIn, PageOut } from './locker-worker';
 import { ownBuffer } from './locker-worker';
+import { intOption } from './context';
 
 declare const __MCAT_VERSION__: string;
 
@@ -51,20 +52,22 @@ export class ReaderLost extends Error {}
 
 /** How many threads, and from how many pages on (see the top of this file). */
 export function readerSettings(env: Record<string, string | undefined>): { threads: number; minPages: number } {
-  const n = env.MCAT_LOCKER_THREADS === undefined || env.MCAT_LOCKER_THREADS === '' ? NaN : Number(env.MCAT_LOCKER_THREADS);
-  const threads = Number.isInteger(n) && n >= 0 && n <= 16 ? n : defaultThreads(availableParallelism());
-  const p = env.MCAT_LOCKER_THREAD_PAGES === undefined || env.MCAT_LOCKER_THREAD_PAGES === '' ? NaN : Number(env.MCAT_LOCKER_THREAD_PAGES);
-  const minPages = Number.isInteger(p) && p >= 1 ? p : 8;
+  // as the other numbers mcat reads from the environment: a bad value is a usage error (exit 2),
+  // never silently the default; blank counts as unset
+  const set = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+  const threads = intOption(set(env.MCAT_LOCKER_THREADS), 'MCAT_LOCKER_THREADS', { min: 0, max: 16 }) ?? defaultThreads(availableParallelism());
+  const minPages = intOption(set(env.MCAT_LOCKER_THREAD_PAGES), 'MCAT_LOCKER_THREAD_PAGES', { min: 1 }) ?? 8;
   return { threads, minPages };
 }
 
 /**
  * Threads by default: one core is left to the main thread (fetching, writing) and to the server or
  * pipe it talks to, at most 2 threads. On 2 cores one thread was as fast as two (big locker, 1.45 s
- * and 1.48 s), with less CPU and memory.
+ * and 1.48 s), with less CPU and memory. On one core a thread would only take turns with the main
+ * thread, at the cost of its start and its own heap: none.
  */
 export function defaultThreads(cores: number): number {
-  return Math.max(1, Math.min(2, cores - 1));
+  return Math.max(0, Math.min(2, cores - 1));
 }
 
 /** The worker's bundle: beside the CLI's in dist/ (run from source there is none, and no threads). */

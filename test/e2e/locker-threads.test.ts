@@ -53,6 +53,19 @@ describe('the big locker through worker threads', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/worker thread/);
   });
+
+  it('a bad MCAT_LOCKER_THREADS or MCAT_LOCKER_THREAD_PAGES: one line, exit 2, nothing printed', async () => {
+    const [many, zero] = await Promise.all([
+      mcat(['locker', '--all', '-o', 'ndjson'], { env: { ...big(), MCAT_LOCKER_THREADS: 'many' } }),
+      mcat(['locker', '--all', '-o', 'ndjson'], { env: { ...big(), MCAT_LOCKER_THREAD_PAGES: '0' } }),
+    ]);
+    expect(many.exitCode).toBe(2);
+    expect(many.stdout).toBe('');
+    expect(many.stderr).toMatch(/^mcat: MCAT_LOCKER_THREADS must be a whole number, got 'many'$/m);
+    expect(zero.exitCode).toBe(2);
+    expect(zero.stdout).toBe('');
+    expect(zero.stderr).toMatch(/^mcat: MCAT_LOCKER_THREAD_PAGES must be at least 1, got 0$/m);
+  });
 });
 
 describe('hostile pages through worker threads: as on the main thread', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPage, type PageIn } from '../../../src/cli/locker-worker';
 import { defaultThreads, LockerReaders, ReaderLost, readerSettings, WalkThreads } from '../../../src/cli/locker-readers';
+import { UsageError } from '../../../src/cli/errors';
 import { Unread } from '../../../src/client/paging';
 import { NO, type Check } from '../../../src/client/schemas/check';
 import { parseInPlace } from '../../../src/client/schemas/in-place';
@@ -99,17 +100,19 @@ describe('NdjsonLines', () => {
 });
 
 describe('thread settings', () => {
-  it('one core is left to the main thread, at most 2 threads', () => {
-    expect([1, 2, 3, 4, 16].map(defaultThreads)).toEqual([1, 1, 2, 2, 2]);
+  it('one core is left to the main thread, at most 2 threads; none on one core', () => {
+    expect([1, 2, 3, 4, 16].map(defaultThreads)).toEqual([0, 1, 2, 2, 2]);
   });
 
-  it('MCAT_LOCKER_THREADS and MCAT_LOCKER_THREAD_PAGES; a bad value is the default', () => {
+  it('MCAT_LOCKER_THREADS and MCAT_LOCKER_THREAD_PAGES; blank is unset, a bad value a usage error', () => {
     const d = defaultThreads(availableParallelism());
     expect(readerSettings({})).toEqual({ threads: d, minPages: 8 });
+    expect(readerSettings({ MCAT_LOCKER_THREADS: ' ', MCAT_LOCKER_THREAD_PAGES: '' })).toEqual({ threads: d, minPages: 8 });
     expect(readerSettings({ MCAT_LOCKER_THREADS: '0', MCAT_LOCKER_THREAD_PAGES: '1' })).toEqual({ threads: 0, minPages: 1 });
     expect(readerSettings({ MCAT_LOCKER_THREADS: '3' }).threads).toBe(3);
-    expect(readerSettings({ MCAT_LOCKER_THREADS: 'many', MCAT_LOCKER_THREAD_PAGES: '0' })).toEqual({ threads: d, minPages: 8 });
-    expect(readerSettings({ MCAT_LOCKER_THREADS: '17' }).threads).toBe(d);
+    expect(() => readerSettings({ MCAT_LOCKER_THREADS: 'many' })).toThrow(new UsageError("MCAT_LOCKER_THREADS must be a whole number, got 'many'"));
+    expect(() => readerSettings({ MCAT_LOCKER_THREADS: '17' })).toThrow(new UsageError('MCAT_LOCKER_THREADS must be at most 16, got 17'));
+    expect(() => readerSettings({ MCAT_LOCKER_THREAD_PAGES: '0' })).toThrow(new UsageError('MCAT_LOCKER_THREAD_PAGES must be at least 1, got 0'));
   });
 });
 
