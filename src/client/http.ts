@@ -211,7 +211,7 @@ export class ApiClient {
     const res = await this.send(method, path, opts, false);
     const schema = later ? await later : (opts.schema as ZodMiniType | undefined);
     // an answer with nothing to load (JSON: every answer of a bulk run) is read without waiting
-    const loading = xmlReady(res);
+    const loading = ready(res);
     if (loading) await loading;
     const data = readNow(res, opts.what);
     return { status: res.status, headers: res.headers, data: validate(data, schema, opts.what, res.status) as T };
@@ -500,15 +500,12 @@ async function read(res: RawResponse, what: string | undefined): Promise<unknown
   return readNow(res, what);
 }
 
-/** Loads the reader the body needs (the XML reader, for XML; nothing for JSON). */
-async function ready(res: RawResponse): Promise<void> {
-  try {
-    const loading = xmlReady(res);
-    if (loading) await loading;
-  } catch (err) {
+/** Loads the reader the body needs (the XML reader, for XML): undefined when there is nothing to wait for. */
+function ready(res: RawResponse): Promise<void> | undefined {
+  return xmlReady(res)?.catch((err: unknown) => {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
     throw err;
-  }
+  });
 }
 
 /** read() once the body's reader is loaded (always, for JSON): synchronous. `text`: the body's, if taken already. */
