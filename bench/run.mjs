@@ -298,6 +298,25 @@ async function batchRows(table, sb) {
   const run = (file, n) => [node, [bin, 'release', 'batch', '--ids-file', file, '--concurrency', '10', '-o', 'ndjson'], { env: NO_CA, lines: n }];
   const [one, ten] = await sideBySide(run(f500, 500), run(f5000, 5000), 5);
   table.record({ name: 'batch of 5,000 ids (10 calls of 500, concurrent; median of 5)', value: ten, unit: 'ms', baseline: { name: 'one 500-id call', value: one }, goal: 'batch' });
+  // The floor Node itself sets for the same work, with no client at all: a bare script that
+  // http.gets the same calls (all in flight at once), JSON.parses each answer and writes one
+  // JSON.stringify line per release, nothing validated or cleaned. Its ratio is what any Node
+  // program pays here for 10x the releases; mcat's ratio cannot go below it.
+  const bare = (file) => {
+    const script = `const http=require('http'),fs=require('fs');const ids=fs.readFileSync(${JSON.stringify(file)},'utf8').split('\\n').filter(Boolean);` +
+      `const agent=new http.Agent({keepAlive:true,maxSockets:10});let left=0;` +
+      `for(let i=0;i<ids.length;i+=500){left++;http.get(${JSON.stringify(`${sb.baseUrl}/1.2/release/details/batch?country=${benchEnv.MCAT_COUNTRY}&usageTypes=download&oauth_consumer_key=${benchEnv.MCAT_CONSUMER_KEY}&releaseIds=`)}+ids.slice(i,i+500).join(','),{agent},r=>{const b=[];r.on('data',d=>b.push(d));r.on('end',()=>{` +
+      `let s='';for(const x of JSON.parse(Buffer.concat(b).toString()).items.releases)s+=JSON.stringify(x)+'\\n';process.stdout.write(s);if(--left===0)agent.destroy()})})}`;
+    return [node, ['-e', script], { env: NO_CA, lines: file === f500 ? 500 : 5000 }];
+  };
+  const [bareOne, bareTen] = await sideBySide(bare(f500), bare(f5000), 5);
+  table.record({
+    name: 'the same 5,000 ids in a bare Node script (http.get, JSON.parse, stringify; median of 5)',
+    note: 'the floor: no client, no checks; only Node and the sandbox',
+    value: bareTen,
+    unit: 'ms',
+    baseline: { name: 'its one 500-id call', value: bareOne },
+  });
 }
 
 async function lockerRows(table, sb) {
