@@ -9,7 +9,7 @@ import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
 import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { commandPage, formatHelp } from './help-format';
-import { guardStreams, helpWidth, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
+import { guardStreams, helpWidth, helpWritten, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
 import { asksForHelp } from './argv';
 
 declare const __MCAT_VERSION__: string;
@@ -90,8 +90,12 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     const program = await buildProgram(args);
     applyConventions(program);
     if (args.length === 2 && args[0] === 'help' && args[1] === 'globals') {
-      await print(globalsHelp(program));
-      return 0;
+      try {
+        await print(globalsHelp(program));
+        return 0;
+      } catch (err) {
+        return reportError(err, args);
+      }
     }
     let code = 0;
     try {
@@ -103,10 +107,20 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     } finally {
       await runCleanups();
     }
-    return code;
+    return code === 0 ? await helpOutcome(args) : code;
   } finally {
     endRun();
     useStreams(undefined);
+  }
+}
+
+/** 0, or the exit code of help (or a version) that could not be written (printHelp does not wait). */
+export async function helpOutcome(args: readonly string[]): Promise<number> {
+  try {
+    await helpWritten();
+    return 0;
+  } catch (err) {
+    return reportError(err, args);
   }
 }
 
@@ -119,6 +133,11 @@ function handleError(err: unknown, program: Command, args: readonly string[]): n
     say(`hint: run 'mcat ${cmdName ? cmdName + ' ' : ''}--help' for usage`);
     return 2;
   }
+  return reportError(err, args);
+}
+
+/** The error's line (and hint) on stderr, its stack with --verbose; its exit code. */
+function reportError(err: unknown, args: readonly string[]): number {
   const verbose = args.includes('--verbose') || args.includes('-v');
   for (const line of formatError(err).split('\n')) say(line);
   if (verbose && err instanceof Error && !(err instanceof McatError) && err.stack) {

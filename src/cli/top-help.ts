@@ -10,7 +10,7 @@ import { GROUPS, PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { formatHelp, type HelpPage } from './help-format';
 import { topHelp } from './argv';
 import type { CliContext } from './run-context';
-import { helpWidth, printHelp, useStreams } from '../output/streams';
+import { helpWidth, helpWritten, printHelp, say, useStreams } from '../output/streams';
 
 /** commander's own help option and help command, as it lists them. */
 const HELP_OPTION: OptionDef = { flags: '-h, --help', description: 'display help for command' };
@@ -63,7 +63,14 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   try {
     // as commander's help is printed (main.ts: writeOut)
     printHelp(formatHelp(topHelpPage(), helpWidth(how === 'asked' ? 'stdout' : 'stderr')));
-    return 0;
+    try {
+      await helpWritten();
+      return 0;
+    } catch (err) {
+      // (helpWritten's errors are one line: cannot write to stdout: <reason>)
+      say(`mcat: ${(err as Error).message}`);
+      return 1;
+    }
   } finally {
     useStreams(undefined);
   }

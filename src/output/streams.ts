@@ -9,6 +9,7 @@
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
+import { McatError } from '../client/errors';
 
 export interface WritableLike {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
@@ -18,6 +19,24 @@ export interface WritableLike {
   destroyed?: boolean;
   isTTY?: boolean;
   columns?: number;
+}
+
+const WRITE_REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EIO: 'an input/output error of the device',
+  EFBIG: 'the file is too large',
+  EBADF: 'it is not open for writing',
+};
+
+/**
+ * A write that failed for another reason than a reader that went away (a full disk, an I/O error):
+ * one line that names the stream and the reason; the run ends with exit 1.
+ */
+export function writeFailure(err: unknown, stream: string): McatError {
+  const code = err !== null && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  const reason = typeof code === 'string' && WRITE_REASONS[code] ? `${WRITE_REASONS[code]} (${code})` : err instanceof Error ? err.message : String(err);
+  return new McatError(`cannot write to ${stream}: ${reason}`);
 }
 
 export function isClosedPipe(err: unknown): boolean {
@@ -35,10 +54,14 @@ export class StreamWriter {
   private failure: Error | undefined;
   private waiters: (() => void)[] = [];
 
-  constructor(private readonly stream: WritableLike) {
+  constructor(
+    private readonly stream: WritableLike,
+    /** how errors name it: stdout, stderr */
+    private readonly label = 'the output',
+  ) {
     stream.on('error', (err: unknown) => {
       if (isClosedPipe(err)) this.closed = true;
-      else this.failure ??= err instanceof Error ? err : new Error(String(err));
+      else this.failure ??= writeFailure(err, this.label);
       this.wake();
     });
     stream.on('close', () => {
@@ -77,7 +100,7 @@ export class StreamWriter {
         this.closed = true;
         return;
       }
-      throw err;
+      throw writeFailure(err, this.label);
     }
     if (!ok) await this.drained();
     if (this.failure) throw this.failure;
@@ -111,7 +134,7 @@ const writers = new WeakMap<object, StreamWriter>();
 export function writerFor(stream: WritableLike): StreamWriter {
   let w = writers.get(stream);
   if (!w) {
-    w = new StreamWriter(stream);
+    w = new StreamWriter(stream, stream === stdout() ? 'stdout' : stream === stderr() ? 'stderr' : undefined);
     writers.set(stream, w);
   }
   return w;
@@ -129,11 +152,16 @@ export interface StdStreams {
 let std: StdStreams | undefined;
 /** whether this run has written to stdout through its stream (or handed the stream out) */
 let stdoutUsed = false;
+/** help pages being written (printHelp does not wait), and the first of their failures */
+let helpWrites: Promise<void>[] = [];
+let helpFailure: unknown;
 
 /** The run's streams from here on (runCli, with its context's io); undefined: the process's. */
 export function useStreams(streams: StdStreams | undefined): void {
   std = streams;
   stdoutUsed = false;
+  helpWrites = [];
+  helpFailure = undefined;
 }
 
 const stdout = (): StdStreams['stdout'] => std?.stdout ?? process.stdout;
@@ -188,7 +216,24 @@ export function sayText(text: string): void {
  * waiting (commander does not), to the descriptor where it can be (printAtOnce).
  */
 export function printHelp(text: string): void {
-  printAtOnce(text).catch(() => {});
+  helpWrites.push(
+    printAtOnce(text).catch((e: unknown) => {
+      helpFailure ??= e;
+    }),
+  );
+}
+
+
+/**
+ * Waits for the help printHelp is writing and throws what kept it from being written (a full
+ * disk): help that never arrived is not a success. A reader that went away is not a failure.
+ */
+export async function helpWritten(): Promise<void> {
+  await Promise.all(helpWrites);
+  const failure = helpFailure;
+  helpWrites = [];
+  helpFailure = undefined;
+  if (failure !== undefined) throw failure instanceof McatError ? failure : writeFailure(failure, 'stdout');
 }
 
 /** Whether a descriptor may be a terminal: a pipe, a file or a socket cannot (a terminal is a character device). */
@@ -236,7 +281,7 @@ export async function printAtOnce(text: string): Promise<void> {
     while (at < bytes.length) at += writeSync(fd, bytes, at);
   } catch (e) {
     if (isClosedPipe(e)) return;
-    if ((e as { code?: unknown }).code !== 'EAGAIN') throw e;
+    if ((e as { code?: unknown }).code !== 'EAGAIN') throw writeFailure(e, 'stdout');
     await out().send(bytes.subarray(at));
   }
 }

@@ -2,7 +2,7 @@
 // (no Node stack trace), and a read command stops asking the server for more.
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,5 +157,38 @@ describe('stderr whose reader has gone', () => {
   it('the exit code is still the command\'s own (usage 2, partial 3), not a crash', async () => {
     expect(await withGoneStderr(['no-such-command'])).toBe(2);
     expect(await withGoneStderr(['release', 'batch', String(sb.info.examples.releaseIds[0]), String(sb.info.examples.unknownReleaseId), '-o', 'json'])).toBe(3);
+  });
+});
+
+// A stdout that takes no bytes (a full disk: /dev/full answers every write with ENOSPC) is not a
+// reader that went away: what was asked for never arrived, so the run fails (exit 1) with one
+// line that says why, and no stack trace. Help and --version included.
+describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk (/dev/full)', () => {
+  function toFullDisk(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [binPath, ...args], { env: mcatEnv({ env: profile() }) as NodeJS.ProcessEnv, stdio: ['ignore', full, 'pipe'] });
+      closeSync(full);
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  it.each([
+    ['--help', ['--help']],
+    ['bare mcat', []],
+    ['locker --help', ['locker', '--help']],
+    ['release batch --help', ['release', 'batch', '--help']],
+    ['help globals', ['help', 'globals']],
+    ['--version', ['--version']],
+    ['release batch -o json', ['release', 'batch', '__RELEASE__', '-o', 'json']],
+    ['locker --all -o ndjson', ['locker', '--all', '-o', 'ndjson']],
+  ])('%s: exit 1, one line naming stdout and the reason', async (_name, args) => {
+    const r = await toFullDisk(args.map((x) => (x === '__RELEASE__' ? String(sb.info.examples.releaseIds[0]) : x)));
+    expect(r.stderr).toContain('mcat: cannot write to stdout: no space left on the device (ENOSPC)\n');
+    expect(r.stderr).not.toMatch(/could not start|unexpected error|\n\s+at /);
+    expect(r.code).toBe(1);
   });
 });
