@@ -69,7 +69,12 @@ function applyConventions(cmd: Command): void {
     // `mcat playlist`): that help is what was asked for, so it goes to stdout (exit 0), as gh does
     writeErr: printHelp,
     outputError: (message) => {
-      const line = message.trim().replace(/^error: /, '');
+      let line = message.trim().replace(/^error: /, '');
+      // `mcat -- --help`: commander matches '--help' against command names cut by two letters
+      // ('help' → 'lp') and suggests '--lp'; a word that looks like an option is no misspelt command
+      if (/^unknown command '-/.test(line)) line = line.replace(/\s*\(Did you mean [^)]*\)$/, '');
+      // the error is one line (then the hint): commander puts its suggestion on a line of its own
+      line = line.replace(/\s*\n\(Did you mean ([^)\n]*)\)$/, ' (did you mean $1)');
       sayText(`mcat: ${line}\n`);
     },
   });

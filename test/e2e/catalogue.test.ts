@@ -160,6 +160,20 @@ describe('release batch', () => {
     expect(r.stderr).toMatch(/^hint: /m);
   });
 
+  it('a misspelt flag or command: one error line with the suggestion, then the hint (exit 2)', async () => {
+    for (const [args, line] of [
+      [['release', 'batch', '1', '--fiels', 'id'], "mcat: unknown option '--fiels' (did you mean --fields?)"],
+      [['relase', 'batch', '1'], "mcat: unknown command 'relase' (did you mean release?)"],
+      // after `--` a word is an operand: no command named '--help', and no '--lp' made up for it
+      [['--', '--help'], "mcat: unknown command '--help'"],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toEqual([line, expect.stringMatching(/^hint: run 'mcat .*--help' for usage$/)]);
+    }
+  });
+
   it('a country the key is not entitled to exits 4', async () => {
     const r = await run(['release', 'batch', String(sb.info.examples.releaseIds[0]), '--country', 'JP', '-o', 'json']);
     expect(r.exitCode).toBe(4);
