@@ -6,7 +6,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, mcat, mcatEnv } from '../helpers/mcat';
+import { binPath, cliNode, mcat, mcatEnv } from '../helpers/mcat';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { startEvilTextServer } from '../helpers/evil-text-server';
 
@@ -39,7 +39,7 @@ interface Ended {
  */
 function withGoneReader(args: string[], env: Record<string, string | undefined>, when: 'at-once' | 'after-first-line' = 'at-once'): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], { env: mcatEnv({ env }) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cliNode, [binPath, ...args], { env: mcatEnv({ env }) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let out = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -98,7 +98,7 @@ describe('stdout whose reader has gone', () => {
   it('`| head -1` in a shell: mcat itself exits 0 with no stack trace', async () => {
     const env = mcatEnv({ env: profile() }) as NodeJS.ProcessEnv;
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const mc = `${q(process.execPath)} ${q(binPath)}`;
+    const mc = `${q(cliNode)} ${q(binPath)}`;
     for (const cmd of [`${mc} locker --help`, `${mc} playlist export`, `${mc} playlist apply ${q(editsFile)} --dry-run -o table`, `${mc} locker --all -o ndjson`]) {
       // (not spawnSync: the sandbox answers from this process)
       const r = await execa('bash', ['-c', `set -o pipefail; ${cmd} 2>${q(join(dir, 'err'))} | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"; cat ${q(join(dir, 'err'))}`], { env, extendEnv: true, reject: false });
@@ -148,7 +148,7 @@ describe('stdout whose reader has gone', () => {
 describe('stderr whose reader has gone', () => {
   function withGoneStderr(args: string[]): Promise<number | null> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [binPath, ...args], { env: mcatEnv({ env: profile() }) as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(cliNode, [binPath, ...args], { env: mcatEnv({ env: profile() }) as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
       child.stderr.destroy();
       child.on('close', (code) => resolve(code));
     });
@@ -167,7 +167,7 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk (/dev/full)', (
   function toFullDisk(args: string[]): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve, reject) => {
       const full = openSync('/dev/full', 'w');
-      const child = spawn(process.execPath, [binPath, ...args], { env: mcatEnv({ env: profile() }) as NodeJS.ProcessEnv, stdio: ['ignore', full, 'pipe'] });
+      const child = spawn(cliNode, [binPath, ...args], { env: mcatEnv({ env: profile() }) as NodeJS.ProcessEnv, stdio: ['ignore', full, 'pipe'] });
       closeSync(full);
       let stderr = '';
       child.stderr!.on('data', (d) => (stderr += d));
