@@ -301,10 +301,15 @@ export class Store {
 
   // ---- downloads ----
 
+  /** Whether any download of this user has been counted (the common case: none, one index probe). */
+  hasDownloads(userId: string): boolean {
+    return this.stmts.anyUsed.get(userId) !== undefined;
+  }
+
   /** Downloads counted so far of each of these tracks (a track never downloaded is absent). */
   usedDownloads(userId: string, trackIds: readonly number[]): Map<number, number> {
     const used = new Map<number, number>();
-    if (trackIds.length === 0 || this.stmts.anyUsed.get(userId) === undefined) return used;
+    if (trackIds.length === 0 || !this.hasDownloads(userId)) return used;
     for (const r of this.stmts.used.all(userId, JSON.stringify(trackIds)) as { track: number; used: number }[]) used.set(r.track, r.used);
     return used;
   }

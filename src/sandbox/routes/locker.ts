@@ -205,7 +205,8 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
   const order = demo.lockerOrder(o.userId, o.field, o.dir);
   const texts: EntryText[] = [];
   for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, o.base, order(pos)));
-  const used = store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds));
+  // a user with no download counted (the common case) needs no list of the page's tracks
+  const used = store.hasDownloads(o.userId) ? store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds)) : undefined;
   const envelope = JSON.stringify(ok(pageEnvelope(o, locker.size, [])));
   const split = envelope.lastIndexOf('[]') + 1;
   const head = Buffer.from(envelope.slice(0, split));
@@ -213,15 +214,16 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
   // the counts that downloads have changed since the texts were made (digits: ASCII)
   const now = new Map<number, string>();
   let size = head.length + tail.length + Math.max(0, texts.length - 1);
-  for (const t of texts) {
-    size += t.end - t.start;
-    for (let h = 0; h < t.at.length; h++) {
-      const tid = t.trackIds[t.track[h]];
-      const n = used.get(tid);
-      if (n === undefined) continue;
-      const count = String(Math.max(0, t.initial[t.track[h]] - n));
-      now.set(tid, count);
-      size += count.length - t.length[h];
+  if (used !== undefined && used.size > 0) {
+    for (const t of texts) {
+      for (let h = 0; h < t.at.length; h++) {
+        const tid = t.trackIds[t.track[h]];
+        const n = used.get(tid);
+        if (n === undefined) continue;
+        const count = String(Math.max(0, t.initial[t.track[h]] - n));
+        now.set(tid, count);
+        size += count.length - t.length[h];
+      }
     }
   }
   if (now.size === 0) {
@@ -236,6 +238,7 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
     parts.push(tail);
     return parts;
   }
+  for (const t of texts) size += t.end - t.start;
   // the page copied in once, the changed counts written in
   const out = Buffer.allocUnsafe(size);
   let w = head.copy(out, 0);
