@@ -267,7 +267,7 @@ export class Store {
     this.stmts.insertPlaylist.run(toRaw(p));
   }
 
-  /** Must run inside write(). `raw`: the row as stored, when the caller has it already (playlistRaw). */
+  /** Must run inside write() or request(). `raw`: the row as stored, when the caller has it already (playlistRaw). */
   savePlaylist(p: PlaylistRow, raw: RawPlaylist = toRaw(p)): void {
     this.stmts.updatePlaylist.run(raw);
     this.sizes.set(p, raw.size);
