@@ -8,6 +8,24 @@ const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
 
 export function percentEncode(value: string): string {
   if (UNRESERVED_ONLY.test(value)) return value;
+  // encodeURIComponent leaves A-Z a-z 0-9 - . _ ~ and ! ' ( ) * alone, in UTF-8 with upper-case
+  // hex: RFC 3986 once those five are encoded too. It throws on a lone surrogate, which the byte
+  // loop encodes as U+FFFD (as Buffer.from does).
+  let out: string;
+  try {
+    out = encodeURIComponent(value);
+  } catch {
+    return percentEncodeBytes(value);
+  }
+  return RESERVED_BY_3986.test(out) ? out.replace(RESERVED_BY_3986_ALL, (c) => RESERVED_ESCAPES[c]) : out;
+}
+
+const RESERVED_BY_3986 = /[!'()*]/;
+const RESERVED_BY_3986_ALL = /[!'()*]/g;
+const RESERVED_ESCAPES: Record<string, string> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '*': '%2A' };
+
+/** percentEncode byte by byte, from the value's UTF-8 (a lone surrogate as U+FFFD). */
+export function percentEncodeBytes(value: string): string {
   const bytes = Buffer.from(value, 'utf8');
   let out = '';
   for (const b of bytes) {
@@ -32,6 +50,8 @@ export function parseForm(text: string): [string, string][] {
 }
 
 function formDecode(s: string): string {
+  // most names and values need neither step
+  if (!NEEDS_FORM_DECODING.test(s)) return s;
   const plus = s.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(plus);
@@ -39,6 +59,8 @@ function formDecode(s: string): string {
     return plus;
   }
 }
+
+const NEEDS_FORM_DECODING = /[+%]/;
 
 /** RFC 5849 3.4.1.2: scheme and host lower-case, default port dropped, no query or fragment. */
 export function baseUri(scheme: string, host: string, path: string): string {
@@ -80,8 +102,9 @@ export function parseAuthorizationHeader(header: string | undefined): [string, s
     let name = x[1];
     let value = raw;
     try {
-      name = decodeURIComponent(name);
-      value = decodeURIComponent(raw);
+      // text without a % decodes to itself
+      if (name.includes('%')) name = decodeURIComponent(name);
+      if (raw.includes('%')) value = decodeURIComponent(raw);
     } catch {
       // left as sent; the signature check then fails
     }

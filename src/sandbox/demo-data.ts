@@ -14,6 +14,8 @@ export const N_RELEASES = 24000;
  * (~50 µs each: half the sandbox's time per call).
  */
 export const RELEASE_MEMO_SIZE = 8192;
+/** Tracks kept by DemoData.track (~0.5 kB each). */
+const TRACK_MEMO_SIZE = 8192;
 export const LABEL_BASE = 5000;
 export const N_LABELS = 24;
 export const UNLICENSED_LABEL_ID = 5999;
@@ -398,13 +400,21 @@ export class DemoData {
     return between(95, 420, this.seed, K.track, releaseId * 100 + n, 1);
   }
 
+  /** Tracks asked for by id, kept (frozen), up to a bound: a playlist's answer shows each of its tracks. */
+  private readonly trackMemo = new Map<number, TrackData>();
+
   track(id: number): TrackData | undefined {
     if (!Number.isInteger(id) || id <= 0) return undefined;
+    const kept = this.trackMemo.get(id);
+    if (kept !== undefined) return kept;
     const releaseId = Math.floor(id / 100);
     const n = id % 100;
     const r = this.release(releaseId);
     if (!r || n < 1 || n > r.trackCount) return undefined;
-    return this.trackOf(r, n);
+    if (this.trackMemo.size >= TRACK_MEMO_SIZE) this.trackMemo.clear();
+    const t = deepFreeze(this.trackOf(r, n));
+    this.trackMemo.set(id, t);
+    return t;
   }
 
   tracksOf(r: ReleaseData): TrackData[] {

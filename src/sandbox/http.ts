@@ -50,7 +50,13 @@ export class HtmlFail extends Error {
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: Buffer;
+  /** the body, or its parts in order (sent as they are, not copied into one) */
+  body: Buffer | Buffer[];
+}
+
+/** A reply's body as one buffer. */
+export function bodyBytes(reply: Reply): Buffer {
+  return Buffer.isBuffer(reply.body) ? reply.body : Buffer.concat(reply.body);
 }
 
 export interface Ctx {

@@ -6,7 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { OAuthFailure } from './auth';
 import type { DemoData } from './demo-data';
 import { NO_FAULTS, RateLimiter, DEFAULT_RATE_LIMIT, type Faults, type RateLimit } from './faults';
-import { ApiFail, HtmlFail, makeCtx, prefersXml, RateLimited, tooLarge, type Ctx, type CtxEnv, type Reply } from './http';
+import { ApiFail, bodyBytes, HtmlFail, makeCtx, prefersXml, RateLimited, tooLarge, type Ctx, type CtxEnv, type Reply } from './http';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { maskKey, namedKey, RequestStats, type RequestLog } from './request-log';
 import { hash, stream } from './prng';
@@ -43,7 +43,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return jsonBytes(status, Buffer.from(JSON.stringify(body)), headers);
 }
 
-function jsonBytes(status: number, bytes: Buffer, headers: Record<string, string> = {}): Reply {
+function jsonBytes(status: number, bytes: Buffer | Buffer[], headers: Record<string, string> = {}): Reply {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: bytes };
 }
 
@@ -185,8 +185,19 @@ function allowedHosts(host: string, port: number): Set<string> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function write(res: ServerResponse, reply: Reply, extra: Record<string, string>): void {
-  res.writeHead(reply.status, { ...reply.headers, ...extra, 'content-length': String(reply.body.length) });
-  res.end(reply.body);
+  const body = reply.body;
+  if (Buffer.isBuffer(body)) {
+    res.writeHead(reply.status, { ...reply.headers, ...extra, 'content-length': String(body.length) });
+    res.end(body);
+    return;
+  }
+  let length = 0;
+  for (const part of body) length += part.length;
+  res.writeHead(reply.status, { ...reply.headers, ...extra, 'content-length': String(length) });
+  // the head and the parts in one write to the socket (end() uncorks)
+  res.cork();
+  for (const part of body) res.write(part);
+  res.end();
 }
 
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
@@ -295,30 +306,35 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     const truncate = hit(faults.truncate);
     const slow = hit(faults.slow);
 
-    const reply = safely(ctx, () => route(ctx));
+    const routed = safely(ctx, () => route(ctx));
     if (reset) {
       // the change is committed; the answer is lost
       req.socket.destroy();
       return;
     }
-    if (truncate && reply.body.length > 1) {
-      res.writeHead(reply.status, { ...reply.headers, ...rlHeaders, 'content-length': String(reply.body.length) });
-      res.write(reply.body.subarray(0, Math.floor(reply.body.length / 2)), () => res.destroy());
-      return;
-    }
-    if (slow) {
-      res.writeHead(reply.status, { ...reply.headers, ...rlHeaders, 'content-length': String(reply.body.length) });
-      const parts = 8;
-      const step = Math.ceil(reply.body.length / parts);
-      for (let i = 0; i < reply.body.length; i += step) {
-        if (res.destroyed) return;
-        res.write(reply.body.subarray(i, i + step));
-        await sleep(60);
+    if (truncate || slow) {
+      // the faults that cut or slow a body see it whole
+      const bytes = bodyBytes(routed);
+      const head = { ...routed.headers, ...rlHeaders, 'content-length': String(bytes.length) };
+      if (truncate && bytes.length > 1) {
+        res.writeHead(routed.status, head);
+        res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+        return;
       }
-      res.end();
-      return;
+      if (slow) {
+        res.writeHead(routed.status, head);
+        const parts = 8;
+        const step = Math.ceil(bytes.length / parts);
+        for (let i = 0; i < bytes.length; i += step) {
+          if (res.destroyed) return;
+          res.write(bytes.subarray(i, i + step));
+          await sleep(60);
+        }
+        res.end();
+        return;
+      }
     }
-    write(res, reply, rlHeaders);
+    write(res, routed, rlHeaders);
   };
 
   const server = createServer({ keepAlive: true }, (req, res) => {

@@ -59,6 +59,15 @@ export interface RawPlaylist {
   size: number;
 }
 
+// The nonces seen, one b-tree (no rowid, no index on seen): a request writes one page of it, not
+// three. The prune (every 30 s) scans it; it holds what 10 minutes brought.
+const NONCES_TABLE = `CREATE TABLE IF NOT EXISTS nonces (
+  consumer_key TEXT NOT NULL,
+  nonce TEXT NOT NULL,
+  seen INTEGER NOT NULL,
+  PRIMARY KEY (consumer_key, nonce)
+) WITHOUT ROWID;`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS playlists (
@@ -92,13 +101,7 @@ CREATE TABLE IF NOT EXISTS downloads (
   used INTEGER NOT NULL,
   PRIMARY KEY (user_id, track_id)
 );
-CREATE TABLE IF NOT EXISTS nonces (
-  consumer_key TEXT NOT NULL,
-  nonce TEXT NOT NULL,
-  seen INTEGER NOT NULL,
-  PRIMARY KEY (consumer_key, nonce)
-);
-CREATE INDEX IF NOT EXISTS nonces_seen ON nonces (seen);
+${NONCES_TABLE}
 `;
 
 export function newId(): string {
@@ -146,9 +149,7 @@ export class Store {
       consume: db.prepare(
         'INSERT INTO downloads (user_id, track_id, used) VALUES (@user, @track, 1) ON CONFLICT(user_id, track_id) DO UPDATE SET used = used + 1 WHERE used < @initial',
       ),
-      insertNonce: db.prepare('INSERT OR IGNORE INTO nonces (consumer_key, nonce, seen) VALUES (?, ?, ?)'),
-      getNonce: db.prepare('SELECT seen FROM nonces WHERE consumer_key = ? AND nonce = ?'),
-      touchNonce: db.prepare('UPDATE nonces SET seen = ? WHERE consumer_key = ? AND nonce = ?'),
+      useNonce: db.prepare('INSERT INTO nonces (consumer_key, nonce, seen) VALUES (?, ?, ?) ON CONFLICT (consumer_key, nonce) DO UPDATE SET seen = excluded.seen WHERE seen < ?'),
       pruneNonces: db.prepare('DELETE FROM nonces WHERE seen < ?'),
     };
   }
@@ -225,18 +226,18 @@ export class Store {
   // ---- nonces ----
 
   useNonce(key: string, nonce: string, nowS: number): boolean {
-    return this.write(() => {
+    const use = () => {
       if (nowS - this.lastPrune > 30) {
         this.stmts.pruneNonces.run(nowS - NONCE_TTL_S);
         this.lastPrune = nowS;
       }
-      // a nonce older than the window may be pruned at any time: treat it as expired, not as seen
-      const existing = this.stmts.getNonce.get(key, nonce) as { seen: number } | undefined;
-      if (existing && existing.seen >= nowS - NONCE_TTL_S) return false;
-      if (existing) this.stmts.touchNonce.run(nowS, key, nonce);
-      else this.stmts.insertNonce.run(key, nonce, nowS);
-      return true;
-    });
+      // one statement: a new nonce is recorded; one seen within the window is left alone (no
+      // change: refused); one older than the window (it may be pruned at any time: expired, not
+      // seen) is recorded again
+      return this.stmts.useNonce.run(key, nonce, nowS, nowS - NONCE_TTL_S).changes === 1;
+    };
+    // inside a request's transaction already: a statement is atomic on its own, no savepoint needed
+    return this.db.inTransaction ? use() : this.write(use);
   }
 
   // ---- playlists ----
@@ -266,7 +267,7 @@ export class Store {
     this.stmts.insertPlaylist.run(toRaw(p));
   }
 
-  /** Must run inside write(). `raw`: the row as stored, when the caller has it already (playlistRaw). */
+  /** Must run inside write() or request(). `raw`: the row as stored, when the caller has it already (playlistRaw). */
   savePlaylist(p: PlaylistRow, raw: RawPlaylist = toRaw(p)): void {
     this.stmts.updatePlaylist.run(raw);
     this.sizes.set(p, raw.size);
@@ -300,10 +301,15 @@ export class Store {
 
   // ---- downloads ----
 
+  /** Whether any download of this user has been counted (the common case: none, one index probe). */
+  hasDownloads(userId: string): boolean {
+    return this.stmts.anyUsed.get(userId) !== undefined;
+  }
+
   /** Downloads counted so far of each of these tracks (a track never downloaded is absent). */
   usedDownloads(userId: string, trackIds: readonly number[]): Map<number, number> {
     const used = new Map<number, number>();
-    if (trackIds.length === 0 || this.stmts.anyUsed.get(userId) === undefined) return used;
+    if (trackIds.length === 0 || !this.hasDownloads(userId)) return used;
     for (const r of this.stmts.used.all(userId, JSON.stringify(trackIds)) as { track: number; used: number }[]) used.set(r.track, r.used);
     return used;
   }
@@ -360,8 +366,16 @@ function seedState(db: Database.Database, seed: number): void {
 const INSERT_PLAYLIST =
   'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated, size) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated, @size)';
 
-/** Data dirs made before the size columns: add them and count what is there. */
+/** Data dirs made before the size columns or the nonces' one b-tree: add them, count and copy what is there. */
 function migrate(db: Database.Database): void {
+  const nonces = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'nonces'").pluck().get() as string;
+  if (!/WITHOUT\s+ROWID/i.test(nonces)) {
+    db.exec('ALTER TABLE nonces RENAME TO nonces_old');
+    db.exec(NONCES_TABLE);
+    db.exec('INSERT OR REPLACE INTO nonces (consumer_key, nonce, seen) SELECT consumer_key, nonce, seen FROM nonces_old');
+    db.exec('DROP TABLE nonces_old');
+  }
+  db.exec('DROP INDEX IF EXISTS nonces_seen');
   const bytes = (cols: string[]) => cols.map((c) => `length(CAST(${c} AS BLOB))`).join(' + ');
   const counted: Record<string, string[]> = {
     playlists: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags', 'annotations', 'tracks', 'partner_id', 'last_updated'],

@@ -223,8 +223,16 @@ describe('bounds on what a caller sends and stores', () => {
     const o = sb.info.users.find((x) => x.userId === sb.info.examples.emptyUser)!;
     const other: Creds = { consumerKey: c.key, consumerSecret: c.secret, token: o.token, tokenSecret: o.tokenSecret };
     expect((await call('POST', url('/1.2/playlists'), { creds: other, json: { name: 'mine', annotations: { pad: 'p'.repeat(2000) } } })).status).toBe(201);
-    // shrinking a playlist is always allowed
+    // a replace that would grow past the bound changes nothing, and its nonce stays used
     const pid = sb.info.examples.playlistIds[0];
+    const before = (await call('GET', url(`/1.2/playlists/${pid}`), { creds })).body.playlist;
+    const grow = { creds, json: { name: 'grown', annotations: { pad: 'p'.repeat(3000) } }, nonce: 'grow-once', timestamp: Math.floor(Date.now() / 1000) };
+    tooLarge(await call('POST', url(`/1.2/playlists/${pid}`), grow), /Storage limit reached/);
+    expect((await call('GET', url(`/1.2/playlists/${pid}`), { creds })).body.playlist).toEqual(before);
+    const replay = await call('POST', url(`/1.2/playlists/${pid}`), grow);
+    expect(replay.status).toBe(401);
+    expect(replay.text).toMatch(/nonce already used/);
+    // shrinking a playlist is always allowed
     expect((await call('POST', url(`/1.2/playlists/${pid}`), { creds, json: { name: 'small', tracks: [] } })).status).toBe(200);
   });
 });

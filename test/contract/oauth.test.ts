@@ -1,6 +1,6 @@
 // Both published vectors, reproduced by the sandbox's verifier functions and by the test signer.
 import { describe, expect, it } from 'vitest';
-import { baseUri, hmacSha1Signature, parseForm, percentEncode, signatureBaseString, verifyRequest, OAuthFailure } from '../../src/sandbox/auth';
+import { baseUri, hmacSha1Signature, parseAuthorizationHeader, parseForm, percentEncode, percentEncodeBytes, signatureBaseString, verifyRequest, OAuthFailure } from '../../src/sandbox/auth';
 import { baseString, enc, hmac } from './signer';
 
 const v1 = {
@@ -71,6 +71,30 @@ describe('sandbox verifier reproduces the vectors', () => {
     expect(percentEncode("a b+c!*'()~._-é")).toBe('a%20b%2Bc%21%2A%27%28%29~._-%C3%A9');
     expect(baseUri('HTTP', 'Example.COM:80', '/x')).toBe('http://example.com/x');
     expect(baseUri('https', 'example.com:8443', '/x')).toBe('https://example.com:8443/x');
+  });
+
+  it('percent-encoding through encodeURIComponent agrees with the byte-by-byte encoding, lone surrogates included', () => {
+    // every ASCII character, a few of each UTF-8 length, and both halves of a pair alone
+    const chars = [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), 'é', '\u00a0', '☃', '\u{1F600}', '\ud83d', '\ude00', '\uffff'];
+    for (const c of chars) expect(percentEncode(c)).toBe(percentEncodeBytes(c));
+    const mixed = chars.join('') + "x!y*z'(a)";
+    expect(percentEncode(mixed)).toBe(percentEncodeBytes(mixed));
+    expect(percentEncode('a\ud83db')).toBe('a%EF%BF%BDb');
+  });
+
+  it('form and header values decode the same with or without escapes in them', () => {
+    expect(parseForm('a+b=c%20d&plain=value&bad=%E0%A4%A&=x')).toEqual([
+      ['a b', 'c d'],
+      ['plain', 'value'],
+      ['bad', '%E0%A4%A'],
+      ['', 'x'],
+    ]);
+    expect(parseAuthorizationHeader('OAuth realm="r", oauth_nonce="a%2Fb", oauth_token="plain", oauth_x="%E0%A4%A"')).toEqual([
+      ['realm', 'r'],
+      ['oauth_nonce', 'a/b'],
+      ['oauth_token', 'plain'],
+      ['oauth_x', '%E0%A4%A'],
+    ]);
   });
 });
 

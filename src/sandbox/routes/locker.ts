@@ -129,8 +129,8 @@ function entryText(demo: DemoData, e: LockerEntry, base: string): EntryText {
   const initial = e.trackIds.map((tid) => Math.max(0, e.initialDownloads(tid)));
   let n = 0;
   const text = JSON.stringify(lockerRelease(demo, () => initial[n++], base, e));
-  // the text's UTF-8 is at most 3 bytes a character
-  const slab = slabFor(text.length * 3);
+  // the text's UTF-8 is at most 3 bytes a character; a comma after it
+  const slab = slabFor(text.length * 3 + 1);
   const start = slabUsed;
   const bytes = slab.write(text, start);
   const at: number[] = [];
@@ -145,7 +145,9 @@ function entryText(demo: DemoData, e: LockerEntry, base: string): EntryText {
     track.push(k);
   }
   if (at.length !== n) throw new Error(`internal: ${at.length} remainingDownloads keys in a locker entry with ${n} counts`);
-  slabUsed = start + bytes;
+  // the comma a page needs after it: a run of texts made one after the other is sent as it stands
+  slab[start + bytes] = 0x2c;
+  slabUsed = start + bytes + 1;
   return { trackIds: e.trackIds, initial, slab, start, end: start + bytes, at, length, track };
 }
 
@@ -190,51 +192,73 @@ function entryTextOf(demo: DemoData, userId: string, base: string, index: number
   return t;
 }
 
-/** One page of a user's locker as the JSON text lockerPage() stringifies to, in UTF-8. */
-export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery): Buffer {
+/**
+ * One page of a user's locker as the JSON text lockerPage() stringifies to, in UTF-8, in parts
+ * written one after the other. Texts made one after the other stand one after the other in a
+ * slab, each followed by a comma: a page whose texts do so (a walk in the order its texts were
+ * made: most pages) is sent from the slabs themselves, a part for each run of them, nothing
+ * copied. A page where downloads have changed a count is copied into one buffer, the stored
+ * counts written in.
+ */
+export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery): Buffer[] {
   const locker = demo.locker(o.userId);
   const order = demo.lockerOrder(o.userId, o.field, o.dir);
   const texts: EntryText[] = [];
   for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, o.base, order(pos)));
-  const used = store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds));
+  // a user with no download counted (the common case) needs no list of the page's tracks
+  const used = store.hasDownloads(o.userId) ? store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds)) : undefined;
   const envelope = JSON.stringify(ok(pageEnvelope(o, locker.size, [])));
   const split = envelope.lastIndexOf('[]') + 1;
   const head = Buffer.from(envelope.slice(0, split));
   const tail = Buffer.from(envelope.slice(split));
-  // the counts that downloads have changed since the texts were made (digits: ASCII), then the
-  // page's size, then the page copied in once
+  // the counts that downloads have changed since the texts were made (digits: ASCII)
   const now = new Map<number, string>();
   let size = head.length + tail.length + Math.max(0, texts.length - 1);
-  for (const t of texts) {
-    size += t.end - t.start;
-    for (let h = 0; h < t.at.length; h++) {
-      const tid = t.trackIds[t.track[h]];
-      const n = used.get(tid);
-      if (n === undefined) continue;
-      const count = String(Math.max(0, t.initial[t.track[h]] - n));
-      now.set(tid, count);
-      size += count.length - t.length[h];
+  if (used !== undefined && used.size > 0) {
+    for (const t of texts) {
+      for (let h = 0; h < t.at.length; h++) {
+        const tid = t.trackIds[t.track[h]];
+        const n = used.get(tid);
+        if (n === undefined) continue;
+        const count = String(Math.max(0, t.initial[t.track[h]] - n));
+        now.set(tid, count);
+        size += count.length - t.length[h];
+      }
     }
   }
+  if (now.size === 0) {
+    const parts: Buffer[] = [head];
+    for (let i = 0; i < texts.length; ) {
+      let j = i + 1;
+      while (j < texts.length && texts[j].slab === texts[i].slab && texts[j].start === texts[j - 1].end + 1) j++;
+      if (i > 0) parts.push(COMMA);
+      parts.push(texts[i].slab.subarray(texts[i].start, texts[j - 1].end));
+      i = j;
+    }
+    parts.push(tail);
+    return parts;
+  }
+  for (const t of texts) size += t.end - t.start;
+  // the page copied in once, the changed counts written in
   const out = Buffer.allocUnsafe(size);
   let w = head.copy(out, 0);
   texts.forEach((t, i) => {
     if (i > 0) out[w++] = 0x2c; // ,
     let r = t.start;
-    if (used.size > 0) {
-      for (let h = 0; h < t.at.length; h++) {
-        const count = now.get(t.trackIds[t.track[h]]);
-        if (count === undefined) continue;
-        w += t.slab.copy(out, w, r, t.at[h]);
-        w += out.write(count, w, 'latin1');
-        r = t.at[h] + t.length[h];
-      }
+    for (let h = 0; h < t.at.length; h++) {
+      const count = now.get(t.trackIds[t.track[h]]);
+      if (count === undefined) continue;
+      w += t.slab.copy(out, w, r, t.at[h]);
+      w += out.write(count, w, 'latin1');
+      r = t.at[h] + t.length[h];
     }
     w += t.slab.copy(out, w, r, t.end);
   });
   tail.copy(out, w);
-  return out;
+  return [out];
 }
+
+const COMMA = Buffer.from(',');
 
 /** The request's page: authenticated, its parameters checked. */
 function lockerQuery(ctx: Ctx): LockerPageQuery {
@@ -250,7 +274,7 @@ export function userLocker(ctx: Ctx) {
   return lockerPage(ctx.demo, ctx.store, lockerQuery(ctx));
 }
 
-/** The page as JSON text (see lockerPageJson). */
-export function userLockerJson(ctx: Ctx): Buffer {
+/** The page as JSON text, in parts (see lockerPageJson). */
+export function userLockerJson(ctx: Ctx): Buffer[] {
   return lockerPageJson(ctx.demo, ctx.store, lockerQuery(ctx));
 }

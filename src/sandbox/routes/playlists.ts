@@ -193,23 +193,22 @@ function prelude(ctx: Ctx) {
 
 /**
  * A change to one playlist: authenticated (its nonce used) and made in one transaction
- * (store.request), the change itself in a write() that undoes it when a check fails; the row is
- * measured once, for the storage bound and for saving.
+ * (store.request); the row is measured once, for the storage bound and for saving. Its one write
+ * is its last statement: a check that fails has changed nothing (no savepoint needed), and the
+ * nonce stays used.
  */
 function changePlaylist(ctx: Ctx, id: string, change: (row: PlaylistRow, fields: Record<string, unknown>) => void): PlaylistRow {
   return ctx.store.request(() => {
     const user = prelude(ctx);
     const fields = body(ctx);
-    return ctx.store.write(() => {
-      const row = owned(ctx, id, user.userId);
-      const before = ctx.store.storedBytes(row);
-      change(row, fields);
-      row.lastUpdated = nowIso();
-      const raw = playlistRaw(row);
-      checkStorage(ctx, user.userId, raw.size - before);
-      ctx.store.savePlaylist(row, raw);
-      return row;
-    });
+    const row = owned(ctx, id, user.userId);
+    const before = ctx.store.storedBytes(row);
+    change(row, fields);
+    row.lastUpdated = nowIso();
+    const raw = playlistRaw(row);
+    checkStorage(ctx, user.userId, raw.size - before);
+    ctx.store.savePlaylist(row, raw);
+    return row;
   });
 }
 

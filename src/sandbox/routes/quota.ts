@@ -19,7 +19,7 @@ export function checkNewItem(ctx: Ctx, owner: string, kind: 'playlist' | 'group'
   if (have >= max) throw tooLarge(`Too many ${kind}s: a user owns at most ${max}`);
 }
 
-/** A change that adds `delta` bytes to what the user stores. Must run inside store.write(). */
+/** A change that adds `delta` bytes to what the user stores. Must run inside store.write() or store.request(). */
 export function checkStorage(ctx: Ctx, owner: string, delta: number): void {
   if (delta <= 0) return;
   const max = ctx.limits.storedBytesPerUser;

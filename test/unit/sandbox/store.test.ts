@@ -63,6 +63,42 @@ describe('Store.request', () => {
     expect(store.useNonce('k', 'n2', 1001)).toBe(false);
   });
 
+  it('a nonce is refused within the 600 s window, and used again once past it (pruned or not yet)', () => {
+    expect(store.useNonce('k', 'a', 1000)).toBe(true);
+    expect(store.useNonce('k', 'a', 1599)).toBe(false);
+    // the prune at 1599 keeps it (seen at 1000, after 1599 - 600); at 1605 it is past the window
+    // but still stored: recorded again, and refused after that
+    expect(store.useNonce('k', 'other', 1590)).toBe(true);
+    expect(store.useNonce('k', 'a', 1605)).toBe(true);
+    expect(store.useNonce('k', 'a', 1606)).toBe(false);
+    // another key's nonce of the same text is its own
+    expect(store.useNonce('k2', 'a', 1606)).toBe(true);
+    // pruned: used again
+    expect(store.useNonce('k', 'other', 2300)).toBe(true);
+  });
+
+  it('a data dir whose nonces table has a rowid and an index on seen (made before) keeps its nonces in the one b-tree', () => {
+    store.close();
+    const file = path.join(dir, 'data', DB_FILE);
+    const db = new Database(file);
+    db.exec('DROP TABLE nonces');
+    db.exec('CREATE TABLE nonces (consumer_key TEXT NOT NULL, nonce TEXT NOT NULL, seen INTEGER NOT NULL, PRIMARY KEY (consumer_key, nonce))');
+    db.exec('CREATE INDEX nonces_seen ON nonces (seen)');
+    db.prepare('INSERT INTO nonces VALUES (?, ?, ?)').run('k', 'before', 1000);
+    db.close();
+    store = Store.open(path.join(dir, 'data'));
+    expect(store.useNonce('k', 'before', 1100)).toBe(false);
+    expect(store.useNonce('k', 'after', 1100)).toBe(true);
+    const check = new Database(file, { readonly: true });
+    try {
+      expect(check.prepare("SELECT sql FROM sqlite_master WHERE name = 'nonces'").pluck().get()).toMatch(/WITHOUT ROWID/);
+      expect(check.prepare("SELECT name FROM sqlite_master WHERE tbl_name LIKE 'nonces%' AND type = 'index'").pluck().all()).toEqual([]);
+      expect(check.prepare('SELECT nonce FROM nonces ORDER BY nonce').pluck().all()).toEqual(['after', 'before']);
+    } finally {
+      check.close();
+    }
+  });
+
   it('knows the stored size of a row it read or saved, as measuring it would give', () => {
     const row = store.getPlaylist(playlistId())!;
     expect(store.storedBytes(row)).toBe(playlistBytes(row));
