@@ -182,19 +182,29 @@ class Scan {
     const b = this.b;
     this.i++;
     const base = this.top;
-    for (;;) {
+    // JSON.stringify's own layout is taken first; gap() only where another byte stands
+    if (b[this.i] !== QUOTE) {
       this.gap();
       if (b[this.i] === 0x7d) {
         this.i++; // an empty object
-        break;
+        this.top = base;
+        return;
       }
+    }
+    for (;;) {
       this.key(base);
-      this.gap();
-      this.i++; // ':'
-      this.gap();
+      if (b[this.i] !== 0x3a) this.gap();
+      const c = b[++this.i]; // after ':'
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.gap();
       this.item();
-      this.gap();
-      if (b[this.i++] === 0x7d) break; // else a comma
+      let d = b[this.i++];
+      if (d !== 0x2c && d !== 0x7d) {
+        this.i--;
+        this.gap();
+        d = b[this.i++];
+      }
+      if (d === 0x7d) break;
+      if (b[this.i] !== QUOTE) this.gap();
     }
     this.top = base;
   }
