@@ -1,7 +1,8 @@
 // A worker thread of the locker walk (`locker --all -o ndjson`; see locker-readers.ts): it reads
 // a page's body as received (decoded, interpreted and checked by the same code as the main thread's
 // read: interpret() and the build's checker of the locker schema) and makes the page's NDJSON
-// bytes (ndjsonBytes, cleaned by cleanJsonUtf8, as the sink writes them), with what the main
+// bytes (ndjsonBytes' lines, most cut from the page's own bytes where they provably are those
+// lines: output/ndjson-slices.ts; cleaned by cleanJsonUtf8, as the sink writes them), with what the main
 // thread's stop rules need: the page's paging fields and each release's key (lockerReleaseKey).
 // A page it cannot vouch for (any error, a body the checker leaves to zod, no checker: run from
 // source) goes back to the main thread as its bytes, to be read there as any page is: the same
@@ -14,7 +15,7 @@ import { PRECOMPILED } from '../client/schemas/precompiled';
 import { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from '../client/locker-key';
 import { getPath } from '../client/paging';
 import { decodeUtf8 } from '../client/utf8';
-import { ndjsonBytes } from '../output/ndjson';
+import { ndjsonBytes, ndjsonBytesFrom } from '../output/ndjson';
 import { cleanJsonUtf8 } from '../output/clean';
 
 /** A page to read: a 2xx JSON answer as received (see TakenAnswer in client/http.ts). */
@@ -32,6 +33,9 @@ export type PageOut =
   /** not read here: the bytes, handed back as they came */
   | { id: number; ok: false; bytes: ArrayBuffer };
 
+/** The keys leading to the page's releases. */
+const LOCKER_LIST_KEYS = LOCKER_LIST_PATH.split('.');
+
 /** The checker the build made of the locker's schema (none when run from source). */
 const LOCKER_CHECK = 'locker.lockerBody';
 
@@ -39,9 +43,10 @@ const LOCKER_CHECK = 'locker.lockerBody';
 export function readPage(m: PageIn, check: Check | undefined = PRECOMPILED[LOCKER_CHECK]): PageOut {
   const back: PageOut = { id: m.id, ok: false, bytes: m.bytes };
   if (!check) return back;
+  const page = new Uint8Array(m.bytes);
   let body: unknown;
   try {
-    body = interpret(m.status, m.headers, decodeUtf8(new Uint8Array(m.bytes)), m.url, m.what);
+    body = interpret(m.status, m.headers, decodeUtf8(page), m.url, m.what);
   } catch {
     return back;
   }
@@ -50,7 +55,9 @@ export function readPage(m: PageIn, check: Check | undefined = PRECOMPILED[LOCKE
   const items = getPath(fit.value, LOCKER_LIST_PATH) as unknown[];
   const paging = getPath(fit.value, LOCKER_PAGING_PATH) as { page?: unknown; pageSize?: unknown; totalItems?: unknown };
   const keys = items.map(lockerReleaseKey);
-  const clean = cleanJsonUtf8(ndjsonBytes(items));
+  // the lines cut from the page's bytes where they are what JSON.stringify would write; not once
+  // the checker changed the body (a default filled in): then the text is not the value
+  const clean = cleanJsonUtf8(fit.changed ? ndjsonBytes(items) : ndjsonBytesFrom(page, LOCKER_LIST_KEYS, items));
   const lines = typeof clean === 'string' ? Buffer.from(clean, 'utf8') : clean;
   return { id: m.id, ok: true, paging: { page: paging.page, pageSize: paging.pageSize, totalItems: paging.totalItems }, keys, lines: ownBuffer(lines), count: items.length };
 }

@@ -24,12 +24,14 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * `data` run through `check`: the output zod would give (the body itself, its changes made), or
- * undefined when zod must decide. Nothing is changed in the body until all of it has passed.
+ * undefined when zod must decide. Nothing is changed in the body until all of it has passed;
+ * `changed` says whether anything was.
  */
-export function runCheck(check: Check, data: unknown): { value: unknown } | undefined {
+export function runCheck(check: Check, data: unknown): { value: unknown; changed: boolean } | undefined {
   const fixes: Fix[] = [];
   const out = check(data, fixes);
   if (out === NO) return undefined;
   for (const [obj, key, value] of fixes) obj[key] = value;
-  return { value: out };
+  // (changed: the output is not what was parsed: a default filled in, a numeric string read as a number)
+  return { value: out, changed: fixes.length > 0 || out !== data };
 }

@@ -257,7 +257,7 @@ function inlineTest(schema: Schema): string | undefined {
 const compiled = new WeakMap<object, Check | null>();
 
 /** The checker of a schema, compiled now, or null when this module leaves the schema to zod. */
-function checkerOf(schema: object): Check | null {
+export function checkerOf(schema: object): Check | null {
   let c = compiled.get(schema);
   if (c === undefined) {
     const names: string[] = [];

@@ -9,8 +9,8 @@ import { readPage, type PageIn } from '../../../src/cli/locker-worker';
 import { defaultThreads, LockerReaders, ReaderLost, readerSettings, WalkThreads } from '../../../src/cli/locker-readers';
 import { UsageError } from '../../../src/cli/errors';
 import { Unread } from '../../../src/client/paging';
-import { NO, type Check } from '../../../src/client/schemas/check';
-import { parseInPlace } from '../../../src/client/schemas/in-place';
+import type { Check } from '../../../src/client/schemas/check';
+import { checkerOf } from '../../../src/client/schemas/in-place';
 import { lockerBody } from '../../../src/client/schemas/locker';
 import { lockerReleaseKey } from '../../../src/client/locker';
 import { validate } from '../../../src/client/interpret';
@@ -18,7 +18,7 @@ import { ndjsonBytes, NdjsonLines } from '../../../src/output/ndjson';
 import { cleanJsonUtf8 } from '../../../src/output/clean';
 
 // the checker the build makes of lockerBody, compiled here from the same schema by the same compiler
-const check: Check = (v) => parseInPlace(lockerBody, v)?.value ?? NO;
+const check = checkerOf(lockerBody) as Check;
 
 function release(id: number, title = `Release ${id}`) {
   return {
@@ -69,6 +69,30 @@ describe('a page read by a worker thread', () => {
     const text = Buffer.from(out.lines).toString();
     expect(text).toContain('Bj\u00f6rk \\u009b31m \\u007f');
     expect(Buffer.from(out.lines).equals(mainThread(b).lines)).toBe(true);
+  });
+
+  it('the same lines whichever way the server wrote the page (cut from its bytes or stringified)', () => {
+    const b = body([release(1, 'quote " slash / tab \t é 😀'), release(2)]);
+    const want = mainThread(b).lines;
+    const compact = JSON.stringify(b);
+    for (const text of [
+      compact,
+      JSON.stringify(b, null, 2),
+      compact.replace('slash /', 'slash \\/').replace('"One"', '"\\u004fne"'),
+      compact.replace('"purchaseId":2', '"purchaseId":2.0').replace('"remainingDownloads":2', '"remainingDownloads":2,"remainingDownloads":2'),
+    ]) {
+      const out = readPage(page(text), check);
+      if (!out.ok) throw new Error('handed back');
+      expect(Buffer.from(out.lines).toString()).toBe(want.toString());
+    }
+  });
+
+  it('a page the checker changed (an id sent as a numeric string) is written as read, not as sent', () => {
+    const text = JSON.stringify(body([release(1)])).replace('"release":{"id":1,', '"release":{"id":"1",');
+    const out = readPage(page(text), check);
+    if (!out.ok) throw new Error('handed back');
+    expect(Buffer.from(out.lines).toString()).toContain('"release":{"id":1,');
+    expect(Buffer.from(out.lines).equals(mainThread(body([release(1)])).lines)).toBe(true);
   });
 
   it.each([
