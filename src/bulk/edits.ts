@@ -1,11 +1,11 @@
 // The bulk edit format (issue 5): one edit per NDJSON line, a JSON array of edits, or CSV
 // track lists. The whole input is validated before anything is sent; every bad line is
 // reported with its line number.
-import { createHash } from 'node:crypto';
+import { createHash, hash as digestOf } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
-import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, sniffFormat, validateEdit, validateTrack, type Edit, type InputFormat } from './input';
+import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, playlistEditAsIs, sniffFormat, validateEditWithZod, validateTrack, type Edit, type InputFormat } from './input';
 
 export { OPS, isPlaylistId, formatFromFileName, validateEdit, validateTrack } from './input';
 export type { Op, Edit, PlaylistEdit, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, InputFormat, Status, Visibility, EditTrack } from './input';
@@ -167,23 +167,34 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   }
 
   const edits: ParsedEdit[] = [];
+  // the edits read without zod: playlistEditAsIs makes them in canonical order already
+  const canonical: boolean[] = [];
   for (const item of raw) {
     const prefix = item.label ? `${item.label}: ` : '';
+    const asIs = item.issues.length ? undefined : playlistEditAsIs(item.value);
+    if (asIs) {
+      canonical.push(true);
+      edits.push({ edit: asIs, line: item.line, index: edits.length, key: '' });
+      continue;
+    }
     const reasons: string[] = [...item.issues];
     const notes: string[] = [];
-    const edit = validateEdit(item.value, reasons, notes);
+    const edit = validateEditWithZod(item.value, reasons, notes);
     for (const r of reasons) problem(errors, item.line, prefix + r);
     for (const n of notes) problem(warnings, item.line, prefix + n);
-    if (edit && reasons.length === 0) edits.push({ edit, line: item.line, index: edits.length, key: '' });
+    if (edit && reasons.length === 0) {
+      canonical.push(false);
+      edits.push({ edit, line: item.line, index: edits.length, key: '' });
+    }
   }
   errors.sort((a, b) => a.line - b.line);
   if (edits.length === 0 && errors.length === 0) problem(warnings, 1, 'no edits in the input');
 
   const hash = createHash('sha256');
   for (const e of edits) {
-    const c = canonicalJson(e.edit);
-    e.key = `${e.index + 1}:${createHash('sha256').update(c).digest('hex').slice(0, 12)}`;
-    hash.update(c).update('\n');
+    const c = canonical[e.index] ? JSON.stringify(e.edit) : canonicalJson(e.edit);
+    e.key = `${e.index + 1}:${digestOf('sha256', c, 'hex').slice(0, 12)}`;
+    hash.update(c + '\n');
   }
   return { edits: errors.length ? [] : edits, errors, warnings, format, inputHash: hash.digest('hex') };
 }
@@ -213,12 +224,15 @@ function quickObject(line: string): Record<string, JsonValue> | undefined {
   }
   if (!isPlainObject(v) || SURROGATE.test(line)) return undefined;
   let keys = 0;
-  STRING_TOKEN.lastIndex = 0;
+  let tokens: RegExpMatchArray | null;
   try {
-    for (let m = STRING_TOKEN.exec(line); m; m = STRING_TOKEN.exec(line)) if (m[1] !== undefined) keys++;
+    // one array of the tokens, not a match object each
+    tokens = line.match(STRING_TOKEN);
   } catch {
     return undefined; // whatever the regexp engine could not do, the strict reader does
   }
+  // a key's token ends with its ':' (a string's own last character is its closing quote)
+  if (tokens) for (const t of tokens) if (t.charCodeAt(t.length - 1) === 0x3a) keys++;
   const props = countProperties(v, 0);
   return props === keys ? (v as Record<string, JsonValue>) : undefined;
 }

@@ -310,8 +310,10 @@ const PLAYLIST_KEYS: Record<'replace' | 'details' | 'create', ReadonlySet<string
  * without zod: a 1,000-edit file spent most of its reading time in zod. undefined for anything
  * else (another op, any problem, a note to give: a long description, a key named __proto__), which
  * validateEditWithZod then reads and words. test/unit/bulk/input.test.ts holds the two to the same output.
+ * Its keys are in canonical order (EDIT_KEY_ORDER, tracks' keys in the spec's order): parseEdits
+ * hashes it as it is (test/unit/bulk/edits.test.ts holds it to canonicalJson).
  */
-function playlistEditAsIs(v: unknown): Edit | undefined {
+export function playlistEditAsIs(v: unknown): Edit | undefined {
   if (!isPlainObject(v)) return undefined;
   const op = v.op;
   if (op !== 'replace' && op !== 'details' && op !== 'create') return undefined;
