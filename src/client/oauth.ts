@@ -40,6 +40,26 @@ export function percentEncode(s: string): string {
   return SUB_DELIMS.test(e) ? e.replace(SUB_DELIMS_ALL, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()) : e;
 }
 
+// A request's signature and header encode ~35 values, and most are the same in every request of
+// a process (the keys, the consumer key and token, the secrets, the method, country and user, a
+// playlist's URL): their encodings are kept, up to ENCODED_MAX of them (then the set starts
+// again). A value as long as a parameter string is never the same twice: not kept.
+const ENCODED_MAX = 1024;
+const ENCODED_LONGEST = 160;
+let encoded = new Map<string, string>();
+
+/** percentEncode, with the encodings of short values kept for the next request. */
+export function percentEncodeKept(s: string): string {
+  if (s.length > ENCODED_LONGEST) return percentEncode(s);
+  let e = encoded.get(s);
+  if (e === undefined) {
+    e = percentEncode(s);
+    if (encoded.size >= ENCODED_MAX) encoded = new Map();
+    encoded.set(s, e);
+  }
+  return e;
+}
+
 /** The base string URI: lower-case scheme and host, no default port, no query or fragment. */
 export function baseUri(url: string | URL): string {
   const u = new URL(String(url));
@@ -77,7 +97,7 @@ function signerFor(c: Credentials): OAuth {
     // The package encodes each of a signature's ~20 values with encodeURIComponent and five regex
     // replaces; this gives the same text with one test (test/unit/client/oauth.test.ts compares the
     // two), and the package still builds the base string and signs.
-    oauth.percentEncode = percentEncode;
+    oauth.percentEncode = percentEncodeKept;
     signer = { key: c.consumerKey, secret: c.consumerSecret, oauth };
   }
   return signer.oauth;
@@ -96,31 +116,43 @@ export function oauthParams(input: SignInput): Record<string, string> {
   const version = input.version === undefined ? '1.0' : input.version;
   if (version !== null) data.oauth_version = version;
   if (input.useToken && c.token) data.oauth_token = c.token;
-  // oauth-1.0a merges (and sorts in place) whatever it is given: hand it copies.
-  const params: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(input.params ?? {})) params[k] = Array.isArray(v) ? [...v] : v;
   const signature = oauth.getSignature(
-    { url: input.url, method: input.method.toUpperCase(), data: params },
+    { url: input.url, method: input.method.toUpperCase(), data: dataFor(input) },
     input.useToken ? c.tokenSecret : undefined,
+    // oauth-1.0a merges the request's parameters into this one: a copy
     { ...data } as unknown as OAuth.Data,
   );
-  return { ...data, oauth_signature: signature };
+  data.oauth_signature = signature;
+  return data;
+}
+
+/**
+ * The request's parameters as oauth-1.0a may be given them. It merges the parameters of a URL's
+ * query into them and sorts arrays in place: given a base URI without a query (as SignInput asks)
+ * and no array, it changes nothing, and the caller's own object is handed over; else a copy.
+ */
+function dataFor(input: SignInput): Params {
+  const given = input.params ?? {};
+  let plain = !input.url.includes('?');
+  if (plain) for (const k in given) if (Array.isArray(given[k])) plain = false;
+  if (plain) return given;
+  const params: Params = {};
+  for (const [k, v] of Object.entries(given)) params[k] = Array.isArray(v) ? [...v] : v;
+  return params;
 }
 
 /** `OAuth realm="...", oauth_consumer_key="...", ...` (values percent-encoded, as RFC 5849 asks). */
 export function authorizationHeader(oauth: Record<string, string>, realm = ''): string {
-  const pairs = Object.keys(oauth)
-    .filter((k) => k.startsWith('oauth_'))
-    .sort()
-    .map((k) => `${percentEncode(k)}="${percentEncode(oauth[k])}"`);
-  return `OAuth realm="${realm.replace(/"/g, '')}", ${pairs.join(', ')}`;
+  let out = `OAuth realm="${realm.replace(/"/g, '')}"`;
+  for (const k of Object.keys(oauth).sort()) if (k.startsWith('oauth_')) out += `, ${percentEncodeKept(k)}="${percentEncodeKept(oauth[k])}"`;
+  return out;
 }
 
 /** RFC 3986-encoded `k=v&k=v` (the signature is computed over the same values). */
 export function encodeParams(params: Params): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(params)) {
-    for (const one of Array.isArray(v) ? v : [v]) parts.push(`${percentEncode(k)}=${percentEncode(one)}`);
+    for (const one of Array.isArray(v) ? v : [v]) parts.push(`${percentEncodeKept(k)}=${percentEncodeKept(one)}`);
   }
   return parts.join('&');
 }

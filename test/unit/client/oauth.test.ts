@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { authorizationHeader, baseUri, oauthParams, percentEncode, nonce } from '../../../src/client/oauth';
+import { authorizationHeader, baseUri, oauthParams, percentEncode, percentEncodeKept, nonce } from '../../../src/client/oauth';
 import { encodeParams } from '../../../src/client/oauth';
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
@@ -128,6 +128,34 @@ describe('the encoder handed to oauth-1.0a', () => {
       data as unknown as OAuth.Data,
     );
     expect(signature).toBe(expected);
+  });
+});
+
+describe('the encodings kept from one request to the next', () => {
+  it('are the encodings themselves, past the most kept and for long values too', () => {
+    const values = ["it's (me)!", 'GB', '10001', 'oauth_token', '\u00e9\u{1F3B5}', 'x'.repeat(400) + '*'];
+    for (let round = 0; round < 3; round++) {
+      for (const v of values) expect(percentEncodeKept(v)).toBe(percentEncode(v));
+      // more distinct values than are kept: the set starts again, and stays right
+      for (let i = 0; i < 1500; i++) expect(percentEncodeKept(`v ${round} ${i}!`)).toBe(percentEncode(`v ${round} ${i}!`));
+    }
+  });
+
+  it("a request's parameters are signed as given and left as they were", () => {
+    const credentials = { consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts' };
+    const url = 'http://127.0.0.1:8080/1.2/playlists/ad0ed2b4b45b8d81945103f4';
+    const params = { userId: "it's (me)!", country: 'GB' };
+    const arrays = { tag: ['b*', 'a!'], country: 'GB' };
+    const sign = (p: Record<string, string | string[]>) => oauthParams({ method: 'POST', url, params: p, credentials, useToken: true, nonce: 'n', timestamp: 1 }).oauth_signature;
+    const a = sign(params);
+    const b = sign(arrays);
+    expect(params).toEqual({ userId: "it's (me)!", country: 'GB' });
+    expect(Object.keys(params)).toEqual(['userId', 'country']);
+    expect(arrays).toEqual({ tag: ['b*', 'a!'], country: 'GB' });
+    // the same again: nothing of the first signing stayed in them
+    expect(sign(params)).toBe(a);
+    expect(sign(arrays)).toBe(b);
+    expect(sign({ country: 'GB', userId: "it's (me)!" })).toBe(a);
   });
 });
 
