@@ -355,8 +355,13 @@ export class ApiClient {
     const signParams = mergeParams(queryParams, formParams);
     const inHeader = this.authIn === 'header';
     const plainTarget = inHeader ? withQuery(url, queryParams) : '';
-    const plainShown = inHeader ? this.tracer.maskUrl(plainTarget) : '';
+    // the URL as messages show it (masked): made when a message needs it
+    let plainShown: string | undefined;
     let shownUrl = '';
+    const shown = (): string => {
+      if (!inHeader) return shownUrl;
+      return (plainShown ??= this.tracer.maskUrl(plainTarget));
+    };
 
     const attempt = async (n: number): Promise<Attempted> => {
       // Signed afresh on every attempt: the service refuses a replayed nonce.
@@ -368,13 +373,12 @@ export class ApiClient {
         shownUrl = this.tracer.maskUrl(target);
       } else {
         target = plainTarget;
-        shownUrl = plainShown;
         headers.authorization = authorizationHeader(oauth, '');
       }
       const retryNote = n > 0 ? ` (retry ${n})` : '';
       if (this.tracer.on) {
         this.tracer.line(
-          `${method} ${shownUrl}${retryNote}` +
+          `${method} ${shown()}${retryNote}` +
             (this.authIn === 'header' ? ` [Authorization: OAuth ${maskOauth(oauth)}]` : '') +
             (body !== undefined ? ` [${baseHeaders['content-type']} body, ${Buffer.byteLength(body)} bytes]` : ''),
         );
@@ -384,9 +388,10 @@ export class ApiClient {
         const out = { method, url: target, headers, body, signal: opts.signal };
         // a body to read whole goes the short way (no stream); a download needs send()'s stream
         const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
-        return Object.assign(a, { label: `${a.status} ${method} ${shownUrl} ${a.ms} ms${retryNote}` });
+        // the status line of the trace: nothing else shows it
+        return Object.assign(a, { label: this.tracer.on ? `${a.status} ${method} ${shown()} ${a.ms} ms${retryNote}` : '' });
       } catch (err) {
-        this.tracer.line(`${method} ${shownUrl} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
+        this.tracer.line(`${method} ${shown()} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
         throw err;
       }
     };
@@ -406,7 +411,7 @@ export class ApiClient {
         headers: a.headers,
         body: a.stream!({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
         contentLength: len !== undefined && /^\d+$/.test(len) ? Number(len) : undefined,
-        url: shownUrl,
+        url: shown(),
       };
     }
     let bytes: Buffer;
@@ -417,7 +422,7 @@ export class ApiClient {
       throw err;
     }
     if (this.tracer.on) this.tracer.line(`${a.label} (${bytes.length} bytes)`);
-    const out = bufferedResponse(a.status, a.headers, bytes, shownUrl, a.attempts);
+    const out = bufferedResponse(a.status, a.headers, bytes, shown, a.attempts);
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);
       if (ra !== undefined) out.retryAfterSeconds = ra;
@@ -456,7 +461,7 @@ function validateNamed(data: unknown, named: NamedSchema, what: string | undefin
  * JSON parse, long enough to outlive a young-generation collection and be kept until a full one:
  * most of a locker walk's peak memory. Decoded on first read, it lives only through its parse.
  */
-function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: string, attempts: number | undefined): RawResponse {
+function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: () => string, attempts: number | undefined): RawResponse {
   let raw: Buffer | undefined = bytes;
   let text = '';
   const decoded = (): string => {
@@ -488,7 +493,10 @@ function bufferedResponse(status: number, headers: Record<string, string>, bytes
     get body() {
       return decoded();
     },
-    url,
+    // masked when first asked for (an error's message, a redirect): most answers never are
+    get url() {
+      return url();
+    },
     attempts,
   };
 }
