@@ -1,7 +1,7 @@
 // OAuth 1.0a HMAC-SHA1 signing through oauth-1.0a, for the header and the query transports.
 // The package's own URL handling is not used: it keeps the query in the base URI's place and
 // decodes '+' wrongly, so callers hand us the normalised base URI and the decoded parameters.
-import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 
 export interface Credentials {
@@ -66,12 +66,23 @@ export function baseUri(url: string | URL): string {
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
-// The signing key as a KeyObject, made once: a string key is converted on every createHmac.
-let hmacKey: { text: string; key: KeyObject } | undefined;
+// HMAC-SHA1 (RFC 2104) from the SHA-1 states of the key's inner and outer pads, made once per key
+// and copied for each signature: createHmac looks its digest up again at every call.
+let hmacKey: { text: string; inner: Hash; outer: Hash } | undefined;
 
 function hmacSha1(base: string, key: string): string {
-  if (hmacKey?.text !== key) hmacKey = { text: key, key: createSecretKey(Buffer.from(key, 'utf8')) };
-  return createHmac('sha1', hmacKey.key).update(base).digest('base64');
+  if (hmacKey?.text !== key) {
+    let k = Buffer.from(key, 'utf8');
+    if (k.length > 64) k = createHash('sha1').update(k).digest();
+    const ipad = Buffer.alloc(64, 0x36);
+    const opad = Buffer.alloc(64, 0x5c);
+    for (let i = 0; i < k.length; i++) {
+      ipad[i] ^= k[i];
+      opad[i] ^= k[i];
+    }
+    hmacKey = { text: key, inner: createHash('sha1').update(ipad), outer: createHash('sha1').update(opad) };
+  }
+  return hmacKey.outer.copy().update(hmacKey.inner.copy().update(base, 'utf8').digest()).digest('base64');
 }
 
 // 16 bytes of the CSPRNG per nonce, drawn from a buffer filled 4 KiB at a time: one call into
