@@ -189,6 +189,21 @@ describe('keys and input hash', () => {
     expect(hashEdits(r.edits)).toBe(r.inputHash);
   });
 
+  it('colons and quotes inside strings are not keys; a repeated key anywhere is one', () => {
+    const tricky = `{"op":"details","playlistId":"${P1}","name":"a: \\"b\\": c","annotations":{"k:\\"x\\":":"v\\\\\\":y","z":":"}}`;
+    const r = parseEdits(tricky + '\n', { fileName: 't.ndjson' });
+    expect(r.errors).toEqual([]);
+    expect(r.edits[0].edit).toEqual({ op: 'details', playlistId: P1, name: 'a: "b": c', annotations: { 'k:"x":': 'v\\":y', z: ':' } });
+    const inTrack = `{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","trackTitle":"a:b","trackTitle":"c"}]}`;
+    const inAnnotations = `{"op":"details","playlistId":"${P1}","annotations":{"k":"1","k":"2"}}`;
+    const bad = parseEdits(`${inTrack}\n${inAnnotations}\n`, { fileName: 'd.ndjson' });
+    expect(bad.edits).toEqual([]);
+    expect(bad.errors.map((e) => [e.line, e.reason])).toEqual([
+      [1, 'duplicate key "trackTitle"'],
+      [2, 'duplicate key "k"'],
+    ]);
+  });
+
   it('a duplicate key is still refused on the fast path', () => {
     const r = parseEdits(`{"op":"details","playlistId":"${P1}","name":"a","name":"b"}\n`, { fileName: 'd.ndjson' });
     expect(r.edits).toEqual([]);
