@@ -70,8 +70,11 @@ const shown = (v: unknown) => JSON.stringify(v);
 
 const text = () => z.string({ error: (iss) => `must be a string, got ${describe(iss.input)}` });
 
+/** digits, one of them not 0 (leading zeros allowed: they are dropped) */
+const POSITIVE_DIGITS = /^0*[1-9][0-9]*$/;
+
 const positiveInt = (x: unknown): boolean =>
-  (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) || (typeof x === 'string' && /^[0-9]+$/.test(x) && /[1-9]/.test(x));
+  (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) || (typeof x === 'string' && POSITIVE_DIGITS.test(x));
 
 const positiveIntError = { error: (iss: { input?: unknown }) => `must be a positive integer, got ${shown(iss.input)}` };
 
@@ -386,7 +389,11 @@ function trackAsIs(t: unknown): EditTrack | undefined {
   if (!isPlainObject(t) || Object.prototype.hasOwnProperty.call(t, '__proto__')) return undefined;
   const id = t.trackId;
   if (!positiveInt(id)) return undefined;
-  const out: Record<string, unknown> = { trackId: String(id).replace(/^0+/, '') };
+  const trackId = typeof id === 'string' && id.charCodeAt(0) !== 0x30 ? id : String(id).replace(/^0+/, '');
+  // a track of its id alone, as digits already (most of a track list): it is its own output (the
+  // input's parsed value, which nothing else holds), not a copy of it
+  if (trackId === id && Object.keys(t).length === 1) return t as EditTrack;
+  const out: Record<string, unknown> = { trackId };
   let n = 1;
   for (const k of TRACK_METADATA_FIELDS) {
     const m = t[k];
