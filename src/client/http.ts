@@ -352,7 +352,8 @@ export class ApiClient {
     }
     // what every attempt shares: the base URI and parameters it signs, and (OAuth in the header) the URL
     const signBase = url;
-    const signParams = mergeParams(queryParams, formParams);
+    // (the signer changes neither: without a form, the query's own parameters)
+    const signParams = opts.form !== undefined ? mergeParams(queryParams, formParams) : queryParams;
     const inHeader = this.authIn === 'header';
     const plainTarget = inHeader ? withQuery(url, queryParams) : '';
     // the URL as messages show it (masked): made when a message needs it
@@ -462,43 +463,60 @@ function validateNamed(data: unknown, named: NamedSchema, what: string | undefin
  * most of a locker walk's peak memory. Decoded on first read, it lives only through its parse.
  */
 function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: () => string, attempts: number | undefined): RawResponse {
-  let raw: Buffer | undefined = bytes;
-  let text = '';
-  const decoded = (): string => {
-    if (raw) {
-      text = decodeUtf8(raw);
-      raw = undefined;
+  return new BufferedResponse(status, headers, bytes, url, attempts);
+}
+
+// a class, not an object of closures: one object an answer (every request of a bulk run has one)
+class BufferedResponse implements RawResponse {
+  readonly firstByte: number;
+  private raw: Buffer | undefined;
+  private decodedText = '';
+
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    bytes: Buffer,
+    private readonly shownUrl: () => string,
+    readonly attempts: number | undefined,
+  ) {
+    this.raw = bytes;
+    this.firstByte = bytes.length ? bytes[0] : -1;
+  }
+
+  private decoded(): string {
+    if (this.raw) {
+      this.decodedText = decodeUtf8(this.raw);
+      this.raw = undefined;
     }
-    return text;
-  };
-  return {
-    status,
-    headers,
-    firstByte: bytes.length ? bytes[0] : -1,
-    takeText() {
-      const t = raw ? decodeUtf8(raw) : text;
-      raw = undefined;
-      text = '';
-      return t;
-    },
-    takeBytes() {
-      const b = raw ?? Buffer.from(text, 'utf8');
-      raw = undefined;
-      text = '';
-      return b;
-    },
-    get text() {
-      return decoded();
-    },
-    get body() {
-      return decoded();
-    },
-    // masked when first asked for (an error's message, a redirect): most answers never are
-    get url() {
-      return url();
-    },
-    attempts,
-  };
+    return this.decodedText;
+  }
+
+  takeText(): string {
+    const t = this.raw ? decodeUtf8(this.raw) : this.decodedText;
+    this.raw = undefined;
+    this.decodedText = '';
+    return t;
+  }
+
+  takeBytes(): Buffer {
+    const b = this.raw ?? Buffer.from(this.decodedText, 'utf8');
+    this.raw = undefined;
+    this.decodedText = '';
+    return b;
+  }
+
+  get text(): string {
+    return this.decoded();
+  }
+
+  get body(): string {
+    return this.decoded();
+  }
+
+  // masked when first asked for (an error's message, a redirect): most answers never are
+  get url(): string {
+    return this.shownUrl();
+  }
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */

@@ -293,7 +293,7 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
  * onHeaders, onData, onComplete, onError). The whole-request timer and the caller's signal abort
  * it; the body is kept up to the cap, or dropped (discard) up to DISCARD_BYTES.
  */
-class Gather implements Dispatcher.DispatchHandler {
+class Gather implements Dispatcher.DispatchHandler, Answer {
   private readonly started = Date.now();
   private abortFn: ((err: Error) => void) | undefined;
   /** why we stopped it (timeout, the caller's signal, the cap), before undici says so */
@@ -301,8 +301,10 @@ class Gather implements Dispatcher.DispatchHandler {
   private timedOut = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private headersIn = false;
-  private status = 0;
-  private headers: Record<string, string> = {};
+  // the answer, once its headers have come: this object itself (see onHeaders)
+  status = 0;
+  headers: Record<string, string> = {};
+  ms = 0;
   private chunks: Buffer[] = [];
   private size = 0;
   private dropping = false;
@@ -390,20 +392,24 @@ class Gather implements Dispatcher.DispatchHandler {
     }
     const over = declaredOver(h['content-length'], this.t.maxBodyBytes);
     if (over !== undefined) this.stopBody(new BodyTooLargeError(this.t.maxBodyBytes, this.t.host, over, status));
-    const answer: Answer = {
-      status,
-      headers: h,
-      ms: Date.now() - this.started,
-      bytes: () => this.waitBody().then(() => this.kept ?? this.take()),
-      text: () => (this.bodyText ??= this.waitBody().then(() => decodeUtf8((this.kept = this.take())))),
-      discard: () => {
-        this.dropping = true;
-        this.chunks = [];
-        return this.waitBody().catch(() => undefined);
-      },
-    };
-    this.onHeadersIn?.(answer);
+    this.ms = Date.now() - this.started;
+    // the answer is this object (its methods below), not one more object and three closures a request
+    this.onHeadersIn?.(this);
     return true;
+  }
+
+  bytes(): Promise<Buffer> {
+    return this.waitBody().then(() => this.kept ?? this.take());
+  }
+
+  text(): Promise<string> {
+    return (this.bodyText ??= this.waitBody().then(() => decodeUtf8((this.kept = this.take()))));
+  }
+
+  discard(): Promise<void> {
+    this.dropping = true;
+    this.chunks = [];
+    return this.waitBody().catch(() => undefined);
   }
 
   onData(chunk: Buffer): boolean {
