@@ -316,7 +316,8 @@ export class ApiClient {
   /** The request's URL without its query (scheme, host and path, as the URL parser leaves them), and the query's parameters. */
   private buildUrl(path: string, query: Query): { url: string; params: Params } {
     const params: Params = {};
-    for (const [k, v] of Object.entries(query)) {
+    for (const k of Object.keys(query)) {
+      const v = query[k];
       if (v === undefined || v === null) continue;
       params[k] = Array.isArray(v) ? v.map(String) : String(v);
     }

@@ -170,11 +170,15 @@ export function authorizationHeader(oauth: Record<string, string>, realm = ''): 
 
 /** RFC 3986-encoded `k=v&k=v` (the signature is computed over the same values). */
 export function encodeParams(params: Params): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(params)) {
-    for (const one of Array.isArray(v) ? v : [v]) parts.push(`${percentEncodeKept(k)}=${percentEncodeKept(one)}`);
+  // every request's query: one string built, no entry, array or list of parts made for it
+  let out = '';
+  for (const k of Object.keys(params)) {
+    const v = params[k];
+    const key = percentEncodeKept(k);
+    if (typeof v === 'string') out += `${out ? '&' : ''}${key}=${percentEncodeKept(v)}`;
+    else for (const one of v) out += `${out ? '&' : ''}${key}=${percentEncodeKept(one)}`;
   }
-  return parts.join('&');
+  return out;
 }
 
 /** Query and form parameters together (a name in both keeps every value), as the signature sees them. */

@@ -152,6 +152,14 @@ describe('HMAC-SHA1 from the key pads kept', () => {
   });
 });
 
+describe('encodeParams', () => {
+  it('one k=v per value in order, arrays as repeated names, nothing for an empty array', () => {
+    expect(encodeParams({})).toBe('');
+    expect(encodeParams({ b: '', tag: ['x y', "it's"], none: [], country: 'GB' })).toBe("b=&tag=x%20y&tag=it%27s&country=GB");
+    expect(encodeParams({ none: [], a: '1' })).toBe('a=1');
+  });
+});
+
 describe('the encodings kept from one request to the next', () => {
   it('are the encodings themselves, past the most kept and for long values too', () => {
     const values = ["it's (me)!", 'GB', '10001', 'oauth_token', '\u00e9\u{1F3B5}', 'x'.repeat(400) + '*'];
