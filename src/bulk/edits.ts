@@ -73,7 +73,8 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
   const format = opts.format ?? formatFromFileName(fileName) ?? sniffFormat(text);
-  const raw: { value: JsonValue; line: number; issues: string[]; label?: string }[] = [];
+  // asIs: the edit read already without zod (an NDJSON line read by quickObject), or null when it cannot be
+  const raw: { value: JsonValue; line: number; issues: string[]; label?: string; asIs?: Edit | null }[] = [];
   const badUtf8Lines = new Set(errors.map((e) => e.line));
 
   if (format === 'csv') {
@@ -90,8 +91,13 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
       const content = text.slice(start, lineEnd);
       const next = end + 1;
       const quick = badUtf8Lines.has(lineNo) ? undefined : quickObject(content);
-      if (quick !== undefined) {
-        raw.push({ value: quick, line: lineNo, issues: [] });
+      const seen = { properties: 0 };
+      const asIs = quick === undefined ? undefined : playlistEditAsIs(quick.value, seen);
+      // as many properties in the value as keys in the text, else a key came twice (JSON.parse kept
+      // the last): the strict reader says which. An edit read without zod counts them as it reads.
+      const whole = quick !== undefined && (asIs ? seen.properties : countProperties(quick.value, 0)) === quick.keys;
+      if (whole) {
+        raw.push({ value: quick.value, line: lineNo, issues: [], asIs: asIs ?? null });
       } else if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
         const r = new JsonReader(text, start, lineEnd);
         try {
@@ -171,7 +177,7 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   const canonical: boolean[] = [];
   for (const item of raw) {
     const prefix = item.label ? `${item.label}: ` : '';
-    const asIs = item.issues.length ? undefined : playlistEditAsIs(item.value);
+    const asIs = item.issues.length ? undefined : item.asIs === undefined ? playlistEditAsIs(item.value) : (item.asIs ?? undefined);
     if (asIs) {
       canonical.push(true);
       edits.push({ edit: asIs, line: item.line, index: edits.length, key: '' });
@@ -210,13 +216,14 @@ const SURROGATE = /\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/;
 const MAX_DEPTH = 200;
 
 /**
- * The line's edit object when JSON.parse reads it exactly as JsonReader would (native code: the
- * strict reader is several times slower in a short run); undefined when only JsonReader can say
- * what is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one
- * is an issue), nesting past MAX_DEPTH, or fewer properties in the value than keys in the text (a
- * duplicate key, which JSON.parse would let the last one win).
+ * The line's edit object as JSON.parse reads it (native code: the strict reader is several times
+ * slower in a short run), and the keys in its text; undefined when only JsonReader can say what
+ * is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one is
+ * an issue). JsonReader reads it the same when the value has as many properties as the text has
+ * keys (fewer: a duplicate key, which JSON.parse lets the last one win) and is not nested past
+ * MAX_DEPTH (countProperties, or playlistEditAsIs's count for an edit it reads): parseEdits checks.
  */
-function quickObject(line: string): Record<string, JsonValue> | undefined {
+function quickObject(line: string): { value: Record<string, JsonValue>; keys: number } | undefined {
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -232,8 +239,7 @@ function quickObject(line: string): Record<string, JsonValue> | undefined {
   } catch {
     return undefined; // whatever the regexp engine could not do, the strict reader does
   }
-  const props = countProperties(v, 0);
-  return props === keys ? (v as Record<string, JsonValue>) : undefined;
+  return { value: v as Record<string, JsonValue>, keys };
 }
 
 /** Own properties of every object in a parsed value; -1 past MAX_DEPTH. */

@@ -196,11 +196,17 @@ describe('keys and input hash', () => {
     expect(r.edits[0].edit).toEqual({ op: 'details', playlistId: P1, name: 'a: "b": c', annotations: { 'k:"x":': 'v\\":y', z: ':' } });
     const inTrack = `{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","trackTitle":"a:b","trackTitle":"c"}]}`;
     const inAnnotations = `{"op":"details","playlistId":"${P1}","annotations":{"k":"1","k":"2"}}`;
-    const bad = parseEdits(`${inTrack}\n${inAnnotations}\n`, { fileName: 'd.ndjson' });
+    const trackId = `{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1"},{"trackId":"2","trackId":"3"}]}`;
+    const group = `{"op":"group-add","groupId":"${P1}","groupId":"${P1}","playlistIds":["${P1}"]}`;
+    const deep = `{"op":"details","playlistId":"${P1}","annotations":${'['.repeat(300)}${']'.repeat(300)}}`;
+    const bad = parseEdits([inTrack, inAnnotations, trackId, group, deep].join('\n') + '\n', { fileName: 'd.ndjson' });
     expect(bad.edits).toEqual([]);
-    expect(bad.errors.map((e) => [e.line, e.reason])).toEqual([
+    expect(bad.errors.map((e) => [e.line, e.reason.replace(/ at column \d+$/, '')])).toEqual([
       [1, 'duplicate key "trackTitle"'],
       [2, 'duplicate key "k"'],
+      [3, 'duplicate key "trackId"'],
+      [4, 'duplicate key "groupId"'],
+      [5, 'not valid JSON: nesting too deep'],
     ]);
   });
 
