@@ -1,11 +1,11 @@
 // The bulk edit format (issue 5): one edit per NDJSON line, a JSON array of edits, or CSV
 // track lists. The whole input is validated before anything is sent; every bad line is
 // reported with its line number.
-import { createHash } from 'node:crypto';
+import { createHash, hash as digestOf } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
-import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, sniffFormat, validateEdit, validateTrack, type Edit, type InputFormat } from './input';
+import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, playlistEditAsIs, sniffFormat, validateEditWithZod, validateTrack, type Edit, type InputFormat } from './input';
 
 export { OPS, isPlaylistId, formatFromFileName, validateEdit, validateTrack } from './input';
 export type { Op, Edit, PlaylistEdit, ReplaceEdit, DetailsEdit, CreateEdit, GroupAddEdit, GroupReplaceEdit, InputFormat, Status, Visibility, EditTrack } from './input';
@@ -73,7 +73,8 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
   const format = opts.format ?? formatFromFileName(fileName) ?? sniffFormat(text);
-  const raw: { value: JsonValue; line: number; issues: string[]; label?: string }[] = [];
+  // asIs: the edit read already without zod (an NDJSON line read by quickObject), or null when it cannot be
+  const raw: { value: JsonValue; line: number; issues: string[]; label?: string; asIs?: Edit | null }[] = [];
   const badUtf8Lines = new Set(errors.map((e) => e.line));
 
   if (format === 'csv') {
@@ -90,8 +91,13 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
       const content = text.slice(start, lineEnd);
       const next = end + 1;
       const quick = badUtf8Lines.has(lineNo) ? undefined : quickObject(content);
-      if (quick !== undefined) {
-        raw.push({ value: quick, line: lineNo, issues: [] });
+      const seen = { properties: 0 };
+      const asIs = quick === undefined ? undefined : playlistEditAsIs(quick.value, seen);
+      // as many properties in the value as keys in the text, else a key came twice (JSON.parse kept
+      // the last): the strict reader says which. An edit read without zod counts them as it reads.
+      const whole = quick !== undefined && (asIs ? seen.properties : countProperties(quick.value, 0)) === quick.keys;
+      if (whole) {
+        raw.push({ value: quick.value, line: lineNo, issues: [], asIs: asIs ?? null });
       } else if (!badUtf8Lines.has(lineNo) && content.trim() !== '') {
         const r = new JsonReader(text, start, lineEnd);
         try {
@@ -167,44 +173,57 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
   }
 
   const edits: ParsedEdit[] = [];
+  // the edits read without zod: playlistEditAsIs makes them in canonical order already
+  const canonical: boolean[] = [];
   for (const item of raw) {
     const prefix = item.label ? `${item.label}: ` : '';
+    const asIs = item.issues.length ? undefined : item.asIs === undefined ? playlistEditAsIs(item.value) : (item.asIs ?? undefined);
+    if (asIs) {
+      canonical.push(true);
+      edits.push({ edit: asIs, line: item.line, index: edits.length, key: '' });
+      continue;
+    }
     const reasons: string[] = [...item.issues];
     const notes: string[] = [];
-    const edit = validateEdit(item.value, reasons, notes);
+    const edit = validateEditWithZod(item.value, reasons, notes);
     for (const r of reasons) problem(errors, item.line, prefix + r);
     for (const n of notes) problem(warnings, item.line, prefix + n);
-    if (edit && reasons.length === 0) edits.push({ edit, line: item.line, index: edits.length, key: '' });
+    if (edit && reasons.length === 0) {
+      canonical.push(false);
+      edits.push({ edit, line: item.line, index: edits.length, key: '' });
+    }
   }
   errors.sort((a, b) => a.line - b.line);
   if (edits.length === 0 && errors.length === 0) problem(warnings, 1, 'no edits in the input');
 
   const hash = createHash('sha256');
   for (const e of edits) {
-    const c = canonicalJson(e.edit);
-    e.key = `${e.index + 1}:${createHash('sha256').update(c).digest('hex').slice(0, 12)}`;
-    hash.update(c).update('\n');
+    const c = canonical[e.index] ? JSON.stringify(e.edit) : canonicalJson(e.edit);
+    e.key = `${e.index + 1}:${digestOf('sha256', c, 'hex').slice(0, 12)}`;
+    hash.update(c + '\n');
   }
   return { edits: errors.length ? [] : edits, errors, warnings, format, inputHash: hash.digest('hex') };
 }
 
-// A string token, and whether a ':' follows it (then it is a key): JSON strings hold no bare '"',
-// so matching them one after another from the start of a valid text finds every one.
+// A string token: JSON strings hold no bare '"', so matching them one after another from the
+// start of a valid text finds every one.
 // (unrolled: a run of plain characters is one step, so a 10 MB string cannot exhaust the regexp
 // engine's backtracking stack as an alternation per character does)
-const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?/g;
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const COLON = /:/g;
 // a surrogate, escaped or not: whether it is paired is JsonReader's to say
 const SURROGATE = /\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/;
 const MAX_DEPTH = 200;
 
 /**
- * The line's edit object when JSON.parse reads it exactly as JsonReader would (native code: the
- * strict reader is several times slower in a short run); undefined when only JsonReader can say
- * what is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one
- * is an issue), nesting past MAX_DEPTH, or fewer properties in the value than keys in the text (a
- * duplicate key, which JSON.parse would let the last one win).
+ * The line's edit object as JSON.parse reads it (native code: the strict reader is several times
+ * slower in a short run), and the keys in its text; undefined when only JsonReader can say what
+ * is wrong or can tell: not JSON, not an object, a surrogate (escaped or not: an unpaired one is
+ * an issue). JsonReader reads it the same when the value has as many properties as the text has
+ * keys (fewer: a duplicate key, which JSON.parse lets the last one win) and is not nested past
+ * MAX_DEPTH (countProperties, or playlistEditAsIs's count for an edit it reads): parseEdits checks.
  */
-function quickObject(line: string): Record<string, JsonValue> | undefined {
+function quickObject(line: string): { value: Record<string, JsonValue>; keys: number } | undefined {
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -212,15 +231,15 @@ function quickObject(line: string): Record<string, JsonValue> | undefined {
     return undefined;
   }
   if (!isPlainObject(v) || SURROGATE.test(line)) return undefined;
-  let keys = 0;
-  STRING_TOKEN.lastIndex = 0;
+  let keys: number;
   try {
-    for (let m = STRING_TOKEN.exec(line); m; m = STRING_TOKEN.exec(line)) if (m[1] !== undefined) keys++;
+    // outside its strings, valid JSON has a ':' after each key and nowhere else: the keys are
+    // the colons left once the strings are taken out (two native passes, nothing per token)
+    keys = line.replace(STRING_TOKEN, '').match(COLON)?.length ?? 0;
   } catch {
     return undefined; // whatever the regexp engine could not do, the strict reader does
   }
-  const props = countProperties(v, 0);
-  return props === keys ? (v as Record<string, JsonValue>) : undefined;
+  return { value: v as Record<string, JsonValue>, keys };
 }
 
 /** Own properties of every object in a parsed value; -1 past MAX_DEPTH. */

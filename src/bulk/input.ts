@@ -70,8 +70,11 @@ const shown = (v: unknown) => JSON.stringify(v);
 
 const text = () => z.string({ error: (iss) => `must be a string, got ${describe(iss.input)}` });
 
+/** digits, one of them not 0 (leading zeros allowed: they are dropped) */
+const POSITIVE_DIGITS = /^0*[1-9][0-9]*$/;
+
 const positiveInt = (x: unknown): boolean =>
-  (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) || (typeof x === 'string' && /^[0-9]+$/.test(x) && /[1-9]/.test(x));
+  (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) || (typeof x === 'string' && POSITIVE_DIGITS.test(x));
 
 const positiveIntError = { error: (iss: { input?: unknown }) => `must be a positive integer, got ${shown(iss.input)}` };
 
@@ -310,8 +313,11 @@ const PLAYLIST_KEYS: Record<'replace' | 'details' | 'create', ReadonlySet<string
  * without zod: a 1,000-edit file spent most of its reading time in zod. undefined for anything
  * else (another op, any problem, a note to give: a long description, a key named __proto__), which
  * validateEditWithZod then reads and words. test/unit/bulk/input.test.ts holds the two to the same output.
+ * Its keys are in canonical order (EDIT_KEY_ORDER, tracks' keys in the spec's order): parseEdits
+ * hashes it as it is (test/unit/bulk/edits.test.ts holds it to canonicalJson). `seen.properties`:
+ * the properties of every object in `v` (all of them were read), for parseEdits' duplicate-key check.
  */
-function playlistEditAsIs(v: unknown): Edit | undefined {
+export function playlistEditAsIs(v: unknown, seen?: { properties: number }): Edit | undefined {
   if (!isPlainObject(v)) return undefined;
   const op = v.op;
   if (op !== 'replace' && op !== 'details' && op !== 'create') return undefined;
@@ -357,34 +363,50 @@ function playlistEditAsIs(v: unknown): Edit | undefined {
   if (annotations !== undefined) {
     if (!isPlainObject(annotations) || Object.prototype.hasOwnProperty.call(annotations, '__proto__')) return undefined;
     const copy: Record<string, string> = {};
-    for (const k of Object.keys(annotations)) {
+    const keys = Object.keys(annotations);
+    for (const k of keys) {
       const a = annotations[k];
       if (typeof a !== 'string') return undefined;
       copy[k] = a;
     }
     out.annotations = copy;
+    n += keys.length;
   }
-  if (op === 'details') return FIELD_KEYS.some((k) => out[k] !== undefined) ? (out as Edit) : undefined;
+  if (op === 'details') {
+    if (!FIELD_KEYS.some((k) => out[k] !== undefined)) return undefined;
+    if (seen) seen.properties = n;
+    return out as Edit;
+  }
   const tracks = v.tracks;
   if (tracks !== undefined || op === 'replace') {
     if (!Array.isArray(tracks)) return undefined;
     const list: EditTrack[] = new Array(tracks.length);
+    const counted = { properties: 0 };
     for (let i = 0; i < tracks.length; i++) {
-      const t = trackAsIs(tracks[i]);
+      const t = trackAsIs(tracks[i], counted);
       if (!t) return undefined;
       list[i] = t;
     }
     out.tracks = list;
+    n += counted.properties;
   }
+  if (seen) seen.properties = n;
   return out as Edit;
 }
 
 /** One track as trackSchema outputs it, or undefined (not plain, an unknown key, a bad value). */
-function trackAsIs(t: unknown): EditTrack | undefined {
+function trackAsIs(t: unknown, seen: { properties: number }): EditTrack | undefined {
   if (!isPlainObject(t) || Object.prototype.hasOwnProperty.call(t, '__proto__')) return undefined;
   const id = t.trackId;
   if (!positiveInt(id)) return undefined;
-  const out: Record<string, unknown> = { trackId: String(id).replace(/^0+/, '') };
+  const trackId = typeof id === 'string' && id.charCodeAt(0) !== 0x30 ? id : String(id).replace(/^0+/, '');
+  // a track of its id alone, as digits already (most of a track list): it is its own output (the
+  // input's parsed value, which nothing else holds), not a copy of it
+  if (trackId === id && Object.keys(t).length === 1) {
+    seen.properties++;
+    return t as EditTrack;
+  }
+  const out: Record<string, unknown> = { trackId };
   let n = 1;
   for (const k of TRACK_METADATA_FIELDS) {
     const m = t[k];
@@ -395,6 +417,7 @@ function trackAsIs(t: unknown): EditTrack | undefined {
   }
   // every key one of the schema's (strict): no other key came along
   if (Object.keys(t).length !== n) return undefined;
+  seen.properties += n;
   return out as EditTrack;
 }
 

@@ -248,11 +248,14 @@ export interface OpenedJournal {
   notes: string[];
 }
 
+const defaultNow = (): Date => new Date();
+
 const APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | O_NOFOLLOW;
 
 export class Journal {
   private fd: number | undefined;
   private readonly now: () => Date;
+  private readonly nowMs: () => number;
   private readonly io: JournalIo;
   /** records written by this handle, and how many of them are known to be on disk */
   private written = 0;
@@ -270,6 +273,7 @@ export class Journal {
   private constructor(readonly path: string, fd: number, readonly header: JournalHeader, private readonly lock: JournalLock, now: () => Date, io: JournalIo) {
     this.fd = fd;
     this.now = now;
+    this.nowMs = now === defaultNow ? Date.now : () => now().getTime();
     this.io = io;
   }
 
@@ -281,7 +285,7 @@ export class Journal {
    * path or the disk is a InputError naming the path: nothing has been sent yet.
    */
   static open(file: string, opts: OpenJournalOptions): OpenedJournal {
-    const now = opts.now ?? (() => new Date());
+    const now = opts.now ?? defaultNow;
     const io = opts.io ?? fs;
     ensureJournalFolder(file, opts.env);
     const lock = JournalLock.acquire(file, opts.lock);
@@ -365,10 +369,10 @@ export class Journal {
   }
 
   stamp(): string {
-    const t = this.now();
-    // two records an edit, many within one millisecond: the same text for the same time
-    const ms = t.getTime();
-    if (ms !== this.lastStamp.ms) this.lastStamp = { ms, text: t.toISOString() };
+    // two records an edit, many within one millisecond: the same text for the same time (and no
+    // Date made for it)
+    const ms = this.nowMs();
+    if (ms !== this.lastStamp.ms) this.lastStamp = { ms, text: new Date(ms).toISOString() };
     return this.lastStamp.text;
   }
 

@@ -316,7 +316,8 @@ export class ApiClient {
   /** The request's URL without its query (scheme, host and path, as the URL parser leaves them), and the query's parameters. */
   private buildUrl(path: string, query: Query): { url: string; params: Params } {
     const params: Params = {};
-    for (const [k, v] of Object.entries(query)) {
+    for (const k of Object.keys(query)) {
+      const v = query[k];
       if (v === undefined || v === null) continue;
       params[k] = Array.isArray(v) ? v.map(String) : String(v);
     }
@@ -352,11 +353,17 @@ export class ApiClient {
     }
     // what every attempt shares: the base URI and parameters it signs, and (OAuth in the header) the URL
     const signBase = url;
-    const signParams = mergeParams(queryParams, formParams);
+    // (the signer changes neither: without a form, the query's own parameters)
+    const signParams = opts.form !== undefined ? mergeParams(queryParams, formParams) : queryParams;
     const inHeader = this.authIn === 'header';
     const plainTarget = inHeader ? withQuery(url, queryParams) : '';
-    const plainShown = inHeader ? this.tracer.maskUrl(plainTarget) : '';
+    // the URL as messages show it (masked): made when a message needs it
+    let plainShown: string | undefined;
     let shownUrl = '';
+    const shown = (): string => {
+      if (!inHeader) return shownUrl;
+      return (plainShown ??= this.tracer.maskUrl(plainTarget));
+    };
 
     const attempt = async (n: number): Promise<Attempted> => {
       // Signed afresh on every attempt: the service refuses a replayed nonce.
@@ -368,13 +375,12 @@ export class ApiClient {
         shownUrl = this.tracer.maskUrl(target);
       } else {
         target = plainTarget;
-        shownUrl = plainShown;
         headers.authorization = authorizationHeader(oauth, '');
       }
       const retryNote = n > 0 ? ` (retry ${n})` : '';
       if (this.tracer.on) {
         this.tracer.line(
-          `${method} ${shownUrl}${retryNote}` +
+          `${method} ${shown()}${retryNote}` +
             (this.authIn === 'header' ? ` [Authorization: OAuth ${maskOauth(oauth)}]` : '') +
             (body !== undefined ? ` [${baseHeaders['content-type']} body, ${Buffer.byteLength(body)} bytes]` : ''),
         );
@@ -384,9 +390,10 @@ export class ApiClient {
         const out = { method, url: target, headers, body, signal: opts.signal };
         // a body to read whole goes the short way (no stream); a download needs send()'s stream
         const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
-        return Object.assign(a, { label: `${a.status} ${method} ${shownUrl} ${a.ms} ms${retryNote}` });
+        // the status line of the trace: nothing else shows it
+        return Object.assign(a, { label: this.tracer.on ? `${a.status} ${method} ${shown()} ${a.ms} ms${retryNote}` : '' });
       } catch (err) {
-        this.tracer.line(`${method} ${shownUrl} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
+        this.tracer.line(`${method} ${shown()} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
         throw err;
       }
     };
@@ -406,7 +413,7 @@ export class ApiClient {
         headers: a.headers,
         body: a.stream!({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
         contentLength: len !== undefined && /^\d+$/.test(len) ? Number(len) : undefined,
-        url: shownUrl,
+        url: shown(),
       };
     }
     let bytes: Buffer;
@@ -417,7 +424,7 @@ export class ApiClient {
       throw err;
     }
     if (this.tracer.on) this.tracer.line(`${a.label} (${bytes.length} bytes)`);
-    const out = bufferedResponse(a.status, a.headers, bytes, shownUrl, a.attempts);
+    const out = bufferedResponse(a.status, a.headers, bytes, shown, a.attempts);
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);
       if (ra !== undefined) out.retryAfterSeconds = ra;
@@ -456,41 +463,61 @@ function validateNamed(data: unknown, named: NamedSchema, what: string | undefin
  * JSON parse, long enough to outlive a young-generation collection and be kept until a full one:
  * most of a locker walk's peak memory. Decoded on first read, it lives only through its parse.
  */
-function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: string, attempts: number | undefined): RawResponse {
-  let raw: Buffer | undefined = bytes;
-  let text = '';
-  const decoded = (): string => {
-    if (raw) {
-      text = decodeUtf8(raw);
-      raw = undefined;
+function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: () => string, attempts: number | undefined): RawResponse {
+  return new BufferedResponse(status, headers, bytes, url, attempts);
+}
+
+// a class, not an object of closures: one object an answer (every request of a bulk run has one)
+class BufferedResponse implements RawResponse {
+  readonly firstByte: number;
+  private raw: Buffer | undefined;
+  private decodedText = '';
+
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    bytes: Buffer,
+    private readonly shownUrl: () => string,
+    readonly attempts: number | undefined,
+  ) {
+    this.raw = bytes;
+    this.firstByte = bytes.length ? bytes[0] : -1;
+  }
+
+  private decoded(): string {
+    if (this.raw) {
+      this.decodedText = decodeUtf8(this.raw);
+      this.raw = undefined;
     }
-    return text;
-  };
-  return {
-    status,
-    headers,
-    firstByte: bytes.length ? bytes[0] : -1,
-    takeText() {
-      const t = raw ? decodeUtf8(raw) : text;
-      raw = undefined;
-      text = '';
-      return t;
-    },
-    takeBytes() {
-      const b = raw ?? Buffer.from(text, 'utf8');
-      raw = undefined;
-      text = '';
-      return b;
-    },
-    get text() {
-      return decoded();
-    },
-    get body() {
-      return decoded();
-    },
-    url,
-    attempts,
-  };
+    return this.decodedText;
+  }
+
+  takeText(): string {
+    const t = this.raw ? decodeUtf8(this.raw) : this.decodedText;
+    this.raw = undefined;
+    this.decodedText = '';
+    return t;
+  }
+
+  takeBytes(): Buffer {
+    const b = this.raw ?? Buffer.from(this.decodedText, 'utf8');
+    this.raw = undefined;
+    this.decodedText = '';
+    return b;
+  }
+
+  get text(): string {
+    return this.decoded();
+  }
+
+  get body(): string {
+    return this.decoded();
+  }
+
+  // masked when first asked for (an error's message, a redirect): most answers never are
+  get url(): string {
+    return this.shownUrl();
+  }
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */

@@ -11,6 +11,10 @@ import type { parseApiXml as ParseApiXml } from './xml';
 type BodyKind = 'empty' | 'json' | 'xml' | 'html' | 'oauth' | 'text';
 
 function sniff(text: string, contentType: string | undefined): BodyKind {
+  // the common answer, told by its first character without a copy of the body: nothing below
+  // says otherwise of a text that starts with { or [ (after a byte order mark)
+  const first = text.charCodeAt(text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  if (first === 0x7b || first === 0x5b) return 'json';
   const t = text.replace(/^\uFEFF/, '').trimStart();
   if (t === '') return 'empty';
   if (/^OAuth authentication error/i.test(t)) return 'oauth';

@@ -1,7 +1,7 @@
 // OAuth 1.0a HMAC-SHA1 signing through oauth-1.0a, for the header and the query transports.
 // The package's own URL handling is not used: it keeps the query in the base URI's place and
 // decodes '+' wrongly, so callers hand us the normalised base URI and the decoded parameters.
-import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 
 export interface Credentials {
@@ -40,18 +40,53 @@ export function percentEncode(s: string): string {
   return SUB_DELIMS.test(e) ? e.replace(SUB_DELIMS_ALL, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()) : e;
 }
 
+// A request's signature and header encode ~35 values, and most are the same in every request of
+// a process (the keys, the consumer key and token, the secrets, the method, country and user, a
+// playlist's URL): their encodings are kept, up to ENCODED_MAX of them (then the set starts
+// again). A value as long as a parameter string is never the same twice: not kept.
+const ENCODED_MAX = 1024;
+const ENCODED_LONGEST = 160;
+let encoded = new Map<string, string>();
+
+// a value that encodes as itself (a nonce, a timestamp, most keys): told by one test, not kept
+const UNRESERVED = /^[\w.~-]*$/;
+
+/** percentEncode, with the encodings of short values kept for the next request. */
+export function percentEncodeKept(s: string): string {
+  if (s.length > ENCODED_LONGEST) return percentEncode(s);
+  if (UNRESERVED.test(s)) return s;
+  let e = encoded.get(s);
+  if (e === undefined) {
+    e = percentEncode(s);
+    if (encoded.size >= ENCODED_MAX) encoded = new Map();
+    encoded.set(s, e);
+  }
+  return e;
+}
+
 /** The base string URI: lower-case scheme and host, no default port, no query or fragment. */
 export function baseUri(url: string | URL): string {
   const u = new URL(String(url));
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
-// The signing key as a KeyObject, made once: a string key is converted on every createHmac.
-let hmacKey: { text: string; key: KeyObject } | undefined;
+// HMAC-SHA1 (RFC 2104) from the SHA-1 states of the key's inner and outer pads, made once per key
+// and copied for each signature: createHmac looks its digest up again at every call.
+let hmacKey: { text: string; inner: Hash; outer: Hash } | undefined;
 
 function hmacSha1(base: string, key: string): string {
-  if (hmacKey?.text !== key) hmacKey = { text: key, key: createSecretKey(Buffer.from(key, 'utf8')) };
-  return createHmac('sha1', hmacKey.key).update(base).digest('base64');
+  if (hmacKey?.text !== key) {
+    let k = Buffer.from(key, 'utf8');
+    if (k.length > 64) k = createHash('sha1').update(k).digest();
+    const ipad = Buffer.alloc(64, 0x36);
+    const opad = Buffer.alloc(64, 0x5c);
+    for (let i = 0; i < k.length; i++) {
+      ipad[i] ^= k[i];
+      opad[i] ^= k[i];
+    }
+    hmacKey = { text: key, inner: createHash('sha1').update(ipad), outer: createHash('sha1').update(opad) };
+  }
+  return hmacKey.outer.copy().update(hmacKey.inner.copy().update(base, 'utf8').digest()).digest('base64');
 }
 
 // 16 bytes of the CSPRNG per nonce, drawn from a buffer filled 4 KiB at a time: one call into
@@ -77,7 +112,7 @@ function signerFor(c: Credentials): OAuth {
     // The package encodes each of a signature's ~20 values with encodeURIComponent and five regex
     // replaces; this gives the same text with one test (test/unit/client/oauth.test.ts compares the
     // two), and the package still builds the base string and signs.
-    oauth.percentEncode = percentEncode;
+    oauth.percentEncode = percentEncodeKept;
     signer = { key: c.consumerKey, secret: c.consumerSecret, oauth };
   }
   return signer.oauth;
@@ -96,33 +131,54 @@ export function oauthParams(input: SignInput): Record<string, string> {
   const version = input.version === undefined ? '1.0' : input.version;
   if (version !== null) data.oauth_version = version;
   if (input.useToken && c.token) data.oauth_token = c.token;
-  // oauth-1.0a merges (and sorts in place) whatever it is given: hand it copies.
-  const params: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(input.params ?? {})) params[k] = Array.isArray(v) ? [...v] : v;
   const signature = oauth.getSignature(
-    { url: input.url, method: input.method.toUpperCase(), data: params },
+    { url: input.url, method: input.method.toUpperCase(), data: dataFor(input) },
     input.useToken ? c.tokenSecret : undefined,
+    // oauth-1.0a merges the request's parameters into this one: a copy
     { ...data } as unknown as OAuth.Data,
   );
-  return { ...data, oauth_signature: signature };
+  data.oauth_signature = signature;
+  return data;
+}
+
+/**
+ * The request's parameters as oauth-1.0a may be given them. It merges the parameters of a URL's
+ * query into them and sorts arrays in place: given a base URI without a query (as SignInput asks)
+ * and no array, it changes nothing, and the caller's own object is handed over; else a copy.
+ */
+function dataFor(input: SignInput): Params {
+  const given = input.params ?? {};
+  let plain = !input.url.includes('?');
+  if (plain) for (const k in given) if (Array.isArray(given[k])) plain = false;
+  if (plain) return given;
+  const params: Params = {};
+  for (const [k, v] of Object.entries(given)) params[k] = Array.isArray(v) ? [...v] : v;
+  return params;
 }
 
 /** `OAuth realm="...", oauth_consumer_key="...", ...` (values percent-encoded, as RFC 5849 asks). */
 export function authorizationHeader(oauth: Record<string, string>, realm = ''): string {
-  const pairs = Object.keys(oauth)
-    .filter((k) => k.startsWith('oauth_'))
-    .sort()
-    .map((k) => `${percentEncode(k)}="${percentEncode(oauth[k])}"`);
-  return `OAuth realm="${realm.replace(/"/g, '')}", ${pairs.join(', ')}`;
+  let out = `OAuth realm="${realm.replace(/"/g, '')}"`;
+  for (const k of Object.keys(oauth).sort()) {
+    if (!k.startsWith('oauth_')) continue;
+    // a signature is never the same twice: not kept
+    const v = k === 'oauth_signature' ? percentEncode(oauth[k]) : percentEncodeKept(oauth[k]);
+    out += `, ${percentEncodeKept(k)}="${v}"`;
+  }
+  return out;
 }
 
 /** RFC 3986-encoded `k=v&k=v` (the signature is computed over the same values). */
 export function encodeParams(params: Params): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(params)) {
-    for (const one of Array.isArray(v) ? v : [v]) parts.push(`${percentEncode(k)}=${percentEncode(one)}`);
+  // every request's query: one string built, no entry, array or list of parts made for it
+  let out = '';
+  for (const k of Object.keys(params)) {
+    const v = params[k];
+    const key = percentEncodeKept(k);
+    if (typeof v === 'string') out += `${out ? '&' : ''}${key}=${percentEncodeKept(v)}`;
+    else for (const one of v) out += `${out ? '&' : ''}${key}=${percentEncodeKept(one)}`;
   }
-  return parts.join('&');
+  return out;
 }
 
 /** Query and form parameters together (a name in both keeps every value), as the signature sees them. */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyEdits, MARKER_KEY, type ApplyOptions } from '../../../src/bulk/apply';
+import { applyEdits, MARKER_KEY, mostInFlight, type ApplyOptions } from '../../../src/bulk/apply';
 import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
 import { readJournal, type JournalIo } from '../../../src/bulk/journal';
 import { applyExitCode, reportLines, runReport, summaryLines } from '../../../src/bulk/report';
@@ -620,4 +620,25 @@ describe('applyEdits: random faults and kills (fuzz)', () => {
       for (const pl of w.api.playlists.values()) expect(pl.annotations[MARKER_KEY]).toBeUndefined();
     });
   }
+});
+
+describe('mostInFlight: the connections a run can use', () => {
+  const id = (n: number) => n.toString(16).padStart(24, '0');
+  const read = (lines: object[]) => parseEdits(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { fileName: 'm.ndjson' }).edits;
+
+  it('one per playlist or group edited (their edits go one at a time), one per create, at most the limit', () => {
+    const replaces = Array.from({ length: 200 }, (_, i) => ({ op: 'replace', playlistId: id(i % 50), tracks: [] }));
+    expect(mostInFlight(read(replaces), 64)).toBe(50);
+    expect(mostInFlight(read(replaces), 32)).toBe(32);
+    const mixed = [
+      ...replaces.slice(0, 10),
+      { op: 'details', playlistId: id(3), name: 'same lane as a replace' },
+      { op: 'create', name: 'a' },
+      { op: 'create', name: 'b' },
+      { op: 'group-add', groupId: id(900), playlistIds: [id(1)] },
+      { op: 'group-replace', groupId: id(900), name: 'g' },
+    ];
+    expect(mostInFlight(read(mixed), 64)).toBe(10 + 2 + 1);
+    expect(mostInFlight([], 64)).toBe(0);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, parseEdits } from '../../../src/bulk/edits';
+import { createHash } from 'node:crypto';
+import { canonicalJson, hashEdits, parseEdits } from '../../../src/bulk/edits';
 
 const P1 = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const P2 = 'bbbbbbbbbbbbbbbbbbbbbbbb';
@@ -160,5 +161,58 @@ describe('canonical form', () => {
     expect(canonicalJson(a.edits[0].edit)).toBe(`{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","trackTitle":"t"}]}`);
     expect(a.inputHash).toBe(b.inputHash);
     expect(a.edits[0].key).toBe(b.edits[0].key);
+  });
+});
+
+describe('keys and input hash', () => {
+  // every field an edit read without zod can carry, each given out of canonical order
+  const lines = [
+    { tracks: [{ releaseVersion: 'v', trackId: '007', releaseId: 12, trackTitle: 't', artistAppearsAs: 'a' }], visibility: 'PUBLIC', status: 'Draft', name: 'n', ifMissing: 'create', playlistId: P1, op: 'replace' },
+    { annotations: { z: '1', a: '2' }, imageUrl: 'https://x/y.jpg', description: 'd', name: 'n', playlistId: P1, op: 'details' },
+    { tracks: [], name: 'made', op: 'create', annotations: { k: 'v' } },
+    { op: 'group-add', groupId: P1, playlistIds: [P1] },
+  ];
+  const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+
+  it('hash each edit as its canonical JSON, whether it was read with zod or without', () => {
+    const r = parseEdits(text, { fileName: 'k.ndjson' });
+    expect(r.errors).toEqual([]);
+    const hash = createHash('sha256');
+    r.edits.forEach((e, i) => {
+      const c = canonicalJson(e.edit);
+      // what the journals of earlier versions hold: a resumed run must find the same keys
+      expect(e.key).toBe(`${i + 1}:${createHash('sha256').update(c).digest('hex').slice(0, 12)}`);
+      expect(JSON.stringify(e.edit)).toBe(c);
+      hash.update(c).update('\n');
+    });
+    expect(r.inputHash).toBe(hash.digest('hex'));
+    expect(hashEdits(r.edits)).toBe(r.inputHash);
+  });
+
+  it('colons and quotes inside strings are not keys; a repeated key anywhere is one', () => {
+    const tricky = `{"op":"details","playlistId":"${P1}","name":"a: \\"b\\": c","annotations":{"k:\\"x\\":":"v\\\\\\":y","z":":"}}`;
+    const r = parseEdits(tricky + '\n', { fileName: 't.ndjson' });
+    expect(r.errors).toEqual([]);
+    expect(r.edits[0].edit).toEqual({ op: 'details', playlistId: P1, name: 'a: "b": c', annotations: { 'k:"x":': 'v\\":y', z: ':' } });
+    const inTrack = `{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","trackTitle":"a:b","trackTitle":"c"}]}`;
+    const inAnnotations = `{"op":"details","playlistId":"${P1}","annotations":{"k":"1","k":"2"}}`;
+    const trackId = `{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1"},{"trackId":"2","trackId":"3"}]}`;
+    const group = `{"op":"group-add","groupId":"${P1}","groupId":"${P1}","playlistIds":["${P1}"]}`;
+    const deep = `{"op":"details","playlistId":"${P1}","annotations":${'['.repeat(300)}${']'.repeat(300)}}`;
+    const bad = parseEdits([inTrack, inAnnotations, trackId, group, deep].join('\n') + '\n', { fileName: 'd.ndjson' });
+    expect(bad.edits).toEqual([]);
+    expect(bad.errors.map((e) => [e.line, e.reason.replace(/ at column \d+$/, '')])).toEqual([
+      [1, 'duplicate key "trackTitle"'],
+      [2, 'duplicate key "k"'],
+      [3, 'duplicate key "trackId"'],
+      [4, 'duplicate key "groupId"'],
+      [5, 'not valid JSON: nesting too deep'],
+    ]);
+  });
+
+  it('a duplicate key is still refused on the fast path', () => {
+    const r = parseEdits(`{"op":"details","playlistId":"${P1}","name":"a","name":"b"}\n`, { fileName: 'd.ndjson' });
+    expect(r.edits).toEqual([]);
+    expect(r.errors.map((e) => e.reason)).toEqual(['duplicate key "name"']);
   });
 });

@@ -242,3 +242,24 @@ describe('valid playlist edits are read without zod, to the same output', () => 
     }
   });
 });
+
+describe('track ids on the fast path', () => {
+  const P = 'ad0ed2b4b45b8d81945103f4';
+  it('reads every track id as the schemas do: digits with one not 0, leading zeros dropped', () => {
+    const ids: unknown[] = ['7', '12', '0010', '007', '0', '00', '', '1a', ' 1', '1 ', '-1', '+1', 1, 7, 0, -3, 1.5, '١٢', null, true];
+    for (const trackId of ids) {
+      for (const extra of [{}, { trackTitle: 't' }, { other: 1 }]) {
+        const v = { op: 'replace', playlistId: P, tracks: [{ trackId, ...extra }] };
+        const fast: string[] = [];
+        const zod: string[] = [];
+        expect(validateEdit(v, fast)).toEqual(validateEditWithZod(v, zod));
+        expect(fast).toEqual(zod);
+      }
+    }
+    expect(validateEdit({ op: 'replace', playlistId: P, tracks: [{ trackId: '0010' }, { trackId: '12' }] }, [])).toEqual({
+      op: 'replace',
+      playlistId: P,
+      tracks: [{ trackId: '10' }, { trackId: '12' }],
+    });
+  });
+});

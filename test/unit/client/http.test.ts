@@ -592,3 +592,33 @@ describe('redirects', () => {
     await expect(api.client.requestStream('GET', '/media/download/1', { idempotent: false })).rejects.toMatchObject({ httpStatus: 307, location: 'http://cdn.example/f.mp3' });
   });
 });
+
+describe("an answer's headers", () => {
+  it('as sent, by lower-case name, repeated ones joined, bytes past ASCII read as Latin-1', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.socket!.write(
+        Buffer.concat([
+          Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Thing: a\r\nx-thing: b\r\nX-Latin: caf'),
+          Buffer.from([0xe9]),
+          Buffer.from('\r\n__proto__: polluted\r\nContent-Length: 31\r\n\r\n{"status":"ok","version":"1.2"}'),
+        ]),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: CREDS, retries: 0 });
+    try {
+      const res = await client.exchange('GET', '/h');
+      expect(res.data).toEqual({ status: 'ok', version: '1.2' });
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.headers['x-thing']).toBe('a, b');
+      expect(res.headers['x-latin']).toBe('caf\u00e9');
+      expect(Object.getPrototypeOf(res.headers)).toBe(Object.prototype);
+      expect(Object.prototype.hasOwnProperty.call(res.headers, '__proto__')).toBe(false);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

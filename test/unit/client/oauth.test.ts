@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { authorizationHeader, baseUri, oauthParams, percentEncode, nonce } from '../../../src/client/oauth';
+import { authorizationHeader, baseUri, oauthParams, percentEncode, percentEncodeKept, nonce } from '../../../src/client/oauth';
 import { encodeParams } from '../../../src/client/oauth';
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
@@ -128,6 +128,63 @@ describe('the encoder handed to oauth-1.0a', () => {
       data as unknown as OAuth.Data,
     );
     expect(signature).toBe(expected);
+  });
+});
+
+describe('HMAC-SHA1 from the key pads kept', () => {
+  it('signs as createHmac does, for short, 64-byte, long and non-ASCII secrets, key after key', () => {
+    const secrets = ['', 's', 'x'.repeat(31), 'y'.repeat(32), 'z'.repeat(63), "\u00e9t\u00e9 s'cret \u{1F3B5}".repeat(9), 'w'.repeat(200)];
+    for (const consumerSecret of secrets) {
+      for (const tokenSecret of ['', 'ts', 'q'.repeat(70)]) {
+        const credentials = { consumerKey: 'ck', consumerSecret, token: 'tk', tokenSecret };
+        const input = { method: 'POST', url: 'http://127.0.0.1:8080/1.2/playlists/ad0ed2b4b45b8d81945103f4', params: { country: 'GB' }, credentials, useToken: true, nonce: 'n', timestamp: 1 };
+        const theirs = new OAuth({
+          consumer: { key: 'ck', secret: consumerSecret },
+          signature_method: 'HMAC-SHA1',
+          hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+        });
+        const { oauth_signature: signature, ...data } = oauthParams(input);
+        // twice: the second from the pads kept
+        expect(oauthParams(input).oauth_signature).toBe(signature);
+        expect(signature).toBe(theirs.getSignature({ url: input.url, method: 'POST', data: { country: 'GB' } }, tokenSecret, data as unknown as OAuth.Data));
+      }
+    }
+  });
+});
+
+describe('encodeParams', () => {
+  it('one k=v per value in order, arrays as repeated names, nothing for an empty array', () => {
+    expect(encodeParams({})).toBe('');
+    expect(encodeParams({ b: '', tag: ['x y', "it's"], none: [], country: 'GB' })).toBe("b=&tag=x%20y&tag=it%27s&country=GB");
+    expect(encodeParams({ none: [], a: '1' })).toBe('a=1');
+  });
+});
+
+describe('the encodings kept from one request to the next', () => {
+  it('are the encodings themselves, past the most kept and for long values too', () => {
+    const values = ["it's (me)!", 'GB', '10001', 'oauth_token', '\u00e9\u{1F3B5}', 'x'.repeat(400) + '*'];
+    for (let round = 0; round < 3; round++) {
+      for (const v of values) expect(percentEncodeKept(v)).toBe(percentEncode(v));
+      // more distinct values than are kept: the set starts again, and stays right
+      for (let i = 0; i < 1500; i++) expect(percentEncodeKept(`v ${round} ${i}!`)).toBe(percentEncode(`v ${round} ${i}!`));
+    }
+  });
+
+  it("a request's parameters are signed as given and left as they were", () => {
+    const credentials = { consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts' };
+    const url = 'http://127.0.0.1:8080/1.2/playlists/ad0ed2b4b45b8d81945103f4';
+    const params = { userId: "it's (me)!", country: 'GB' };
+    const arrays = { tag: ['b*', 'a!'], country: 'GB' };
+    const sign = (p: Record<string, string | string[]>) => oauthParams({ method: 'POST', url, params: p, credentials, useToken: true, nonce: 'n', timestamp: 1 }).oauth_signature;
+    const a = sign(params);
+    const b = sign(arrays);
+    expect(params).toEqual({ userId: "it's (me)!", country: 'GB' });
+    expect(Object.keys(params)).toEqual(['userId', 'country']);
+    expect(arrays).toEqual({ tag: ['b*', 'a!'], country: 'GB' });
+    // the same again: nothing of the first signing stayed in them
+    expect(sign(params)).toBe(a);
+    expect(sign(arrays)).toBe(b);
+    expect(sign({ country: 'GB', userId: "it's (me)!" })).toBe(a);
   });
 });
 

@@ -101,8 +101,9 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   // the input split another way by a run that has not finished: its edits would be applied twice
   if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
-  // one connection per edit in flight: a smaller pool would cap --concurrency (or the adaptive limit) without a word
-  const s = await userSession(ctx, { ...flags, user }, { connections: Math.max(16, concurrency ?? bulk.ADAPTIVE_MAX) });
+  // one connection per edit that can be in flight: a smaller pool would cap --concurrency (or the
+  // adaptive limit) without a word, a larger one only opens connections no edit waits for
+  const s = await userSession(ctx, { ...flags, user }, { connections: Math.max(16, bulk.mostInFlight(edits, concurrency ?? bulk.ADAPTIVE_MAX)) });
   const q = queryOf(s, user);
   const signal = ctx.signal;
   const api = (await import('../../../client/playlist-api')).playlistApi(s.client);

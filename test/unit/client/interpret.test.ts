@@ -1,0 +1,44 @@
+// interpret(): what an answer's body stands for, told from its first characters (the common JSON
+// answer without a copy of its body) and its envelope.
+import { describe, expect, it } from 'vitest';
+import { interpret } from '../../../src/client/interpret';
+import { ApiError, AuthError, HttpError, ResponseError } from '../../../src/client/errors';
+
+const json = { 'content-type': 'application/json' };
+const ok = '{"status":"ok","version":"1.2","playlist":{"id":"a"}}';
+
+describe('interpret', () => {
+  it('reads JSON after leading white space, whatever the content type says', () => {
+    for (const text of [ok, ` \n\t${ok}`]) {
+      expect(interpret(200, json, text)).toEqual({ status: 'ok', version: '1.2', playlist: { id: 'a' } });
+      expect(interpret(200, { 'content-type': 'text/html' }, text)).toEqual({ status: 'ok', version: '1.2', playlist: { id: 'a' } });
+    }
+    expect(interpret(200, json, '[1,2]')).toEqual([1, 2]);
+    // the transport drops a byte order mark when it decodes: one still here is the body's text
+    for (const text of [`\uFEFF${ok}`, '\uFEFF[]', `\u00a0${ok}`]) expect(() => interpret(200, json, text)).toThrow(/malformed JSON/);
+  });
+
+  it('refuses a truncated body, an error envelope sent with 200, and a status that is not ok', () => {
+    expect(() => interpret(200, json, ok.slice(0, 30), undefined, 'playlist')).toThrow(ResponseError);
+    expect(() => interpret(200, json, '\uFEFF{"status":"ok"', undefined, 'playlist')).toThrow(/playlist: malformed JSON/);
+    const e = (() => {
+      try {
+        interpret(200, json, '{"status":"error","error":{"code":2001,"errorMessage":"no such playlist"}}');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe(2001);
+    expect(() => interpret(200, json, '{"status":"pending","version":"1.2"}')).toThrow(/unrecognised response status "pending"/);
+    expect(() => interpret(401, json, '{"status":"error","error":{"code":1001,"errorMessage":"bad token"}}')).toThrow(AuthError);
+  });
+
+  it('tells OAuth errors, HTML pages and plain text from JSON by their first characters', () => {
+    expect(() => interpret(401, {}, 'OAuth authentication error: invalid signature')).toThrow(AuthError);
+    expect(() => interpret(200, {}, '\uFEFF  <!DOCTYPE html><title>Gateway</title>')).toThrow(/expected JSON or XML, got an HTML page \("Gateway"\)/);
+    expect(() => interpret(502, {}, '<html><h1>Bad gateway</h1></html>')).toThrow(HttpError);
+    expect(() => interpret(200, {}, 'hello')).toThrow(/got plain text/);
+    expect(interpret(200, {}, ' \n')).toBeUndefined();
+  });
+});
