@@ -3,7 +3,7 @@
 import type { LockerBody, LockerRelease, LockerTrack } from '../../client/schemas/locker';
 import type { Row, Tally, View } from '../../output/types';
 import { columnsOf } from './columns';
-import { duration, titleWithVersion, when } from './format';
+import { duration, pageWhen, titleWithVersion, when } from './format';
 
 export type { LockerRelease, LockerTrack };
 
@@ -20,12 +20,14 @@ export function lockerTracksOf(lr: LockerRelease | null | undefined): LockerTrac
   return Array.isArray(list) ? list : [];
 }
 
+/** The latest purchase of a release's tracks (the greatest date string, as a sort's last). */
 export function purchaseDateOf(lr: LockerRelease): string | undefined {
-  const dates = lockerTracksOf(lr)
-    .map((t) => t.purchaseDate)
-    .filter((d): d is string => typeof d === 'string')
-    .sort();
-  return dates[dates.length - 1];
+  let last: string | undefined;
+  for (const t of lockerTracksOf(lr)) {
+    const d = t.purchaseDate;
+    if (typeof d === 'string' && (last === undefined || d > last)) last = d;
+  }
+  return last;
 }
 
 export function noDownloadsLeft(lt: LockerTrack | undefined, lr: LockerRelease | undefined): boolean {
@@ -154,6 +156,7 @@ export const lockerView: View = {
 export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } = {}): Row[] {
   // the formats of every track of every release: not read when the table leaves the column out
   const withFormats = o.formats !== false;
+  const whenHere = pageWhen();
   const rows: Row[] = [];
   for (const lr of releases) {
     const r = lr.release ?? {};
@@ -163,7 +166,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } =
     const trackFormats = unavailable || !withFormats ? [] : tracks.map(formatsOf);
     const formats = unionOf(trackFormats);
     rows.push({
-      cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), when(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
+      cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
       style: unavailable ? 'bad' : 'bold',
       marker: unavailable ? '✗' : undefined,
     });
@@ -179,7 +182,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } =
           `  ${t.trackNumber ?? t.number ?? ''}. ${titleWithVersion(t)}`,
           own && own !== artist ? own : '',
           duration(t.duration),
-          when(lt.purchaseDate),
+          whenHere(lt.purchaseDate),
           none ? '0 left' : left,
           mine === formats ? '' : mine,
         ],

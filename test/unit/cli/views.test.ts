@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { day, when } from '../../../src/cli/views/format';
+import { day, pageWhen, when } from '../../../src/cli/views/format';
 import { lockerRows, lockerTally, lockerView } from '../../../src/cli/views/locker';
 import { listInfo, showingLine } from '../../../src/cli/listing';
 import { renderCsv } from '../../../src/output/csv';
@@ -24,6 +24,19 @@ describe('dates in tables: one short local form', () => {
     expect(when('2024-05-01')).toBe('2024-05-01');
     expect(when('last Tuesday')).toBe('last Tuesday');
     expect(when(undefined)).toBe('');
+  });
+  it('a page\'s own when() (pageWhen: the time zone as it is when the page is laid out) gives when()\'s text', () => {
+    const values = ['2024-05-01T10:00:00Z', '2024-05-01T10:00:00Z', '2024-05-01T12:00:00+02:00', '2024-05-01', 'last Tuesday', undefined, '', 7, '2024-05-01T10:00:00Z'];
+    for (const tz of ['Asia/Tokyo', 'UTC', 'America/Los_Angeles']) {
+      process.env.TZ = tz;
+      const w = pageWhen();
+      expect(values.map((v) => w(v)), tz).toEqual(values.map((v) => when(v)));
+    }
+    // a new page after the time zone changed: the new zone's text
+    process.env.TZ = 'UTC';
+    expect(pageWhen()('2024-05-01T10:00:00Z')).toBe('2024-05-01 10:00');
+    process.env.TZ = 'Asia/Tokyo';
+    expect(pageWhen()('2024-05-01T10:00:00Z')).toBe('2024-05-01 19:00');
   });
   it('a release date is a calendar day: no shift west of UTC', () => {
     process.env.TZ = 'America/Los_Angeles';
