@@ -11,7 +11,7 @@ export interface SchedulerOptions {
   concurrency?: number;
   /** a limit that moves with the service's answers (adaptive.ts) instead of a fixed one */
   adaptive?: AdaptiveLimit;
-  /** for the adaptive limit's timings (tests); default performance.now */
+  /** for the adaptive limit's timings (tests); default: a monotonic clock in ms */
   now?: () => number;
 }
 
@@ -41,7 +41,9 @@ export class Scheduler {
   constructor(opts: SchedulerOptions = {}) {
     this.fixed = Math.max(1, Math.floor(opts.concurrency ?? 8));
     this.adaptive = opts.adaptive;
-    this.now = opts.now ?? (() => performance.now());
+    // (process.hrtime, not performance.now: the global performance loads perf_hooks, eight modules
+    // compiled from source in every run after the launcher's V8 flags)
+    this.now = opts.now ?? (() => Number(process.hrtime.bigint()) / 1e6);
   }
 
   /** edits that may be in flight now */

@@ -296,6 +296,30 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
     }
   });
 
+  it('a bulk apply loads no node:fs/promises (nor its readline) and no perf_hooks once the flags are set: compiled from source there, they cost every run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-apply-'));
+    const hook = join(dir, 'after-flags.cjs');
+    writeFileSync(
+      hook,
+      `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+let from;
+v8.setFlagsFromString = function (flags) { from ??= process.moduleLoadList.length; return set.call(this, flags); };
+process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAGS_LOG, from === undefined ? 'no flags' :
+  process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).join('\\n')));
+`,
+    );
+    const edits = join(dir, 'edits.ndjson');
+    writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'flags' }) + '\n');
+    const log = join(dir, 'after-flags.txt');
+    const r = await execa(cliNode, ['-r', hook, binPath, 'playlist', 'apply', edits, '--journal', join(dir, 'journal')], {
+      reject: false,
+      env: { ...mcatEnv(), ...sandboxProfileEnv(sb), AFTER_FLAGS_LOG: log },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8')).not.toMatch(/fs\/promises|readline|perf_hooks|internal\/perf\//);
+  });
+
   it('a read loads nothing of node:http (undici asks it for nothing mcat uses); its header cap is 16 KiB whatever Node is told', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcat-http-'));
     const hook = join(dir, 'loads.cjs');

@@ -1,5 +1,5 @@
 // `mcat playlist apply FILE`: many playlist edits from one file, through the bulk engine (src/bulk).
-import { readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs';
 import { AuthError, McatError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
@@ -53,7 +53,9 @@ export default defineCommand<ApplyFlags>({
 
 async function readInputBytes(file: string): Promise<Buffer> {
   try {
-    return file === '-' ? await readStdin() : await readFile(file);
+    // node:fs's callback form, not node:fs/promises: that module (and the readline it loads) would
+    // be compiled from source in every run, after the launcher's V8 flags (src/launcher/boot.ts)
+    return file === '-' ? await readStdin() : await new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const err = e as NodeJS.ErrnoException;
