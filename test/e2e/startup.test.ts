@@ -66,6 +66,22 @@ async function loadedPackages(
   return { pkgs: [...pkgs], bundles, stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode ?? -1 };
 }
 
+
+/** A preload (written in `dir`) that lists, in $AFTER_FLAGS_LOG, the built-ins loaded once the launcher has set a V8 flag. */
+function afterFlagsHook(dir: string): string {
+  const hook = join(dir, 'after-flags.cjs');
+  writeFileSync(
+    hook,
+    `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+let from;
+v8.setFlagsFromString = function (flags) { from ??= process.moduleLoadList.length; return set.call(this, flags); };
+process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAGS_LOG, from === undefined ? 'no flags' :
+  process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).join('\\n')));
+`,
+  );
+  return hook;
+}
 describe('the bundles', () => {
   it('hold each module once (a class in two bundles would break instanceof), but the launcher\'s pure argv reader and the data it reads', () => {
     const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
@@ -262,19 +278,8 @@ describe('start-up', () => {
   });
 
   it('loads each built-in it uses before it sets V8 flags (one loaded after is compiled from source)', async () => {
-    // a preload that lists the built-ins loaded once the launcher has set a flag
     const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-'));
-    const hook = join(dir, 'after-flags.cjs');
-    writeFileSync(
-      hook,
-      `const v8 = require('node:v8');
-const set = v8.setFlagsFromString;
-let from;
-v8.setFlagsFromString = function (flags) { from ??= process.moduleLoadList.length; return set.call(this, flags); };
-process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAGS_LOG, from === undefined ? 'no flags' :
-  process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).join('\\n')));
-`,
-    );
+    const hook = afterFlagsHook(dir);
     const id = String(sb.info.examples.releaseIds[0]);
     // stdout and stderr as pipes (as in a script), then as files
     for (const [args, file] of [
@@ -298,17 +303,7 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAG
 
   it('a bulk apply loads no node:fs/promises (nor its readline) and no perf_hooks once the flags are set: compiled from source there, they cost every run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-apply-'));
-    const hook = join(dir, 'after-flags.cjs');
-    writeFileSync(
-      hook,
-      `const v8 = require('node:v8');
-const set = v8.setFlagsFromString;
-let from;
-v8.setFlagsFromString = function (flags) { from ??= process.moduleLoadList.length; return set.call(this, flags); };
-process.on('exit', () => require('node:fs').writeFileSync(process.env.AFTER_FLAGS_LOG, from === undefined ? 'no flags' :
-  process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).join('\\n')));
-`,
-    );
+    const hook = afterFlagsHook(dir);
     const edits = join(dir, 'edits.ndjson');
     writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'flags' }) + '\n');
     const log = join(dir, 'after-flags.txt');
