@@ -5,34 +5,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { InputError } from '../client/errors';
+import { describeFsError, InputError } from '../client/errors';
+
+export { describeFsError };
 
 /** O_NOFOLLOW where the platform has it: opening a symlink then fails (ELOOP) instead of following it. */
 export const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-
-const REASONS: Record<string, string> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is used up',
-  EROFS: 'the file system is read-only',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENOTDIR: 'a part of the path is not a folder',
-  EISDIR: 'it is a folder',
-  ELOOP: 'it is a symbolic link',
-  EEXIST: 'something else is already there',
-  ENOENT: 'no such file or folder',
-  EIO: 'an input/output error of the device',
-  EMFILE: 'too many open files',
-  ENAMETOOLONG: 'the name is too long',
-};
-
-/** An fs error in words, with its code: "no space left on the device (ENOSPC)". */
-export function describeFsError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException | undefined;
-  const code = e?.code;
-  if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
-  return code ? `${e?.message ?? code}` : String((e as Error | undefined)?.message ?? err);
-}
 
 /** mcat's state folder: $XDG_STATE_HOME/mcat, or ~/.local/state/mcat (a relative XDG_STATE_HOME is ignored, as the spec says). */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {

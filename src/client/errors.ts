@@ -195,3 +195,27 @@ export class InputError extends McatError {
   }
 }
 
+// An fs error in words (journals, reports, the output streams): one map of reasons for all.
+const REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  ELOOP: 'it is a symbolic link',
+  EEXIST: 'something else is already there',
+  ENOENT: 'no such file or folder',
+  EIO: 'an input/output error of the device',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** An fs error in words, with its code: "no space left on the device (ENOSPC)". */
+export function describeFsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException | undefined;
+  const code = e?.code;
+  if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
+  return code ? `${e?.message ?? code}` : String((e as Error | undefined)?.message ?? err);
+}

@@ -9,7 +9,7 @@
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
-import { McatError } from '../client/errors';
+import { describeFsError, McatError } from '../client/errors';
 
 export interface WritableLike {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
@@ -21,22 +21,12 @@ export interface WritableLike {
   columns?: number;
 }
 
-const WRITE_REASONS: Record<string, string> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is used up',
-  EIO: 'an input/output error of the device',
-  EFBIG: 'the file is too large',
-  EBADF: 'it is not open for writing',
-};
-
 /**
  * A write that failed for another reason than a reader that went away (a full disk, an I/O error):
  * one line that names the stream and the reason; the run ends with exit 1.
  */
 export function writeFailure(err: unknown, stream: string): McatError {
-  const code = err !== null && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
-  const reason = typeof code === 'string' && WRITE_REASONS[code] ? `${WRITE_REASONS[code]} (${code})` : err instanceof Error ? err.message : String(err);
-  return new McatError(`cannot write to ${stream}: ${reason}`);
+  return new McatError(`cannot write to ${stream}: ${describeFsError(err)}`);
 }
 
 export function isClosedPipe(err: unknown): boolean {
