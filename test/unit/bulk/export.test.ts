@@ -57,7 +57,9 @@ describe('exportPlaylists', () => {
     expect(parsed.errors).toEqual([]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcat-export-'));
     try {
-      const res = await applyEdits({ api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j') });
+      // one at a time: creates in flight together are listed in the order they complete (each
+      // waits for its marker's fdatasync), so only a sequential restore keeps the listing's order
+      const res = await applyEdits({ api, edits: parsed.edits, country: 'GB', userId: 'u3', journalPath: path.join(dir, 'j'), concurrency: 1 });
       expect(res.failed).toEqual([]);
       expect(res.created).toHaveLength(11);
       const restored = await exportText(api, 'u3');
