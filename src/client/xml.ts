@@ -89,7 +89,25 @@ function stripProlog(text: string): string {
 type XmlNode = Record<string, unknown>;
 const isNode = (v: unknown): v is XmlNode => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * A playlist's annotations, `<annotations><annotation key="k">v</annotation>…</annotations>` (the
+ * real service's schema: a caller's keys need not be XML names), as the JSON form's `{k: v}`. Keys
+ * are kept as plain data (a key named __proto__ too).
+ */
+function annotationsOf(value: unknown): unknown {
+  if (isNode(value) && value['@xsi:nil'] === 'true') return null;
+  const out: Record<string, string> = {};
+  for (const a of toArray(isNode(value) ? value.annotation : undefined)) {
+    const key = isNode(a) ? a['@key'] : undefined;
+    if (key === undefined) continue;
+    const text = isNode(a) ? a['#text'] : a;
+    Object.defineProperty(out, String(key), { value: text === undefined ? '' : String(text), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 function convertElement(name: string, value: unknown, path: string[]): unknown {
+  if (name === 'annotations') return annotationsOf(value);
   if (value === null || value === undefined) return '';
   if (typeof value !== 'object') return scalar(name, String(value));
   const node = value as XmlNode;

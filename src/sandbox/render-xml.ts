@@ -3,6 +3,9 @@
 // entity ids (and link rel/href) as attributes, lists as repeated singular elements (inside a
 // wrapper named after the list, or directly inside a paged container of the same name: <releases>
 // <page/>…<release/>), null as xsi:nil, `disc` shown as `discNumber`, timestamps with an offset.
+// A playlist's annotations are a hash of the caller's own keys, which need not be XML names: each
+// is an <annotation key="…">value</annotation>, as the real service's schema has them
+// (SevenDigital.Api.Schema's Annotation: the key an attribute, the value the text).
 import { SCHEMA_URL } from './http';
 
 const RENAME: Record<string, string> = { disc: 'discNumber' };
@@ -30,8 +33,24 @@ function isScalar(v: unknown): boolean {
   return v !== null && v !== undefined && typeof v !== 'object';
 }
 
+/** Annotations: one element per key, the key an attribute (a caller's key is not an XML name). */
+function annotations(value: Record<string, unknown>, out: string[]): void {
+  const items: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    // the caller's text as given (no timestamp rewriting: it is not the service's own field)
+    const t = escapeXml(v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    items.push(t === '' ? `<annotation key="${escapeXml(k)}"/>` : `<annotation key="${escapeXml(k)}">${t}</annotation>`);
+  }
+  out.push(items.length ? `<annotations>${items.join('')}</annotations>` : '<annotations/>');
+}
+
 function element(name: string, value: unknown, out: string[], parent: string): void {
   if (value === undefined) return;
+  if (name === 'annotations' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    annotations(value as Record<string, unknown>, out);
+    return;
+  }
   const tag = RENAME[name] ?? name;
   if (value === null) {
     out.push(`<${tag} xsi:nil="true"/>`);

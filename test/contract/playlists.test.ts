@@ -92,9 +92,11 @@ describe('playlists', () => {
     expect((await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: { description: exact } })).body.playlist.description).toBe(exact);
   });
 
-  it('invalid values are 1002: status, visibility, name type, tracks shape, annotations shape, body not JSON', async () => {
+  it('invalid values are 1002: status, visibility, name type, tracks shape, annotations shape, tags shape, body not JSON', async () => {
     const p = await create({ name: 'Strict' });
-    for (const body of [{ status: 'live' }, { visibility: 'friends' }, { name: 42 }, { annotations: ['x'] }, { name: '' }]) {
+    // annotations map keys to strings (the real service's schema); tags are objects {name, playlistPosition} (decisions page)
+    const bad = [{ annotations: { n: 1 } }, { annotations: { n: { deep: 'x' } } }, { tags: ['t2'] }, { tags: [{ name: 't', playlistPosition: 'first' }] }, { tags: [['t']] }];
+    for (const body of [{ status: 'live' }, { visibility: 'friends' }, { name: 42 }, { annotations: ['x'] }, { name: '' }, ...bad]) {
       const r = await w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: body });
       expect([r.status, r.body.error.code], JSON.stringify(body)).toEqual([400, 1002]);
     }
@@ -112,7 +114,7 @@ describe('playlists', () => {
     const p = await create({ name: 'To replace', tracks: [{ trackId: '1' }, { trackId: '2' }] });
     const r = await w.req('POST', `/1.2/playlists/${p.id}`, q, {
       creds: w.locker,
-      json: { name: 'Replaced', status: 'published', visibility: 'public', description: 'd', tracks: [{ trackId: '3', releaseId: 5 }], annotations: { k: 'v' }, tags: [{ name: 't1', playlistPosition: 1 }, 't2'] },
+      json: { name: 'Replaced', status: 'published', visibility: 'public', description: 'd', tracks: [{ trackId: '3', releaseId: 5 }], annotations: { k: 'v' }, tags: [{ name: 't1', playlistPosition: 1 }, { name: 't2' }] },
     });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual(['status', 'version', 'playlist']);

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseApiXml } from '../../src/client/xml';
 import { useSandbox } from './setup';
 import { enc, hmac, baseString, queryPairs, urlOf, type Creds, type Pairs } from './signer';
 
@@ -241,6 +242,28 @@ describe('XML for every endpoint', () => {
     for (const names of childNames(list.text, 'playlist')) for (const n of realSummary) expect(names).toContain(n);
     const realPlaylist = childNames(real, 'playlist')[0];
     for (const n of realPlaylist) expect(childNames(r.text, 'playlist')[0]).toContain(n);
+  });
+
+  it('a playlist’s annotations are <annotation key="…"> elements (the real schema): well-formed whatever the keys, read back by mcat’s client', async () => {
+    // as JSON text: a key named __proto__ is data
+    const text = '{"name":"Annotated","annotations":{"another key":"another value","1st":"a","a><b x=\\"1":"c & d","xml:x":"<y/>","__proto__":"plain","empty":""}}';
+    const made = await w.req('POST', '/1.2/playlists', { country: 'GB' }, { creds: w.locker, body: text, contentType: 'application/json' });
+    expect(made.status).toBe(201);
+    for (const path of [`/1.2/playlists/${made.body.playlist.id}`, '/1.2/user/playlists']) {
+      const r = await w.get(path, { country: 'GB', pageSize: 500 }, { creds: w.locker, accept: 'application/xml' });
+      expect(XMLValidator.validate(r.text), path).toBe(true);
+    }
+    const r = await w.get(`/1.2/playlists/${made.body.playlist.id}`, { country: 'GB' }, { creds: w.locker, accept: 'application/xml' });
+    expect(r.text).toContain('<annotations><annotation key="another key">another value</annotation><annotation key="1st">a</annotation><annotation key="a&gt;&lt;b x=&quot;1">c &amp; d</annotation>');
+    const read = parseApiXml(r.text).body as any;
+    expect(Object.entries(read.playlist.annotations)).toEqual(Object.entries(JSON.parse(text).annotations));
+    expect(Object.keys(read.playlist.annotations)).toContain('__proto__');
+    expect(read.playlist.annotations).toEqual(made.body.playlist.annotations);
+    // a group's playlist summaries carry the same form
+    const gid = 'ab'.repeat(12);
+    const g = await w.req('PUT', `/1.2/user/playlists/groups/${gid}`, { country: 'GB', userId: w.sb.info.examples.lockerUser }, { creds: w.locker, form: [['name', 'G'], ['playlistIds', made.body.playlist.id]], accept: 'application/xml' });
+    expect(XMLValidator.validate(g.text)).toBe(true);
+    expect((parseApiXml(g.text).body as any).playlistGroup.playlists[0].annotations).toEqual(made.body.playlist.annotations);
   });
 
   it('JSON track entries carry the same fields; a source given in the request is kept', async () => {

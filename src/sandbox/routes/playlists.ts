@@ -113,21 +113,27 @@ function annotationsOf(body: Record<string, unknown>): Record<string, unknown> |
   const v = body.annotations;
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for annotations: an object of keys and values is required');
-  return { ...(v as Record<string, unknown>) };
+  // string values, as the real service's schema has them (a hash of string to string)
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (typeof x !== 'string') throw new ApiFail(1002, `Invalid value for annotations: the value of '${k}' must be a string`);
+    Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 function tagsOf(body: Record<string, unknown>): PlaylistRow['tags'] | undefined {
   const v = body.tags;
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for tags: an array is required');
+  // objects {name, playlistPosition} (the decisions page); a bare string is not a tag
   return v.map((t) => {
-    if (typeof t === 'string') return { name: t };
-    if (t && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string') {
+    if (t && typeof t === 'object' && !Array.isArray(t) && typeof (t as { name?: unknown }).name === 'string') {
       const o = t as { name: string; playlistPosition?: unknown };
       if (o.playlistPosition !== undefined && typeof o.playlistPosition !== 'number') throw new ApiFail(1002, 'Invalid value for tags: playlistPosition must be a number');
       return o.playlistPosition === undefined ? { name: o.name } : { name: o.name, playlistPosition: o.playlistPosition };
     }
-    throw new ApiFail(1002, 'Invalid value for tags: each tag needs a name');
+    throw new ApiFail(1002, 'Invalid value for tags: each tag is an object with a name');
   });
 }
 
