@@ -201,6 +201,14 @@ export interface Verified {
 
 export const TIMESTAMP_WINDOW_S = 300;
 
+/**
+ * The reason for every signature that cannot be verified: none where one is needed, another
+ * method than HMAC-SHA1, another version than 1.0, no timestamp or nonce, a wrong one, a
+ * protocol parameter given twice with different values. The decisions page lists the real
+ * service's reasons, and this is the one of them that says it.
+ */
+const INVALID_SIGNATURE = 'invalid signature';
+
 /** Verifies a request; throws OAuthFailure with the reason the real service gives. */
 export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Verified {
   const { oauth, basePairs, signature, conflict } = collectParams(req);
@@ -217,24 +225,24 @@ export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Ver
   } else if (opts.requireToken) {
     throw new OAuthFailure(NO_USER_CREDENTIALS);
   }
-  if (conflict) throw new OAuthFailure('invalid signature');
+  if (conflict) throw new OAuthFailure(INVALID_SIGNATURE);
   if (signature === undefined) {
-    if (opts.requireSignature) throw new OAuthFailure('missing signature');
+    if (opts.requireSignature) throw new OAuthFailure(INVALID_SIGNATURE);
     return { consumerKey: key, token, signed: false };
   }
   const method = oauth.get('oauth_signature_method');
-  if (method !== 'HMAC-SHA1') throw new OAuthFailure('unsupported signature method');
+  if (method !== 'HMAC-SHA1') throw new OAuthFailure(INVALID_SIGNATURE);
   const version = oauth.get('oauth_version');
-  if (version !== undefined && version !== '1.0') throw new OAuthFailure('unsupported oauth version');
+  if (version !== undefined && version !== '1.0') throw new OAuthFailure(INVALID_SIGNATURE);
   const tsText = oauth.get('oauth_timestamp') ?? '';
-  if (!/^\d+$/.test(tsText)) throw new OAuthFailure('missing timestamp');
+  if (!/^\d+$/.test(tsText)) throw new OAuthFailure(INVALID_SIGNATURE);
   const nonce = oauth.get('oauth_nonce');
-  if (!nonce) throw new OAuthFailure('missing nonce');
+  if (!nonce) throw new OAuthFailure(INVALID_SIGNATURE);
   const base = signatureBaseString(req.method, baseUri(req.scheme, req.host, req.path), basePairs);
   const expected = hmacSha1Signature(base, consumerSecret, tokenSecret);
   const a = Buffer.from(expected);
   const b = Buffer.from(signature);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new OAuthFailure('invalid signature');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new OAuthFailure(INVALID_SIGNATURE);
   const ts = Number(tsText);
   if (Math.abs(opts.nowSeconds - ts) > TIMESTAMP_WINDOW_S) throw new OAuthFailure('stale timestamp');
   if (!opts.useNonce(key, nonce, ts)) throw new OAuthFailure('nonce already used');

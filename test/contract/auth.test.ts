@@ -42,6 +42,36 @@ describe('OAuth 1.0a verification', () => {
     expect401(await w.get(lockerPath, { country: 'GB' }, { keyOnly: w.multi.key }), 'Not authorised - no user credentials provided');
   });
 
+  it('a signature that cannot be verified is refused as an invalid signature, the decisions page’s reason: none, another method or version, no nonce or timestamp', async () => {
+    const url = urlOf(w.sb.baseUrl, lockerPath, { country: 'GB' });
+    const edits: [string, (h: string) => string][] = [
+      ['no signature', (h) => h.replace(/, oauth_signature="[^"]*"/, '')],
+      ['PLAINTEXT', (h) => h.replace('HMAC-SHA1', 'PLAINTEXT')],
+      ['version 2.0', (h) => h.replace('oauth_version="1.0"', 'oauth_version="2.0"')],
+      ['no nonce', (h) => h.replace(/oauth_nonce="[^"]*", /, '')],
+      ['no timestamp', (h) => h.replace(/oauth_timestamp="[^"]*", /, '')],
+    ];
+    for (const [what, edit] of edits) {
+      const { headers } = sign('GET', url, w.locker);
+      const changed = edit(headers.authorization);
+      expect(changed, what).not.toBe(headers.authorization);
+      const r = await call('GET', url, { headers: { authorization: changed } });
+      expect([r.status, r.text], what).toEqual([401, 'OAuth authentication error: invalid signature']);
+    }
+    // the same for a catalogue read that carries a signature (one is verified when present)
+    const cat = urlOf(w.sb.baseUrl, '/1.2/release/tracks', { releaseId: w.sb.info.examples.releaseIds[0], country: 'GB' });
+    const { headers } = sign('GET', cat, w.app);
+    expect401(await call('GET', cat, { headers: { authorization: headers.authorization.replace('HMAC-SHA1', 'RSA-SHA1') } }), 'invalid signature');
+  });
+
+  it('catalogue reads: the consumer key alone in the Authorization header is enough, unsigned', async () => {
+    const cat = urlOf(w.sb.baseUrl, '/1.2/release/tracks', { releaseId: w.sb.info.examples.releaseIds[0], country: 'GB' });
+    const r = await call('GET', cat, { headers: { authorization: `OAuth realm="sandbox", oauth_consumer_key="${w.multi.key}"` } });
+    expect(r.status).toBe(200);
+    expect401(await call('GET', cat, { headers: { authorization: 'OAuth oauth_consumer_key="nobody"' } }), 'unknown consumer key');
+    expect401(await call('GET', cat, {}), 'missing consumer key');
+  });
+
   it('a timestamp more than 300 s away is stale; within 300 s is fine', async () => {
     const now = Math.floor(Date.now() / 1000);
     expect401(await w.get(lockerPath, { country: 'GB' }, { creds: w.locker, timestamp: now - 400 }), 'stale timestamp');
