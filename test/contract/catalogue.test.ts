@@ -217,6 +217,24 @@ describe('tracks of a release (7)', () => {
     expect((await w.get('/1.2/release/tracks', { releaseId: 'abc', country: 'GB' }, key())).body.error.code).toBe(1002);
   });
 
+  it('paging: page 1 and pageSize 10 by default, at most 50 (51 is 1003, HTTP 400), a page past the last is an empty page', async () => {
+    const id = w.sb.info.examples.releaseIds[0];
+    const tracks = (q: Record<string, string | number>) => w.get('/1.2/release/tracks', { releaseId: id, country: 'GB', ...q }, key());
+    const first = await tracks({});
+    expect(first.body.tracks).toMatchObject({ page: 1, pageSize: 10 });
+    const total = first.body.tracks.totalItems;
+    expect(total).toBeGreaterThan(1);
+    const two = await tracks({ pageSize: 1, page: 2 });
+    expect(two.body.tracks).toMatchObject({ page: 2, pageSize: 1, totalItems: total });
+    expect(two.body.tracks.tracks.map((t: { id: number }) => t.id)).toEqual([first.body.tracks.tracks[1].id]);
+    expect((await tracks({ pageSize: 50 })).status).toBe(200);
+    const big = await tracks({ pageSize: 51 });
+    expect([big.status, big.body.error.code]).toEqual([400, 1003]);
+    const past = await tracks({ pageSize: 1, page: total + 1 });
+    expect(past.status).toBe(200);
+    expect(past.body.tracks).toMatchObject({ page: total + 1, pageSize: 1, totalItems: total, tracks: [] });
+  });
+
   it('a two-disc album numbers tracks per disc', async () => {
     let found = false;
     for (let id = w.sb.info.examples.releaseIds[0]; id < w.sb.info.examples.releaseIds[0] + 40 && !found; id++) {
