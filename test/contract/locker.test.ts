@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { call } from './signer';
-import { useSandbox } from './setup';
+import { otherUserId, useSandbox } from './setup';
 
 const w = useSandbox();
  
@@ -209,6 +209,13 @@ describe('media delivery', () => {
     expect((await call('GET', `${w.sb.baseUrl}/media/stream/${t.track.id}`, { creds: w.app })).status).toBe(401);
     expect((await call('GET', `${w.sb.baseUrl}/media/stream/${t.track.id}`, {})).status).toBe(401);
     expect((await get('stream', t.track.id, {}, w.empty)).status).toBe(404);
+    // another user's userId beside my token: the OAuth refusal every endpoint gives (text/plain), nothing counted
+    const before = t.remainingDownloads;
+    for (const kind of ['download', 'stream'] as const) {
+      const r = await call('GET', `${w.sb.baseUrl}/media/${kind}/${t.track.id}?userId=${otherUserId(w)}`, { creds: w.locker });
+      expect([r.status, r.headers.get('content-type'), r.text], kind).toEqual([401, 'text/plain; charset=utf-8', 'OAuth authentication error: Access to resource denied']);
+    }
+    expect(tracks(await all(), (x) => x.track.id === t.track.id)[0].remainingDownloads).toBe(before);
     expect((await get('download', t.track.id, { formatId: '999' })).status).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
 // Media delivery: downloads count against remainingDownloads (atomically, in SQLite);
 // streams never do. Failures are short HTML pages, as the real service sends.
+import { ACCESS_DENIED, OAuthFailure } from '../auth';
 import { authenticate, HtmlFail, param, type Ctx, type Reply } from '../http';
 import { escapeXml } from '../render-xml';
 
@@ -29,7 +30,8 @@ export function media(ctx: Ctx, kind: 'download' | 'stream', idText: string): Re
   const auth = authenticate(ctx, { user: true });
   const user = auth.user!;
   const userId = param(ctx, 'userId');
-  if (userId !== undefined && userId.trim() !== '' && userId.trim() !== user.userId) throw new HtmlFail(401, 'Access to resource denied');
+  // a 401 is the real service's OAuth refusal (text/plain), here as on every other endpoint
+  if (userId !== undefined && userId.trim() !== '' && userId.trim() !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
   if (!/^\d+$/.test(idText) || Number(idText) < 1) throw new HtmlFail(400, 'Invalid track id');
   const trackId = Number(idText);
   const locker = ctx.demo.locker(user.userId);
