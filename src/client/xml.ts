@@ -95,13 +95,18 @@ const isNode = (v: unknown): v is XmlNode => typeof v === 'object' && v !== null
  * are kept as plain data (a key named __proto__ too).
  */
 function annotationsOf(value: unknown): unknown {
-  if (isNode(value) && value['@xsi:nil'] === 'true') return null;
+  if (!isNode(value)) return {};
+  if (value['@xsi:nil'] === 'true') return null;
   const out: Record<string, string> = {};
-  for (const a of toArray(isNode(value) ? value.annotation : undefined)) {
-    const key = isNode(a) ? a['@key'] : undefined;
-    if (key === undefined) continue;
-    const text = isNode(a) ? a['#text'] : a;
-    Object.defineProperty(out, String(key), { value: text === undefined ? '' : String(text), enumerable: true, writable: true, configurable: true });
+  const put = (key: string, text: unknown) =>
+    Object.defineProperty(out, key, { value: text === undefined || isNode(text) ? '' : String(text), enumerable: true, writable: true, configurable: true });
+  for (const [name, v] of Object.entries(value)) {
+    if (name.startsWith('@')) continue;
+    for (const a of Array.isArray(v) ? v : [v]) {
+      if (name === 'annotation' && isNode(a) && a['@key'] !== undefined) put(String(a['@key']), a['#text']);
+      // an element per key: the sandbox's form before it followed the real schema
+      else put(name, isNode(a) ? a['#text'] : a);
+    }
   }
   return out;
 }

@@ -52,3 +52,21 @@ describe('playlist and group bodies, bare and enveloped', () => {
     expect(String(r.playlist.tracks![0].artistId)).toBe('1');
   });
 });
+
+describe('a playlist’s annotations in XML', () => {
+  const xml = (inner: string) =>
+    `<?xml version="1.0"?><response status="ok" version="1.2"><playlist id="52b3733cc902160fa8bc9f34"><name>P</name>${inner}</playlist></response>`;
+
+  it('the real schema’s <annotation key="…">value</annotation> read as {key: value}, keys as plain data', () => {
+    const { body } = parseApiXml(xml('<annotations><annotation key="another key">another value</annotation><annotation key="__proto__">p</annotation><annotation key="e"/><annotation key="n">007</annotation></annotations>'));
+    const a = (body as any).playlist.annotations;
+    expect(Object.entries(a)).toEqual([['another key', 'another value'], ['__proto__', 'p'], ['e', ''], ['n', '007']]);
+    expect(Object.getPrototypeOf(a)).toBe(Object.prototype);
+  });
+
+  it('none, nil, and the element-per-key form an older sandbox sent', () => {
+    expect((parseApiXml(xml('<annotations/>')).body as any).playlist.annotations).toEqual({});
+    expect((parseApiXml(xml('<annotations xsi:nil="true"/>')).body as any).playlist.annotations).toBeNull();
+    expect((parseApiXml(xml('<annotations><origin>sandbox demo data</origin><k/></annotations>')).body as any).playlist.annotations).toEqual({ origin: 'sandbox demo data', k: '' });
+  });
+});
