@@ -10,8 +10,8 @@ import { parseApiXml } from '../client/xml';
 import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
-import { notice, session, sizeOption } from './context';
-import { interruptSignal, runContext, runEnv } from './lifecycle';
+import { holdMemory, notice, session } from './context';
+import { interruptSignal, runContext } from './lifecycle';
 import type { HeldDocument } from '../output/held';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
 import type { CommandContext } from './command';
@@ -83,10 +83,8 @@ export interface XmlListingOptions {
  * --limit cuts the items and says so on stderr.
  */
 export async function printXmlListing(o: XmlListingOptions): Promise<void> {
-  const env = runEnv().MCAT_HOLD_MEMORY;
-  const memory = sizeOption(env === undefined || env.trim() === '' ? undefined : env, 'MCAT_HOLD_MEMORY');
   const { HeldDocument } = await import('../output/held');
-  const held = new HeldDocument('xml', memory);
+  const held = new HeldDocument('xml', holdMemory());
   let total: number | undefined;
   let got = 0;
   async function* pages(): AsyncGenerator<XmlPage> {

@@ -21,6 +21,12 @@ export const HOLD_MEMORY = 4 * 1024 * 1024;
 /** Bytes read back from the spool per write to stdout. */
 const CHUNK = 1024 * 1024;
 
+/** Where a held document goes: a StreamWriter (streams.ts), which takes text already cleaned. */
+export interface HeldTarget {
+  send(chunk: string | Uint8Array): Promise<void>;
+  readonly closed: boolean;
+}
+
 export class HeldDocument {
   private pieces: string[] = [];
   /** UTF-16 units held in memory (a bound on the bytes within a factor of 3) */
@@ -48,23 +54,25 @@ export class HeldDocument {
     if (this.held > this.memoryLimit) this.spill();
   }
 
-  /** The whole document to stdout, then nothing more is held. */
-  async commit(): Promise<void> {
+  /** The whole document to stdout (or to `to`, a writer of the output sink's), then nothing more is held. */
+  async commit(to?: HeldTarget): Promise<void> {
+    const send = to ? (chunk: string | Uint8Array) => to.send(chunk) : printCleaned;
+    const closed = to ? () => to.closed : stdoutClosed;
     try {
       if (this.fd === undefined) {
         for (const piece of this.pieces.splice(0)) {
-          if (stdoutClosed()) return;
-          await printCleaned(piece);
+          if (closed()) return;
+          await send(piece);
         }
         return;
       }
-      for (let at = 0; at < this.spooled && !stdoutClosed(); ) {
+      for (let at = 0; at < this.spooled && !closed(); ) {
         // a buffer of its own per write: the stream may hold it until the reader takes it
         const buf = Buffer.allocUnsafe(Math.min(CHUNK, this.spooled - at));
         const n = readSync(this.fd, buf, 0, buf.length, at);
         if (n <= 0) throw new McatError('the held output ended early: its spool file was cut');
         at += n;
-        await printCleaned(buf.subarray(0, n));
+        await send(buf.subarray(0, n));
       }
     } finally {
       this.discard();

@@ -22,6 +22,8 @@ export interface OutputOptions {
   fieldsFlag?: string;
   /** --jq: the JSON document in, the text to print out (json only) */
   jq?: (document: unknown) => string | Promise<string>;
+  /** what a held document keeps in memory before its spool file (MCAT_HOLD_MEMORY; see held.ts) */
+  holdMemory?: number;
 }
 
 /** Where a list stands: the first item shown (from 1), how many were shown, the service's total. */
@@ -46,6 +48,11 @@ export interface ListInfo {
 export interface StreamOptions {
   /** bodies of every page → one envelope (json, xml); without it one page prints as is */
   merge?: (bodies: unknown[]) => unknown;
+  /**
+   * the dotted path of the list `merge` concatenates (mergePages's listPath): then json (without
+   * --jq or --fields) is made page by page and held until whole, rather than from every page kept
+   */
+  listPath?: string;
   list?: ListInfo;
 }
 
@@ -285,6 +292,30 @@ export function createOutput(opts: OutputOptions): Output {
           throw e;
         }
         if (!table) cutShort();
+        return;
+      }
+      if (opts.format === 'json' && so.merge && so.listPath && !opts.jq && !fields) {
+        // one document, whole or not at all (a failing page leaves stdout empty), memory flat
+        const { MergedJson } = await import('./json');
+        const { HeldDocument } = await import('./held');
+        const items = new HeldDocument('text', opts.holdMemory);
+        const json = new MergedJson(so.listPath);
+        let head: string;
+        let tail: string;
+        try {
+          for await (const page of pages) {
+            where(page);
+            items.add(json.page(page));
+          }
+          ({ head, tail } = json.end(so.merge));
+        } catch (e) {
+          items.discard();
+          throw e;
+        }
+        await writer().write(head);
+        await items.commit(writer());
+        await writer().write(tail);
+        cutShort();
         return;
       }
       const bodies: unknown[] = [];

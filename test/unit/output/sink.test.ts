@@ -104,6 +104,25 @@ describe('createOutput: streamPages', () => {
     // csv and tsv: the header goes out with the first page's rows
     expect(writes.map((w) => w.split('\n').length - 1)).toEqual(format === 'ndjson' ? [2, 2, 1] : [3, 2, 1]);
   });
+  it('json of a walk with its listPath: the same document, made page by page (merge sees counts, not the pages kept); a failure prints nothing', async () => {
+    const bodies = [page(1, [1, 2]), page(2, [3, 4]), page(3, [5])];
+    const seen: unknown[][] = [];
+    const spy = (b: unknown[]) => {
+      seen.push(b);
+      return merge(b);
+    };
+    const { o, text } = out('json');
+    await o.streamPages(pages(bodies), view, { merge: spy, listPath: 'releases.releases' });
+    expect(text()).toBe(JSON.stringify(merge(bodies), null, 2) + '\n');
+    expect((seen[0][1] as any).releases.releases).toEqual([0, 0]);
+    async function* failing() {
+      yield page(1, [1, 2]);
+      throw new Error('page 2 failed');
+    }
+    const cut = out('json');
+    await expect(cut.o.streamPages(failing(), view, { merge, listPath: 'releases.releases' })).rejects.toThrow('page 2 failed');
+    expect(cut.text()).toBe('');
+  });
   it.each(['ndjson', 'csv', 'tsv', 'table'] as Format[])('%s: a walk that fails after a page marks its error as cut short; before one, prints nothing', async (format) => {
     async function* failing(after: number) {
       if (after > 0) yield page(1, [1, 2]);
