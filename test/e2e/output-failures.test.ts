@@ -6,7 +6,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcat, type McatRun } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
-import { startEvilTextServer, type EvilRequest, type EvilReply, type EvilTextServer } from '../helpers/evil-text-server';
+import { sandboxUpstream, startEvilTextServer, type EvilRequest, type EvilReply, type EvilTextServer } from '../helpers/evil-text-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
@@ -27,13 +27,7 @@ function failing(req: EvilRequest): EvilReply | undefined {
 
 beforeAll(async () => {
   sb = await startTestSandbox();
-  const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
-  const user = sb.info.users.find((u) => u.userId === sb.info.examples.bigLockerUser)!;
-  proxy = await startEvilTextServer({
-    upstream: { baseUrl: sb.baseUrl, creds: { consumerKey: consumer.key, consumerSecret: consumer.secret, token: user.token, tokenSecret: user.tokenSecret } },
-    poisonKeys: [],
-    override: failing,
-  });
+  proxy = await startEvilTextServer({ upstream: sandboxUpstream(sb, sb.info.examples.bigLockerUser), poisonKeys: [], override: failing });
 });
 afterAll(async () => {
   await proxy?.close();
