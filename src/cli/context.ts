@@ -323,6 +323,12 @@ export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   return g.fields;
 }
 
+/** MCAT_HOLD_MEMORY: what a document held until whole keeps in memory before its spool file (output/held.ts). */
+export function holdMemory(): number | undefined {
+  const v = runContext().env.MCAT_HOLD_MEMORY;
+  return sizeOption(v === undefined || v.trim() === '' ? undefined : v, 'MCAT_HOLD_MEMORY');
+}
+
 export async function output(cmd: CommandContext, opts: { format?: Format } = {}): Promise<Output> {
   const g = globalsOf(cmd);
   const { createOutput } = await import('../output/sink');
@@ -345,6 +351,7 @@ export async function output(cmd: CommandContext, opts: { format?: Format } = {}
     width: terminalWidth(io.stdout, env),
     stdout: pager ? () => pagedStdout(pager) : stdoutStream(),
     notice,
+    holdMemory: format === 'json' || format === 'xml' ? holdMemory() : undefined,
   });
 }
 

@@ -109,6 +109,7 @@ export async function runListing(cmd: CommandContext, flags: PagingFlags, spec: 
   });
   await out.streamPages(pages, spec.view, {
     merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),
+    listPath: spec.listPath,
     list: listInfo(spec.pagingPath, { walked: true, limit }),
   });
 }

@@ -9,7 +9,7 @@ import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
 import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { commandPage, formatHelp } from './help-format';
-import { guardStreams, helpWidth, helpWritten, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
+import { guardStreams, helpWidth, helpWritten, incompleteNote, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
 import { asksForHelp } from './argv';
 
 declare const __MCAT_VERSION__: string;
@@ -144,6 +144,9 @@ function handleError(err: unknown, program: Command, args: readonly string[]): n
 /** The error's line (and hint) on stderr, its stack with --verbose; its exit code. */
 function reportError(err: unknown, args: readonly string[]): number {
   const verbose = args.includes('--verbose') || args.includes('-v');
+  // rows a streamed listing printed before it failed: said first, so they are not taken for all
+  const incomplete = incompleteNote(err);
+  if (incomplete) say(incomplete);
   for (const line of formatError(err).split('\n')) say(line);
   if (verbose && err instanceof Error && !(err instanceof McatError) && err.stack) {
     for (const line of err.stack.split('\n')) say(line);

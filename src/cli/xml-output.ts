@@ -1,6 +1,8 @@
 // `-o xml`: the service's own XML, asked for with Accept: application/xml and printed as
 // received (re-indented on a terminal), through the one writer in xml mode. Several answers
-// (--all, --limit, a batch of more than 500 ids) become one document: see output/xml-pages.ts.
+// (--all, --limit, a batch of more than 500 ids) become one document: see output/xml-pages.ts;
+// a walk's document is held back until it is whole (output/held.ts), so a failing page leaves
+// stdout empty rather than half a document.
 import type { ApiClient } from '../client/http';
 import { callXml, type Call } from '../client/call';
 import { paginate } from '../client/paging';
@@ -8,13 +10,14 @@ import { parseApiXml } from '../client/xml';
 import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
-import { notice, session } from './context';
+import { holdMemory, notice, session } from './context';
 import { interruptSignal, runContext } from './lifecycle';
+import type { HeldDocument } from '../output/held';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
 import type { CommandContext } from './command';
 
-/** One XML document written in pieces: re-indented on a terminal, ending in a newline. */
-function xmlWriter(): { write(piece: string): Promise<void>; end(): Promise<void> } {
+/** One XML document written in pieces (to `held`, when given): re-indented on a terminal, ending in a newline. */
+function xmlWriter(held?: HeldDocument): { write(piece: string): Promise<void>; end(): Promise<void> } {
   const tty = Boolean(runContext().io.stdout.isTTY);
   let depth = 0;
   let last = '';
@@ -23,10 +26,13 @@ function xmlWriter(): { write(piece: string): Promise<void>; end(): Promise<void
       if (tty) ({ text: piece, depth } = prettyXmlFragment(piece, depth));
       if (piece === '') return;
       last = piece;
-      await print(piece, 'xml');
+      if (held) held.add(piece);
+      else await print(piece, 'xml');
     },
     async end() {
-      if (last !== '' && !last.endsWith('\n')) await print('\n', 'xml');
+      if (last === '' || last.endsWith('\n')) return;
+      if (held) held.add('\n');
+      else await print('\n', 'xml');
     },
   };
 }
@@ -71,11 +77,14 @@ export interface XmlListingOptions {
 }
 
 /**
- * Pages of a listing (--all, --limit) as one document, written page by page as they arrive:
- * the first page's envelope (its totalItems the service's), every page's items. --limit cuts
- * the items and says so on stderr; a reader that went away stops the fetching.
+ * Pages of a listing (--all, --limit) as one document: the first page's envelope (its totalItems
+ * the service's), every page's items. Held back until the last page is in (past MCAT_HOLD_MEMORY
+ * in a spool file, see output/held.ts), then written: a page that fails leaves stdout empty.
+ * --limit cuts the items and says so on stderr.
  */
 export async function printXmlListing(o: XmlListingOptions): Promise<void> {
+  const { HeldDocument } = await import('../output/held');
+  const held = new HeldDocument('xml', holdMemory());
   let total: number | undefined;
   let got = 0;
   async function* pages(): AsyncGenerator<XmlPage> {
@@ -97,12 +106,15 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
       if (stdoutClosed()) return;
     }
   }
-  const w = xmlWriter();
-  for await (const piece of mergeXmlPages(pages(), o.limit)) {
-    await w.write(piece);
-    if (stdoutClosed()) return;
+  const w = xmlWriter(held);
+  try {
+    for await (const piece of mergeXmlPages(pages(), o.limit)) await w.write(piece);
+    await w.end();
+  } catch (e) {
+    held.discard();
+    throw e;
   }
-  await w.end();
+  await held.commit();
   // the document's totalItems is the service's count: what --limit left out is said here
   const line = o.limit !== undefined && total !== undefined
     ? limitLine(o.limit, { first: (o.startPage - 1) * o.pageSize + 1, shown: Math.min(got, o.limit), total, page: o.startPage })

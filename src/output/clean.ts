@@ -7,14 +7,26 @@
 // kept only as the end of a CRLF line end, where it moves nothing), DEL and C1 (U+0080–U+009F).
 // The escape is JSON's own, so JSON and NDJSON text cleaned this way still parse to the same
 // values (JSON.stringify escapes C0 itself; raw C1 and DEL can only stand inside its strings).
+//
+// Text for people (tables, and the lines on stderr: `line` and `styled`) also shows what would
+// reorder or hide it: bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C), with
+// which a title or an id can be made to read as another ("Trojan Source"), and invisible
+// characters (U+200B–U+200D, U+2060–U+206F, U+FEFF, U+00AD, U+180E, tag characters
+// U+E0000–U+E007F) that hide text or break column alignment. They become the same kind of escape
+// (`\u202e`, `\u{e0041}`). Kept where they are part of the text itself: a joiner inside an emoji
+// sequence (👩‍💻) or between letters of a script that writes with it (Persian, the Indic scripts),
+// and the tag characters of a subdivision flag (🏴 England). Data formats (json, ndjson, csv,
+// tsv, xml) keep them as the server sent them.
 
 import { isAscii } from 'node:buffer';
 
 /**
  * - `text`: plain text, JSON, NDJSON, CSV (its CRLF record ends are kept).
- * - `line`: one line for stderr: as `text`, and line breaks become spaces.
+ * - `line`: one line for people (stderr, a table cell): as `text`, line breaks become spaces, and
+ *   bidi controls and invisible characters become visible escapes too (see the top of this file).
  * - `styled`: a table mcat rendered: its cells were cleaned before colour was added, so the
- *   only escape sequences left are its own SGR colour codes, which are kept.
+ *   only escape sequences left are its own SGR colour codes, which are kept; the rest as `line`
+ *   (line breaks kept).
  * - `xml`: an XML document: DEL and C1 become character references (`&#x9B;`, the same value
  *   to an XML reader); C0 characters that XML 1.0 cannot carry at all, even as references,
  *   become the visible escape; a lone CR becomes LF (what an XML reader makes of it anyway).
@@ -26,8 +38,59 @@ import { isAscii } from 'node:buffer';
 export type CleanMode = 'text' | 'line' | 'styled' | 'xml' | 'json';
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
-const CONTROL_OR_SGR = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
 const ANY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\r]/;
+
+// Text for people: a subdivision flag's tag sequence (kept whole), the controls above, bidi
+// controls and invisible characters (U+DB40 is the lead surrogate of the tag characters).
+const FLAG = String.raw`\ud83c\udff4(?:\udb40[\udc30-\udc39\udc61-\udc7a]){2,7}\udb40\udc7f`;
+const UNSEEN = String.raw`[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|\udb40[\udc00-\udc7f]`;
+const HUMAN = new RegExp(String.raw`(${FLAG})|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)|${UNSEEN}`, 'g');
+const HUMAN_OR_SGR = new RegExp(String.raw`(\u001b\[[0-9;]*m)|${HUMAN.source}`, 'g');
+/** Any character the human modes may change (one scan: most text has none). */
+const ANY_HUMAN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\r\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udb40]/;
+/**
+ * What a table cell's text may need changed (cellText): ANY_HUMAN with tab and line breaks. One
+ * test per cell; a big locker's table has over a million, nearly all without any.
+ */
+export const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udb40]/;
+
+// Where a joiner (ZWNJ U+200C, ZWJ U+200D) is part of the text: inside an emoji ZWJ sequence, or
+// between two characters of a script that is written with joiners.
+const EMOJI_BEFORE_ZWJ = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]$/u;
+const EMOJI_AFTER_ZWJ = /^\p{Extended_Pictographic}$/u;
+const JOINING_SCRIPT =
+  /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}\p{Script=Thaana}]$/u;
+
+/** The code point before index i of s, as a string ('' at the start). */
+function before(s: string, i: number): string {
+  if (i <= 0) return '';
+  const c = s.charCodeAt(i - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && i >= 2) {
+    const h = s.charCodeAt(i - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return s.slice(i - 2, i);
+  }
+  return s[i - 1];
+}
+
+/** The code point at index i of s, as a string ('' at the end). */
+function at(s: string, i: number): string {
+  const cp = s.codePointAt(i);
+  return cp === undefined ? '' : String.fromCodePoint(cp);
+}
+
+function keptJoiner(c: string, s: string, i: number): boolean {
+  if (c !== '\u200c' && c !== '\u200d') return false;
+  const prev = before(s, i);
+  const next = at(s, i + 1);
+  if (c === '\u200d' && EMOJI_BEFORE_ZWJ.test(prev) && EMOJI_AFTER_ZWJ.test(next)) return true;
+  return JOINING_SCRIPT.test(prev) && JOINING_SCRIPT.test(next);
+}
+
+/** One match of HUMAN (or HUMAN_OR_SGR): kept, or its visible escape. */
+function human(m: string, keep: string | undefined, i: number, s: string): string {
+  if (keep !== undefined || keptJoiner(m, s, i)) return m;
+  return m.length === 2 ? `\\u{${m.codePointAt(0)!.toString(16)}}` : visible(m);
+}
 const CDATA = /(<!\[CDATA\[[\s\S]*?\]\]>)/;
 
 const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(4, '0');
@@ -61,14 +124,19 @@ export function clean(s: string, mode: CleanMode = 'text'): string {
     if (s.indexOf('\u007f') < 0 && Buffer.byteLength(s) === s.length) return s;
     mode = 'text';
   }
-  if (!ANY_CONTROL.test(s) && !(mode === 'line' && s.includes('\n'))) return s;
+  if (mode === 'line' || mode === 'styled') {
+    if (!ANY_HUMAN.test(s) && !(mode === 'line' && s.includes('\n'))) return s;
+  } else if (!ANY_CONTROL.test(s)) return s;
   switch (mode) {
     case 'text':
       return s.replace(CONTROL, visible);
     case 'line':
-      return s.replace(/\s*\r?\n\s*/g, ' ').replace(CONTROL, visible);
+      return s.replace(/\s*\r?\n\s*/g, ' ').replace(HUMAN, human);
     case 'styled':
-      return s.replace(CONTROL_OR_SGR, (m) => (m.length > 1 ? m : visible(m)));
+      // mcat's own colour codes are kept (group 1); the rest as HUMAN (its flag is group 2)
+      return s.replace(HUMAN_OR_SGR, (m: string, sgr: string | undefined, flag: string | undefined, i: number, all: string) =>
+        sgr !== undefined ? m : human(m, flag, i, all),
+      );
     case 'xml':
       return s
         .split(CDATA)

@@ -3,7 +3,7 @@
 // (the table renderer and chalk only for tables).
 import type { Format, View } from './types';
 import type { CleanMode } from './clean';
-import { writerFor, type StreamWriter, type WritableLike } from './streams';
+import { noteIncomplete, writerFor, type StreamWriter, type WritableLike } from './streams';
 import { FieldCheck, fieldReaders, getPath, pickReaders, type FieldReader } from './fields';
 
  
@@ -22,6 +22,8 @@ export interface OutputOptions {
   fieldsFlag?: string;
   /** --jq: the JSON document in, the text to print out (json only) */
   jq?: (document: unknown) => string | Promise<string>;
+  /** what a held document keeps in memory before its spool file (MCAT_HOLD_MEMORY; see held.ts) */
+  holdMemory?: number;
 }
 
 /** Where a list stands: the first item shown (from 1), how many were shown, the service's total. */
@@ -46,6 +48,11 @@ export interface ListInfo {
 export interface StreamOptions {
   /** bodies of every page → one envelope (json, xml); without it one page prints as is */
   merge?: (bodies: unknown[]) => unknown;
+  /**
+   * the dotted path of the list `merge` concatenates (mergePages's listPath): then json (without
+   * --jq or --fields) is made page by page and held until whole, rather than from every page kept
+   */
+  listPath?: string;
   list?: ListInfo;
 }
 
@@ -73,6 +80,13 @@ function positionOf(body: unknown, list: ListInfo | undefined): { page: number; 
   const page = Number(p?.page) > 0 ? Number(p?.page) : 1;
   const size = Number(p?.pageSize) > 0 ? Number(p?.pageSize) : 0;
   return { page, first: (page - 1) * size + 1, total };
+}
+
+/** What the error's report says first when a streamed listing stopped part way (see noteIncomplete). */
+export function incompleteLine(written: number, total: number | undefined): string {
+  const n = written.toLocaleString('en-GB');
+  const of = total !== undefined && total >= written ? ` of ${total.toLocaleString('en-GB')}` : '';
+  return `mcat: the output is incomplete: it stops after ${n}${of} item${written === 1 && of === '' ? '' : 's'}, at the error below`;
 }
 
 export function createOutput(opts: OutputOptions): Output {
@@ -115,27 +129,42 @@ export function createOutput(opts: OutputOptions): Output {
     const readers = fields ? fieldReaders(view, fields) : undefined;
     const check = readers ? new FieldCheck(readers, view, opts.fieldsFlag) : undefined;
     let held: string[] | undefined = check && !check.settled ? [] : undefined;
-    return {
+    let heldItems = 0;
+    const gate = {
       readers,
+      /** whether any text reached stdout, and the items in it */
+      started: false,
+      written: 0,
       see(item: unknown): void {
         if (held) check!.see(item);
       },
-      async emit(text: string): Promise<void> {
+      /** `text`: the lines of `items` items (0 for a header) */
+      async emit(text: string, items = 0): Promise<void> {
         if (held && check!.settled) {
           text = held.join('') + text;
+          items += heldItems;
           held = undefined;
         }
-        if (held) held.push(text);
-        else await write(text, how);
+        if (held) {
+          held.push(text);
+          heldItems += items;
+          return;
+        }
+        gate.started = true;
+        await write(text, how);
+        gate.written += items;
       },
       async end(): Promise<void> {
         if (!held) return;
         check!.check();
         const text = held.join('');
         held = undefined;
+        gate.started = true;
         await write(text, how);
+        gate.written += heldItems;
       },
     };
+    return gate;
   }
 
   async function json(doc: unknown): Promise<string> {
@@ -197,6 +226,7 @@ export function createOutput(opts: OutputOptions): Output {
         const gate = fieldGate(view, opts.format === 'ndjson' ? 'json' : mode);
         let line: ((item: unknown) => string) | undefined;
         let table: import('./table').TableStream | undefined;
+        let header = '';
         if (opts.format === 'ndjson') {
           const { ndjsonLine } = await import('./ndjson');
           const readers = gate.readers;
@@ -209,41 +239,83 @@ export function createOutput(opts: OutputOptions): Output {
           const { tsvLine } = await import('./tsv');
           const toLine = opts.format === 'csv' ? csvLine : tsvLine;
           const cols = csvColumns(view, fields);
-          await gate.emit(toLine(cols.header));
+          // the header goes out with the first page's rows: a walk that fails before them prints nothing
+          header = toLine(cols.header);
           line = (item) => toLine(cols.values(item));
         }
         // NDJSON of whole items: each page's lines as bytes, written without a page-sized string
         const nd = opts.format === 'ndjson' ? await import('./ndjson') : undefined;
         const bytes = nd && !gate.readers ? nd.ndjsonBytes : undefined;
-        for await (const page of pages) {
-          if (out.closed) return; // leaving the loop stops the page fetching too
-          if (nd && page instanceof nd.NdjsonLines) {
-            if (!bytes) throw new Error('internal: NDJSON lines made elsewhere for a listing with --fields');
-            shown += page.count;
-            await writer().send(page.bytes);
-            continue;
+        try {
+          for await (const page of pages) {
+            if (out.closed) return; // leaving the loop stops the page fetching too
+            if (nd && page instanceof nd.NdjsonLines) {
+              if (!bytes) throw new Error('internal: NDJSON lines made elsewhere for a listing with --fields');
+              shown += page.count;
+              gate.started = true;
+              await writer().send(page.bytes);
+              gate.written += page.count;
+              continue;
+            }
+            where(page);
+            if (bytes) {
+              const items = view.items(page);
+              gate.started = true;
+              await writer().writeJsonBytes(bytes(items));
+              gate.written += items.length;
+              continue;
+            }
+            if (table) {
+              const items = view.items(page);
+              for (const item of items) gate.see(item);
+              await gate.emit(table.page(page), items.length);
+              continue;
+            }
+            // a page's lines in one write: one cleaning pass and one write call a page, not one a line
+            let text = header;
+            header = '';
+            const items = view.items(page);
+            for (const item of items) {
+              gate.see(item);
+              text += line!(item);
+            }
+            await gate.emit(text, items.length);
           }
-          where(page);
-          if (bytes) {
-            await writer().writeJsonBytes(bytes(view.items(page)));
-            continue;
-          }
-          if (table) {
-            for (const item of view.items(page)) gate.see(item);
-            await gate.emit(table.page(page));
-            continue;
-          }
-          // a page's lines in one write: one cleaning pass and one write call a page, not one a line
-          let text = '';
-          for (const item of view.items(page)) {
-            gate.see(item);
-            text += line!(item);
-          }
-          await gate.emit(text);
+          if (table) await gate.emit(table.end([pos ? so.list?.more?.({ ...pos, shown }) : undefined]));
+          if (header) await gate.emit(header);
+          await gate.end();
+        } catch (e) {
+          // the rows already out stay out (these formats stream): the error's report says they are not
+          // all (an interruption's own line says the listing was stopped)
+          const interrupted = e instanceof Error && (e.name === 'AbortedError' || e.name === 'AbortError');
+          if (gate.started && !out.closed && !interrupted) noteIncomplete(e, incompleteLine(gate.written, pos?.total));
+          throw e;
         }
-        if (table) await gate.emit(table.end([pos ? so.list?.more?.({ ...pos, shown }) : undefined]));
-        await gate.end();
         if (!table) cutShort();
+        return;
+      }
+      if (opts.format === 'json' && so.merge && so.listPath && !opts.jq && !fields) {
+        // one document, whole or not at all (a failing page leaves stdout empty), memory flat
+        const { MergedJson } = await import('./json');
+        const { HeldDocument } = await import('./held');
+        const items = new HeldDocument('text', opts.holdMemory);
+        const json = new MergedJson(so.listPath);
+        let head: string;
+        let tail: string;
+        try {
+          for await (const page of pages) {
+            where(page);
+            items.add(json.page(page));
+          }
+          ({ head, tail } = json.end(so.merge));
+        } catch (e) {
+          items.discard();
+          throw e;
+        }
+        await writer().write(head);
+        await items.commit(writer());
+        await writer().write(tail);
+        cutShort();
         return;
       }
       const bodies: unknown[] = [];

@@ -181,6 +181,26 @@ export function print(text: string, mode: CleanMode = 'text'): Promise<void> {
   return out().write(text, mode);
 }
 
+const incomplete = new WeakMap<object, string>();
+
+/**
+ * Marks an error that ended a streamed listing (ndjson, csv, tsv, table) after some of its rows were
+ * printed: its report (cli/main.ts) says `line` first, so the rows on stdout are not taken for all.
+ */
+export function noteIncomplete(err: unknown, line: string): void {
+  if (err !== null && typeof err === 'object') incomplete.set(err, line);
+}
+
+/** The line noteIncomplete left on an error, if any. */
+export function incompleteNote(err: unknown): string | undefined {
+  return err !== null && typeof err === 'object' ? incomplete.get(err) : undefined;
+}
+
+/** Text or bytes already cleaned (a held document's pieces, see held.ts), to stdout as they are. */
+export function printCleaned(chunk: string | Uint8Array): Promise<void> {
+  return out().send(chunk);
+}
+
 /** true once stdout's reader has gone: a streaming command stops there (and fetches no more). */
 export function stdoutClosed(): boolean {
   return out().closed || Boolean(stdout().destroyed);

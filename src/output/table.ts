@@ -6,7 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Column, Row, Style, Tally, View } from './types';
 import { columnText, fieldReaders, type FieldReader } from './fields';
-import { clean } from './clean';
+import { clean, NOT_PLAIN } from './clean';
 import { cut, textWidth } from './width';
 
 export { cut, textWidth };
@@ -25,10 +25,10 @@ const MIN_CUT = 8;
 
 // ---- cells ----
 
-/** A cell's text: one line, control characters (escape codes from data included) made visible escapes. */
-/** What cellText changes: control characters (tab and line breaks among them), DEL and C1. */
-const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f]/;
-
+/**
+ * A cell's text: one line; control characters (escape codes from data included), bidi controls and
+ * invisible characters made visible escapes (clean.ts, `line`), so the widths measured are drawn.
+ */
 export function cellText(v: unknown): string {
   let s: string;
   if (v === null || v === undefined) s = '';

@@ -109,7 +109,9 @@ describe('stdout whose reader has gone', () => {
     }
   });
 
-  it('no more requests once the reader has gone: locker pages (ndjson and xml) and export', async () => {
+  // (-o xml and -o json hold their document back until it is whole, so they cannot see the reader
+  // go before the walk ends: see output-failures.test.ts)
+  it('no more requests once the reader has gone: locker pages (ndjson) and export', async () => {
     const big = sb.info.users.find((u) => u.userId === sb.info.examples.bigLockerUser)!;
     const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
     const proxy = await startEvilTextServer({
@@ -120,7 +122,7 @@ describe('stdout whose reader has gone', () => {
       const env = { ...profile(), MCAT_BASE_URL: proxy.baseUrl, MCAT_USER_ID: big.userId };
       const total = Number(JSON.parse((await mcat(['locker', '--page-size', '1', '-o', 'json'], { env })).stdout).locker.lockerReleases.totalItems);
       expect(total).toBeGreaterThan(10);
-      for (const format of ['ndjson', 'xml']) {
+      for (const format of ['ndjson']) {
         proxy.requests.length = 0;
         const r = await withGoneReader(['locker', '--all', '--page-size', '1', '-o', format], env);
         expect(r.code, r.stderr).toBe(0);

@@ -54,6 +54,16 @@ export interface EvilOptions {
   override?: (req: EvilRequest) => EvilReply | undefined;
 }
 
+/** The upstream of a sandbox for `user` (its multi-country consumer): what EvilOptions.upstream takes. */
+export function sandboxUpstream(
+  sb: { baseUrl: string; info: { consumers: { key: string; secret: string; countries: string[] }[]; users: { userId: string; token: string; tokenSecret: string }[] } },
+  userId: string,
+): NonNullable<EvilOptions['upstream']> {
+  const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
+  const user = sb.info.users.find((u) => u.userId === userId)!;
+  return { baseUrl: sb.baseUrl, creds: { consumerKey: consumer.key, consumerSecret: consumer.secret, token: user.token, tokenSecret: user.tokenSecret } };
+}
+
 export function poisonJson(value: unknown, keys: Set<string>): unknown {
   if (Array.isArray(value)) return value.map((v) => poisonJson(v, keys));
   if (value && typeof value === 'object') {

@@ -125,3 +125,65 @@ describe('clean: xml', () => {
     expect(clean('<t>a\rb</t>\r\n', 'xml')).toBe('<t>a\nb</t>\r\n');
   });
 });
+
+describe('clean: bidi controls and invisible characters, in text for people only', () => {
+  const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+  const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e'];
+  const hexOf = (c: string) => c.codePointAt(0)!.toString(16).padStart(4, '0');
+
+  it.each(['line', 'styled'] as const)('%s: each bidi control becomes its escape, mixed with normal text', (mode) => {
+    for (const c of BIDI) expect(clean(`Title ${c}evil${c} end`, mode)).toBe(`Title \\u${hexOf(c)}evil\\u${hexOf(c)} end`);
+    // the Trojan Source spoof of an id: what the terminal would show reversed is shown as sent
+    expect(clean('id 1234\u202e5678\u202c', mode)).toBe('id 1234\\u202e5678\\u202c');
+  });
+
+  it.each(['line', 'styled'] as const)('%s: each zero-width or invisible character becomes its escape between Latin letters', (mode) => {
+    for (const c of INVISIBLE) expect(clean(`ad${c}min`, mode)).toBe(`ad\\u${hexOf(c)}min`);
+    expect(clean('a\u2062b\u206ac', mode)).toBe('a\\u2062b\\u206ac');
+  });
+
+  it('tag characters (ASCII smuggled out of sight) become \\u{e00xx} escapes; a subdivision flag is kept', () => {
+    const hidden = 'Hits' + [...'ignore'].map((ch) => String.fromCodePoint(0xe0000 + ch.charCodeAt(0))).join('');
+    expect(clean(hidden, 'line')).toBe('Hits\\u{e0069}\\u{e0067}\\u{e006e}\\u{e006f}\\u{e0072}\\u{e0065}');
+    expect(clean('x\u{e0001}y\u{e007f}', 'line')).toBe('x\\u{e0001}y\\u{e007f}');
+    const england = '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}';
+    expect(clean(`Anthem ${england} live`, 'line')).toBe(`Anthem ${england} live`);
+    // tags after a flag that do not form a tag sequence (no cancel tag): escaped
+    expect(clean('\u{1f3f4}\u{e0067}\u{e0062}', 'line')).toBe('\u{1f3f4}\\u{e0067}\\u{e0062}');
+  });
+
+  it('combining marks, emoji (ZWJ sequences, skin tones, flags, keycaps) and joiners of scripts written with them are left alone', () => {
+    const kept = [
+      'Beyonce\u0301 — Café, Zoë, ñ',
+      'Sigur Rós ✓ 日本語 한국어',
+      '👩\u200d💻 👨\u200d👩\u200d👧 🏳\ufe0f\u200d🌈 👍🏽 🇬🇧 1\ufe0f\u20e3',
+      'می\u200cخواهم', // Persian: ZWNJ inside a word
+      'क्\u200dष', // Devanagari: ZWJ after a virama
+      'שלום עולם مرحبا', // right-to-left text itself (no controls) is text
+    ];
+    for (const s of kept) {
+      expect(clean(s, 'line')).toBe(s);
+      expect(clean(s, 'styled')).toBe(s);
+    }
+    // a joiner where it joins nothing is shown
+    expect(clean('a\u200db', 'line')).toBe('a\\u200db');
+    expect(clean('👩\u200d', 'line')).toBe('👩\\u200d');
+  });
+
+  it('styled keeps mcat\'s own colour codes around an escaped bidi control', () => {
+    expect(clean('\u001b[1mID\u001b[22m x\u202ey', 'styled')).toBe('\u001b[1mID\u001b[22m x\\u202ey');
+  });
+
+  it('data stays exactly as the server sent it: text (json, csv, tsv), json and xml modes leave them all', () => {
+    const s = `a${BIDI.join('')}${INVISIBLE.join('')}\u{e0041}b`;
+    expect(clean(s, 'text')).toBe(s);
+    expect(clean(JSON.stringify({ t: s }), 'json')).toBe(JSON.stringify({ t: s }));
+    expect(clean(`<t>${s}</t>`, 'xml')).toBe(`<t>${s}</t>`);
+    expect(clean(`1,"${s}"\r\n`, 'text')).toBe(`1,"${s}"\r\n`);
+  });
+
+  it('what it leaves is plain: the cleaned text has none of them raw', () => {
+    const all = [...BIDI, ...INVISIBLE, '\u{e0041}', '\u2061'].join('x');
+    expect(clean(all, 'line')).not.toMatch(/[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|\udb40[\udc00-\udc7f]/);
+  });
+});

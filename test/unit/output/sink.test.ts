@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { capture } from '../../helpers/capture';
 import { XMLValidator } from 'fast-xml-parser';
 import { createOutput } from '../../../src/output/sink';
+import { incompleteNote } from '../../../src/output/streams';
 import { mergePages } from '../../../src/output/json';
 import type { Format, View } from '../../../src/output/types';
 
@@ -100,8 +101,42 @@ describe('createOutput: streamPages', () => {
     });
     const o = createOutput({ format, color: false, width: 80, stdout: stream as any });
     await o.streamPages(pages([page(1, [1, 2]), page(2, [3, 4]), page(3, [5])]), view, { merge });
-    const pageWrites = format === 'ndjson' ? writes : writes.slice(1); // csv and tsv: the header first
-    expect(pageWrites.map((w) => w.split('\n').length - 1)).toEqual([2, 2, 1]);
+    // csv and tsv: the header goes out with the first page's rows
+    expect(writes.map((w) => w.split('\n').length - 1)).toEqual(format === 'ndjson' ? [2, 2, 1] : [3, 2, 1]);
+  });
+  it('json of a walk with its listPath: the same document, made page by page (merge sees counts, not the pages kept); a failure prints nothing', async () => {
+    const bodies = [page(1, [1, 2]), page(2, [3, 4]), page(3, [5])];
+    const seen: unknown[][] = [];
+    const spy = (b: unknown[]) => {
+      seen.push(b);
+      return merge(b);
+    };
+    const { o, text } = out('json');
+    await o.streamPages(pages(bodies), view, { merge: spy, listPath: 'releases.releases' });
+    expect(text()).toBe(JSON.stringify(merge(bodies), null, 2) + '\n');
+    expect((seen[0][1] as any).releases.releases).toEqual([0, 0]);
+    async function* failing() {
+      yield page(1, [1, 2]);
+      throw new Error('page 2 failed');
+    }
+    const cut = out('json');
+    await expect(cut.o.streamPages(failing(), view, { merge, listPath: 'releases.releases' })).rejects.toThrow('page 2 failed');
+    expect(cut.text()).toBe('');
+  });
+  it.each(['ndjson', 'csv', 'tsv', 'table'] as Format[])('%s: a walk that fails after a page marks its error as cut short; before one, prints nothing', async (format) => {
+    async function* failing(after: number) {
+      if (after > 0) yield page(1, [1, 2]);
+      throw new Error('page 2 failed');
+    }
+    const cut = out(format);
+    const err = await cut.o.streamPages(failing(1), view, { merge, list: { pagingPath: 'releases' } }).catch((e: unknown) => e);
+    expect(cut.text()).toMatch(/T2/);
+    expect(incompleteNote(err)).toBe('mcat: the output is incomplete: it stops after 2 of 3 items, at the error below');
+    const none = out(format);
+    const early = await none.o.streamPages(failing(0), view, { merge }).catch((e: unknown) => e);
+    expect(none.text()).toBe('');
+    expect(early).toBeInstanceOf(Error);
+    expect(incompleteNote(early)).toBeUndefined();
   });
   it('ndjson lines are cleaned: DEL and C1 in a value become escapes, the line still parses to it', async () => {
     const { o, text } = out('ndjson');

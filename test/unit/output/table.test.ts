@@ -52,6 +52,26 @@ describe('renderTable', () => {
     expect(text).toContain('evil\\u001b[31mred next');
   });
 
+  it('bidi controls and invisible characters in the data are shown as escapes, and the columns stay aligned', () => {
+    const list = [
+      { id: 1, title: 'Plain title', artist: { name: 'Plain' }, year: 2001 },
+      { id: 2, title: 'Hits \u202e3pm.exe\u202c', artist: { name: 'ad\u200bmin\u2066x\u2069' }, year: 2002 },
+      { id: 3, title: 'Zero\ufeff\u00adwidth\u{e0041}', artist: { name: '👩\u200d💻 Café' }, year: 2003 },
+    ];
+    const text = renderTable(view, { list }, { color: false, width: 120 });
+    expect(text).not.toMatch(/[\u00ad\u200b\u202a-\u202e\u2066-\u2069\ufeff]|\udb40/);
+    expect(text).toContain('Hits \\u202e3pm.exe\\u202c');
+    expect(text).toContain('ad\\u200bmin\\u2066x\\u2069');
+    expect(text).toContain('Zero\\ufeff\\u00adwidth\\u{e0041}');
+    expect(text).toContain('👩\u200d💻 Café'); // an emoji sequence is left whole
+    // every row's Year column ends at the same terminal cell as the header's
+    const lines = text.trimEnd().split('\n');
+    const ends = lines.map((l) => textWidth(l));
+    expect(new Set(ends).size).toBe(1);
+    const at = lines.map((l) => textWidth(l.slice(0, l.search(/(Year|200\d)$/))));
+    expect(new Set(at).size).toBe(1);
+  });
+
   const rowsView: View = {
     columns: [
       { key: 'id', header: 'ID', align: 'right', shrink: false },

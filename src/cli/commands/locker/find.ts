@@ -48,7 +48,7 @@ async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
     }
   }
   const { mergePages } = await import('../../../output/json');
-  await out.streamPages(pages(), lockerView, { merge: (bodies) => mergePages(bodies, { listPath: LIST, pagingPath: PAGING }) });
+  await out.streamPages(pages(), lockerView, { merge: (bodies) => mergePages(bodies, { listPath: LIST, pagingPath: PAGING }), listPath: LIST });
   if (interrupted()) throw new InterruptedError(`interrupted after ${searched} releases: the matches shown are not all of them`);
   const whose = s.userId ? `user ${s.userId}'s locker` : 'the locker';
   if (found === 0) say(`mcat: nothing in ${whose} matches "${query}" (${searched.toLocaleString('en-GB')} releases searched)`);

@@ -151,6 +151,7 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   }
   const { mergePages } = await import('../../../output/json');
   await out.streamPages(pages(), lockerView, {
+    listPath: LIST,
     merge: (bodies: unknown[]) => {
       // the first page's envelope with every page's releases: an object
       const merged = mergePages(bodies, { listPath: LIST, pagingPath: PAGING }) as Record<string, unknown>;
