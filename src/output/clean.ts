@@ -156,3 +156,29 @@ export function cleanJsonBytes(s: string): Buffer | string {
   if (bytes.length === s.length && bytes.indexOf(0x7f) < 0) return bytes;
   return clean(s, 'text');
 }
+
+// A file name made from server text (a download saved under its title): no path separator, no
+// character Windows refuses, no control, bidi control or invisible character (a title carrying
+// U+202E would be saved as `…gpj.exe` shown backwards), runs of white space as one space. Cut at a
+// whole character to at most 200 bytes of UTF-8, so that with its extension and a `.part` suffix
+// it stays under the 255 bytes file systems allow in a name.
+const NOT_IN_FILE_NAME = new RegExp(String.raw`(?:[\\/:*?"<>|\u0000-\u001f\u007f-\u009f]|${UNSEEN})+`, 'g');
+const FILE_NAME_BYTES = 200;
+
+/** `s` as one safe file name (no extension); `fallback` when nothing is left of it. */
+export function safeFileName(s: string, fallback: string): string {
+  let name = s.replace(/\s+/g, ' ').replace(NOT_IN_FILE_NAME, '_').trim();
+  if (Buffer.byteLength(name) > FILE_NAME_BYTES) {
+    let bytes = 0;
+    let cut = '';
+    for (const ch of name) {
+      bytes += Buffer.byteLength(ch);
+      if (bytes > FILE_NAME_BYTES) break;
+      cut += ch;
+    }
+    name = cut.trim();
+  }
+  // '.' and '..' name folders, and a leading dot hides the file
+  name = name.replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+  return name || fallback;
+}

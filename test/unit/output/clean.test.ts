@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { clean, cleanJsonBytes } from '../../../src/output/clean';
+import { clean, cleanJsonBytes, safeFileName } from '../../../src/output/clean';
 import { RAW_CONTROL } from '../../helpers/evil-text-server';
 
 const OSC_TITLE = '\u001b]0;owned\u0007';
@@ -185,5 +185,37 @@ describe('clean: bidi controls and invisible characters, in text for people only
   it('what it leaves is plain: the cleaned text has none of them raw', () => {
     const all = [...BIDI, ...INVISIBLE, '\u{e0041}', '\u2061'].join('x');
     expect(clean(all, 'line')).not.toMatch(/[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|\udb40[\udc00-\udc7f]/);
+  });
+});
+
+describe('safeFileName: a download saved under a title from the server', () => {
+  it('no path separator, reserved character or control: each run becomes one _', () => {
+    expect(safeFileName('a/b\\c:d*e?f"g<h>i|j', 't')).toBe('a_b_c_d_e_f_g_h_i_j');
+    expect(safeFileName('x\u001b]0;owned\u0007y\u009b', 't')).toBe('x_]0;owned_y_');
+  });
+
+  it('a bidi control or invisible character cannot make the name read as another', () => {
+    // 'song\u202egpj.exe' would show as 'songexe.jpg' in a file manager
+    expect(safeFileName('song\u202egpj.exe', 't')).toBe('song_gpj.exe');
+    expect(safeFileName('a\u200bb\u2066c\u2069d\ufeffe\u00adf\u{e0041}g', 't')).toBe('a_b_c_d e_f_g'); // U+FEFF is white space to JavaScript
+  });
+
+  it('white space folds to one space; letters, accents and emoji stay', () => {
+    expect(safeFileName('  Björk -\t\tJóga  🎵 ', 't')).toBe('Björk - Jóga 🎵');
+  });
+
+  it('at most 200 bytes of UTF-8, cut at a whole character (a long CJK or emoji title fits a 255-byte name)', () => {
+    const cjk = safeFileName('音'.repeat(120), 't');
+    expect(Buffer.byteLength(cjk)).toBeLessThanOrEqual(200);
+    expect(cjk).toBe('音'.repeat(66));
+    const emoji = safeFileName('🎵'.repeat(60), 't');
+    expect(emoji).toBe('🎵'.repeat(50));
+    expect(emoji).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
+  it('never a hidden file or a folder name; the fallback when nothing is left', () => {
+    expect(safeFileName('..', 't')).toBe('__');
+    expect(safeFileName('.bashrc', 't')).toBe('_bashrc');
+    expect(safeFileName('   ', 'track')).toBe('track');
   });
 });

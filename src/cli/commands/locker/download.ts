@@ -7,6 +7,7 @@ import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
 import type { DownloadUrl } from '../../../client/schemas/locker';
 import { pipeToStdout, stdoutClosed } from '../../../output/streams';
+import { safeFileName } from '../../../output/clean';
 import { InterruptedError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 
@@ -63,10 +64,6 @@ async function downloadsLeftAfter(ctx: CommandContext, s: Session, trackId: numb
   return `${left} download${left === 1 ? '' : 's'} left`;
 }
 
-function safeName(s: string): string {
-  return s.replace(/[\\/:*?"<>|\u0000-\u001f\u007f-\u009f]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 120) || 'track';
-}
-
 /** The longest a whole download may take (MCAT_DOWNLOAD_TIMEOUT, --download-timeout), ms. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
@@ -110,7 +107,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   const fmt = chosen?.format;
   const ext = /flac/i.test(fmt?.description ?? '') ? 'flac' : /aac|mp4|m4a/i.test(fmt?.description ?? '') ? 'm4a' : 'mp3';
   const artist = lt.track?.artist?.appearsAs ?? lt.track?.artist?.name ?? lr.release?.artist?.name ?? '';
-  const target = dest ?? `${safeName(`${artist ? artist + ' - ' : ''}${title}`)}.${ext}`;
+  const target = dest ?? `${safeFileName(`${artist ? artist + ' - ' : ''}${title}`, 'track')}.${ext}`;
   // the default name is known only now: still before the request that uses up a download
   if (dest === undefined) await checkTarget(target, clobber);
   if (flags.dryRun) {
