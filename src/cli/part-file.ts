@@ -3,6 +3,7 @@
 // 0600), which is moved into place only once complete and removed on failure or Ctrl-C.
 import { constants, unlinkSync } from 'node:fs';
 import { link, lstat, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { cutToBytes } from '../output/clean';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -78,7 +79,8 @@ export class PartFile {
 
   /** A new, empty temporary file beside `target` (created, never opened through a symlink). */
   static async create(target: string): Promise<PartFile> {
-    const name = `.${basename(target).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.part`;
+    // a name the file system takes: at most 100 bytes of the target's (up to 255), cut at a whole character
+    const name = `.${cutToBytes(basename(target), 100)}.${process.pid}-${randomBytes(4).toString('hex')}.part`;
     const path = join(dirname(target), name);
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
     try {

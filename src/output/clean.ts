@@ -168,17 +168,21 @@ const FILE_NAME_BYTES = 200;
 /** `s` as one safe file name (no extension); `fallback` when nothing is left of it. */
 export function safeFileName(s: string, fallback: string): string {
   let name = s.replace(/\s+/g, ' ').replace(NOT_IN_FILE_NAME, '_').trim();
-  if (Buffer.byteLength(name) > FILE_NAME_BYTES) {
-    let bytes = 0;
-    let cut = '';
-    for (const ch of name) {
-      bytes += Buffer.byteLength(ch);
-      if (bytes > FILE_NAME_BYTES) break;
-      cut += ch;
-    }
-    name = cut.trim();
-  }
+  name = cutToBytes(name, FILE_NAME_BYTES).trim();
   // '.' and '..' name folders, and a leading dot hides the file
   name = name.replace(/^\.+/, (dots) => '_'.repeat(dots.length));
   return name || fallback;
+}
+
+/** `s` cut at a whole character (never between surrogates) to at most `max` bytes of UTF-8. */
+export function cutToBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  let bytes = 0;
+  let cut = '';
+  for (const ch of s) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > max) break;
+    cut += ch;
+  }
+  return cut;
 }

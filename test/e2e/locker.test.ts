@@ -148,6 +148,16 @@ describe('locker download and stream-check', () => {
     expect(after.remainingDownloads).toBe(t.remainingDownloads - 1);
   });
 
+  it('saves to a name of 255 bytes (the most a file system takes): its temporary file beside it fits too', async () => {
+    const releases = await lockerAll();
+    const t = pickTrack(releases, (t, r) => r.available !== false && t.remainingDownloads > 1);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-dl-'));
+    const name = '音'.repeat(81) + '.mp3'; // 247 bytes of UTF-8 in 85 characters
+    const r = await run(['locker', 'download', String(t.track.id), '-O', join(dir, name)]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+
   it('stream-check never decrements', async () => {
     const releases = await lockerAll();
     const t = pickTrack(releases, (t, r) => r.available !== false && t.remainingDownloads > 0);
