@@ -1,0 +1,64 @@
+// A page's table rows made elsewhere (the locker walk's worker thread, src/cli/locker-worker.ts):
+// the view's rows with their cells already through cellText (the one cell cleaner), packed in
+// one string, so that the thread that fetches and writes neither parses the page nor holds its
+// objects. TableStream.rows() lays them out as it lays out the rows it makes itself (the same
+// plan, widths and cutting); the page's text still passes the writer's cleaning.
+import { cellText } from './cell';
+import type { Row } from './types';
+
+/**
+ * Ends each field of a packed row. cellText leaves no C0 character in a cell (line breaks become
+ * spaces, tabs spaces, every other control character a visible escape), nor in a marker: the
+ * separator cannot stand inside a field.
+ */
+export const FIELD_END = '\u0000';
+
+/** Fields a packed row has before its cells: its style, its marker. */
+export const ROW_HEAD = 2;
+
+/**
+ * Rows packed: per row its style, its marker (through cellText) and one cell per column (through
+ * cellText; '' for a column not in `shown`), each followed by FIELD_END.
+ */
+export function packRows(rows: readonly Row[], columns: number, shown?: ReadonlySet<number>): string {
+  // one array joined once: a string of += would be a rope of ~4,000 pieces a page, flattened by postMessage
+  const fields: string[] = new Array(rows.length * (ROW_HEAD + columns) + 1);
+  let f = 0;
+  for (const r of rows) {
+    fields[f++] = r.style ?? '';
+    fields[f++] = r.marker === undefined ? '' : cellText(r.marker);
+    const cells = r.cells;
+    for (let i = 0; i < columns; i++) fields[f++] = shown && !shown.has(i) ? '' : cellText(cells[i]);
+  }
+  fields[f] = '';
+  return fields.join(FIELD_END);
+}
+
+export class TableRows {
+  constructor(
+    /** packRows' text */
+    readonly packed: string,
+    /** cells a row */
+    readonly columns: number,
+    /** the rows of each item (a release: its row and its tracks'), in order */
+    readonly itemRows: readonly number[],
+    /** what each item adds to the view's tally (Tally.itemCounts), the items' numbers end to end */
+    readonly tally: readonly number[],
+  ) {}
+
+  /** items (list entries) in it */
+  get count(): number {
+    return this.itemRows.length;
+  }
+
+  /** The rows of the first `n` items. */
+  first(n: number): TableRows {
+    if (n >= this.count) return this;
+    let rows = 0;
+    for (let i = 0; i < n; i++) rows += this.itemRows[i];
+    let end = 0;
+    for (let f = rows * (ROW_HEAD + this.columns); f > 0; f--) end = this.packed.indexOf(FIELD_END, end) + 1;
+    const width = this.count ? this.tally.length / this.count : 0;
+    return new TableRows(this.packed.slice(0, end), this.columns, this.itemRows.slice(0, n), this.tally.slice(0, n * width));
+  }
+}
