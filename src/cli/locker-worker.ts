@@ -65,7 +65,8 @@ export function readPage(m: PageIn, check: Check | undefined = PRECOMPILED[LOCKE
   const keys = items.map(lockerReleaseKey);
   const pagingOut = { page: paging.page, pageSize: paging.pageSize, totalItems: paging.totalItems };
   // the checker vouched for the items' shape: LockerRelease's
-  if (m.table) return { id: m.id, ok: true, paging: pagingOut, keys, rows: lockerTableRows(items as LockerRelease[], m.table.shown) };
+  // (JSON writes a NUL in a string only as \u0000: without one, no cell holds the packing's separator)
+  if (m.table) return { id: m.id, ok: true, paging: pagingOut, keys, rows: lockerTableRows(items as LockerRelease[], m.table.shown, Buffer.from(m.bytes).indexOf('\\u0000') < 0) };
   // the lines cut from the page's bytes where they are what JSON.stringify would write; not once
   // the checker changed the body (a default filled in): then the text is not the value
   const clean = cleanJsonUtf8(fit.changed ? ndjsonBytes(items) : ndjsonBytesFrom(page, LOCKER_LIST_KEYS, items));

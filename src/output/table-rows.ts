@@ -1,15 +1,15 @@
 // A page's table rows made elsewhere (the locker walk's worker thread, src/cli/locker-worker.ts):
-// the view's rows with their cells already through cellText (the one cell cleaner), packed in
-// one string, so that the thread that fetches and writes neither parses the page nor holds its
-// objects. TableStream.rows() lays them out as it lays out the rows it makes itself (the same
-// plan, widths and cutting); the page's text still passes the writer's cleaning.
+// the view's rows packed in one string, so that the thread that fetches and writes neither parses
+// the page nor holds its objects. TableStream.rows() puts each cell through cellText (the one cell
+// cleaner), as for the rows it makes itself, and lays them out by the same plan, widths and
+// cutting; the page's text still passes the writer's cleaning.
 import { cellText } from './cell';
 import type { Row } from './types';
 
 /**
- * Ends each field of a packed row. cellText leaves no C0 character in a cell (line breaks become
- * spaces, tabs spaces, every other control character a visible escape), nor in a marker: the
- * separator cannot stand inside a field.
+ * Ends each field of a packed row. A field cannot hold it: packRows puts a cell through cellText
+ * (which leaves no C0 character: line breaks and tabs become spaces, every other control character
+ * a visible escape) unless it is a string its caller knows holds no NUL.
  */
 export const FIELD_END = '\u0000';
 
@@ -17,10 +17,12 @@ export const FIELD_END = '\u0000';
 export const ROW_HEAD = 2;
 
 /**
- * Rows packed: per row its style, its marker (through cellText) and one cell per column (through
- * cellText; '' for a column not in `shown`), each followed by FIELD_END.
+ * Rows packed: per row its style, its marker (through cellText) and one cell per column ('' for a
+ * column not in `shown`), each followed by FIELD_END. A cell goes through cellText, unless `noNul`
+ * (the caller knows no string in the rows holds a NUL: a page whose JSON has no \u0000) and it is
+ * a string: then as it is, to be cleaned where it is laid out.
  */
-export function packRows(rows: readonly Row[], columns: number, shown?: ReadonlySet<number>): string {
+export function packRows(rows: readonly Row[], columns: number, shown?: ReadonlySet<number>, noNul = false): string {
   // one array joined once: a string of += would be a rope of ~4,000 pieces a page, flattened by postMessage
   const fields: string[] = new Array(rows.length * (ROW_HEAD + columns) + 1);
   let f = 0;
@@ -28,7 +30,10 @@ export function packRows(rows: readonly Row[], columns: number, shown?: Readonly
     fields[f++] = r.style ?? '';
     fields[f++] = r.marker === undefined ? '' : cellText(r.marker);
     const cells = r.cells;
-    for (let i = 0; i < columns; i++) fields[f++] = shown && !shown.has(i) ? '' : cellText(cells[i]);
+    for (let i = 0; i < columns; i++) {
+      const v = cells[i];
+      fields[f++] = shown && !shown.has(i) ? '' : noNul && typeof v === 'string' ? v : cellText(v);
+    }
   }
   fields[f] = '';
   return fields.join(FIELD_END);

@@ -8,7 +8,7 @@ import type { Column, Row, Style, Tally, View } from './types';
 import { columnText, fieldReaders, type FieldReader } from './fields';
 import { cellText } from './cell';
 import { FIELD_END, ROW_HEAD, type TableRows } from './table-rows';
-import { cut, textWidth } from './width';
+import { cut, plainAscii, textWidth } from './width';
 
 export { cut, textWidth };
 
@@ -257,14 +257,20 @@ export class TableStream {
   }
 
   /**
-   * The rows of one page made elsewhere (TableRows: the view's rows, cells through cellText
-   * there), laid out as page() lays out the rows it makes: the same plan, widths and cutting.
+   * The rows of one page made elsewhere (TableRows: the view's rows, packed), laid out as page()
+   * lays out the rows it makes: cells through cellText, the same plan, widths and cutting.
    */
   rows(page: TableRows): string {
-    if (page.tally.length) this.tally?.addCounts?.(page.tally);
     const parts = page.packed.split(FIELD_END);
     const stride = ROW_HEAD + page.columns;
-    const n = (parts.length - 1) / stride;
+    let n = 0;
+    for (const k of page.itemRows) n += k;
+    if (parts.length !== n * stride + 1 || page.columns !== this.all.length) throw new Error('internal: table rows packed for another table');
+    if (page.tally.length) this.tally?.addCounts?.(page.tally);
+    const shown = this.plan?.shown;
+    for (let r = 0, at = ROW_HEAD; r < n; r++, at += stride) {
+      for (let i = 0; i < page.columns; i++) if (!shown || shown.has(i)) parts[at + i] = cellText(parts[at + i]);
+    }
     if (!this.plan) {
       const lines: Line[] = [];
       for (let r = 0, at = 0; r < n; r++, at += stride) {
@@ -329,8 +335,10 @@ export class TableStream {
       let t = cells[base + s.index];
       let tw = tws[k];
       if (tw > widths[k]) {
+        // a cut ASCII cell is as wide as its column (most cut cells: measuring its '…' took the slow path)
+        const ascii = tw === t.length && plainAscii(t);
         t = cut(t, widths[k]);
-        tw = textWidth(t);
+        tw = ascii ? Math.max(0, widths[k]) : textWidth(t);
       }
       const look = style ?? cellStyles?.[s.index];
       const painted = look && t ? this.paint(look, t) : t;

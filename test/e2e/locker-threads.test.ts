@@ -163,6 +163,21 @@ describe('hostile pages through worker threads: as on the main thread', () => {
     expect(r.stdout).toMatch(/^10 releases, 10 tracks, 0 unavailable, 0 with no downloads left$/m);
   });
 
+  it('control characters but no NUL in titles, as a table: the thread hands them over as they are, cleaned where laid out', async () => {
+    const title = 'Evil\u001b[2J\u001b]8;;http://x\u0007link\u009b\ttab';
+    const server = async () => {
+      const s = await hostile();
+      s.on(LOCKER, jsonOf((u) => {
+        const page = Number(u.searchParams.get('page'));
+        return lockerWithTrack(TRACK + page, { releaseId: 4000000 + page, page, totalItems: 500, title });
+      }));
+      return s;
+    };
+    const r = await same(server, 0, undefined, 'table', { COLUMNS: '200' });
+    expect(r.stdout.split('Evil\\u001b[2J\\u001b]8;;http://x\\u0007link\\u009b tab').length).toBe(11);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it('malformed JSON mid-walk', async () => {
     await same(tenPages(5, () => '{"status":"ok","locker":{'), 1, /^mcat: unreadable response: locker: malformed JSON/);
   });

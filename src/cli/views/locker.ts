@@ -172,11 +172,11 @@ export const lockerView: View = {
 };
 
 /**
- * A page's table rows as a worker thread hands them over (TableRows: packed, cells through
- * cellText), with each release's count of rows and its tally numbers. `shown`: the keys of the
- * columns the table shows (undefined: not decided yet, all); the others' cells are left empty.
+ * A page's table rows as a worker thread hands them over (TableRows: packed), with each release's
+ * count of rows and its tally numbers. `shown`: the keys of the columns the table shows (undefined:
+ * not decided yet, all); the others' cells are left empty. `noNul`: see packRows.
  */
-export function lockerTableRows(releases: LockerRelease[], shown?: readonly string[]): { packed: string; itemRows: number[]; tally: number[] } {
+export function lockerTableRows(releases: LockerRelease[], shown?: readonly string[], noNul = false): { packed: string; itemRows: number[]; tally: number[] } {
   const keys = shown ? new Set(shown) : undefined;
   const starts: number[] = [];
   const rows = lockerRows(releases, { formats: !keys || keys.has('formats'), starts });
@@ -185,7 +185,7 @@ export function lockerTableRows(releases: LockerRelease[], shown?: readonly stri
   const itemRows = starts.map((at, i) => (i + 1 < starts.length ? starts[i + 1] : rows.length) - at);
   const tally: number[] = [];
   for (const lr of releases) tally.push(...releaseCounts(lr));
-  return { packed: packRows(rows, columns.length, showing), itemRows, tally };
+  return { packed: packRows(rows, columns.length, showing, noNul), itemRows, tally };
 }
 
 /**

@@ -64,6 +64,25 @@ describe('table rows made elsewhere', () => {
     expect(packed).not.toMatch(/[\u0001-\u001f\u007f-\u009f]/);
   });
 
+  it('cells packed as they are (a page with no NUL) are cleaned where they are laid out', () => {
+    const pageC = [release(7, { title: 'Evil\u001b]0;pwned\u0007 x\ty\r\nz\u009b\u007f' }), release(8)];
+    const raw = lockerTableRows(pageC, undefined, true);
+    expect(raw.packed).toContain('\u001b]0;pwned');
+    const t = new TableStream(lockerView, { color: false, width: 200 });
+    const u = new TableStream(lockerView, { color: false, width: 200 });
+    const got = t.rows(new TableRows(raw.packed, lockerView.columns.length, raw.itemRows, raw.tally));
+    expect(got).toBe(u.page(body(pageC)));
+    expect(got).toContain('Evil\\u001b]0;pwned\\u0007 x y z\\u009b\\u007f');
+    expect(got).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('refuses rows whose fields do not add up (a separator inside a cell) rather than shift them', () => {
+    const packed = packRows([{ cells: ['a\u0000b', 'c'] }], 2, undefined, true);
+    const t = new TableStream(lockerView, { color: false, width: 80 });
+    expect(() => t.rows(new TableRows(packed, 2, [1], []))).toThrow(/internal/);
+    expect(() => t.rows(new TableRows(packRows([{ cells: ['a', 'b'] }], 2), 2, [1], []))).toThrow(/internal/);
+  });
+
   it('first(n): the rows and tally numbers of the first n releases', () => {
     const all = rowsOf([...pageA, ...pageB]);
     expect(all.count).toBe(6);
