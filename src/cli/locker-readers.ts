@@ -137,7 +137,7 @@ export class LockerReaders {
       t.worker.postMessage(m, [bytes]);
     });
     if (!out.ok) return taken.read(new Uint8Array(out.bytes));
-    const made = 'rows' in out ? new TableRows(out.rows.packed, lockerView.columns.length, out.rows.itemRows, out.rows.tally) : new NdjsonLines(new Uint8Array(out.lines), out.count);
+    const made = 'rows' in out ? new TableRows(new Uint8Array(out.rows.packed), lockerView.columns.length, out.rows.itemRows, out.rows.tally) : new NdjsonLines(new Uint8Array(out.lines), out.count);
     return new ReadPage(out.paging as PageInfo, out.keys, made);
   }
 

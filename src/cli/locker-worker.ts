@@ -36,8 +36,8 @@ type Paging = { page?: unknown; pageSize?: unknown; totalItems?: unknown };
 
 export type PageOut =
   | { id: number; ok: true; paging: Paging; keys: string[]; lines: ArrayBuffer; count: number }
-  /** a table's page: lockerTableRows' packed rows, rows per release and tally numbers */
-  | { id: number; ok: true; paging: Paging; keys: string[]; rows: ReturnType<typeof lockerTableRows> }
+  /** a table's page: lockerTableRows' packed rows (as UTF-8, to transfer), rows per release and tally numbers */
+  | { id: number; ok: true; paging: Paging; keys: string[]; rows: { packed: ArrayBuffer; itemRows: number[]; tally: number[] } }
   /** not read here: the bytes, handed back as they came */
   | { id: number; ok: false; bytes: ArrayBuffer };
 
@@ -66,7 +66,10 @@ export function readPage(m: PageIn, check: Check | undefined = PRECOMPILED[LOCKE
   const pagingOut = { page: paging.page, pageSize: paging.pageSize, totalItems: paging.totalItems };
   // the checker vouched for the items' shape: LockerRelease's
   // (JSON writes a NUL in a string only as \u0000: without one, no cell holds the packing's separator)
-  if (m.table) return { id: m.id, ok: true, paging: pagingOut, keys, rows: lockerTableRows(items as LockerRelease[], m.table.shown, Buffer.from(m.bytes).indexOf('\\u0000') < 0) };
+  if (m.table) {
+    const rows = lockerTableRows(items as LockerRelease[], m.table.shown, Buffer.from(m.bytes).indexOf('\\u0000') < 0);
+    return { id: m.id, ok: true, paging: pagingOut, keys, rows: { ...rows, packed: ownBuffer(Buffer.from(rows.packed, 'utf8')) } };
+  }
   // the lines cut from the page's bytes where they are what JSON.stringify would write; not once
   // the checker changed the body (a default filled in): then the text is not the value
   const clean = cleanJsonUtf8(fit.changed ? ndjsonBytes(items) : ndjsonBytesFrom(page, LOCKER_LIST_KEYS, items));
@@ -91,6 +94,6 @@ if (!isMainThread && parentPort) {
     } catch {
       out = { id: m.id, ok: false, bytes: m.bytes };
     }
-    port.postMessage(out, out.ok ? ('lines' in out ? [out.lines] : []) : [out.bytes]);
+    port.postMessage(out, [out.ok ? ('lines' in out ? out.lines : out.rows.packed) : out.bytes]);
   });
 }

@@ -41,8 +41,11 @@ export function packRows(rows: readonly Row[], columns: number, shown?: Readonly
 
 export class TableRows {
   constructor(
-    /** packRows' text */
-    readonly packed: string,
+    /**
+     * packRows' text, or its UTF-8 (a thread's page, transferred: a page waiting its turn is then
+     * bytes outside the heap, not a string that outlives collections and grows the heap)
+     */
+    readonly packed: string | Uint8Array,
     /** cells a row */
     readonly columns: number,
     /** the rows of each item (a release: its row and its tracks'), in order */
@@ -50,6 +53,12 @@ export class TableRows {
     /** what each item adds to the view's tally (Tally.itemCounts), the items' numbers end to end */
     readonly tally: readonly number[],
   ) {}
+
+  /** packRows' text */
+  text(): string {
+    const p = this.packed;
+    return typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8');
+  }
 
   /** items (list entries) in it */
   get count(): number {
@@ -61,9 +70,10 @@ export class TableRows {
     if (n >= this.count) return this;
     let rows = 0;
     for (let i = 0; i < n; i++) rows += this.itemRows[i];
+    const text = this.text();
     let end = 0;
-    for (let f = rows * (ROW_HEAD + this.columns); f > 0; f--) end = this.packed.indexOf(FIELD_END, end) + 1;
+    for (let f = rows * (ROW_HEAD + this.columns); f > 0; f--) end = text.indexOf(FIELD_END, end) + 1;
     const width = this.count ? this.tally.length / this.count : 0;
-    return new TableRows(this.packed.slice(0, end), this.columns, this.itemRows.slice(0, n), this.tally.slice(0, n * width));
+    return new TableRows(text.slice(0, end), this.columns, this.itemRows.slice(0, n), this.tally.slice(0, n * width));
   }
 }

@@ -261,7 +261,7 @@ export class TableStream {
    * lays out the rows it makes: cells through cellText, the same plan, widths and cutting.
    */
   rows(page: TableRows): string {
-    const parts = page.packed.split(FIELD_END);
+    const parts = page.text().split(FIELD_END);
     const stride = ROW_HEAD + page.columns;
     let n = 0;
     for (const k of page.itemRows) n += k;
