@@ -145,11 +145,9 @@ describe('hostile pages through worker threads: as on the main thread', () => {
     expect(r.stdout).not.toMatch(/4000004|releases, /);
   });
 
-  it('control characters in titles, as a table: cleaned by the thread as on the main thread', async () => {
-    // every page (the first read on the main thread, the others by the thread) carries an escape
-    // sequence, a NUL (the packed rows' separator), a tab, a line break and C1 in a track's title
-    const title = 'Evil\u001b]0;pwned\u0007 \u0000x\ty\nz\u009b';
-    const server = async () => {
+  /** A locker of 10 pages, one release each, its track titled `title` on every page. */
+  function titled(title: string) {
+    return async (): Promise<HostileServer> => {
       const s = await hostile();
       s.on(LOCKER, jsonOf((u) => {
         const page = Number(u.searchParams.get('page'));
@@ -157,23 +155,19 @@ describe('hostile pages through worker threads: as on the main thread', () => {
       }));
       return s;
     };
-    const r = await same(server, 0, undefined, 'table', { COLUMNS: '200' });
+  }
+
+  it('control characters in titles, as a table: cleaned by the thread as on the main thread', async () => {
+    // every page (the first read on the main thread, the others by the thread) carries an escape
+    // sequence, a NUL (the packed rows' separator), a tab, a line break and C1 in a track's title
+    const r = await same(titled('Evil\u001b]0;pwned\u0007 \u0000x\ty\nz\u009b'), 0, undefined, 'table', { COLUMNS: '200' });
     expect(r.stdout.split('Evil\\u001b]0;pwned\\u0007 \\u0000x y z\\u009b ').length).toBe(11);
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toMatch(/^10 releases, 10 tracks, 0 unavailable, 0 with no downloads left$/m);
   });
 
   it('control characters but no NUL in titles, as a table: the thread hands them over as they are, cleaned where laid out', async () => {
-    const title = 'Evil\u001b[2J\u001b]8;;http://x\u0007link\u009b\ttab';
-    const server = async () => {
-      const s = await hostile();
-      s.on(LOCKER, jsonOf((u) => {
-        const page = Number(u.searchParams.get('page'));
-        return lockerWithTrack(TRACK + page, { releaseId: 4000000 + page, page, totalItems: 500, title });
-      }));
-      return s;
-    };
-    const r = await same(server, 0, undefined, 'table', { COLUMNS: '200' });
+    const r = await same(titled('Evil\u001b[2J\u001b]8;;http://x\u0007link\u009b\ttab'), 0, undefined, 'table', { COLUMNS: '200' });
     expect(r.stdout.split('Evil\\u001b[2J\\u001b]8;;http://x\\u0007link\\u009b tab').length).toBe(11);
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
