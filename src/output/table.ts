@@ -207,6 +207,9 @@ function linesOf(view: View, body: unknown, readers: readonly FieldReader[] | un
   }));
 }
 
+/** What cellText would change in a packed page's cells: its NOT_PLAIN less the separator (FIELD_END, NUL). */
+const CONTROL_BUT_NUL = /[\u0001-\u001f\u007f-\u009f]/;
+
 const SPACES: string[] = [];
 function pad(n: number): string {
   if (n <= 0) return '';
@@ -261,15 +264,19 @@ export class TableStream {
    * lays out the rows it makes: cells through cellText, the same plan, widths and cutting.
    */
   rows(page: TableRows): string {
-    const parts = page.text().split(FIELD_END);
+    const text = page.text();
+    const parts = text.split(FIELD_END);
     const stride = ROW_HEAD + page.columns;
     let n = 0;
     for (const k of page.itemRows) n += k;
     if (parts.length !== n * stride + 1 || page.columns !== this.all.length) throw new Error('internal: table rows packed for another table');
     if (page.tally.length) this.tally?.addCounts?.(page.tally);
-    const shown = this.plan?.shown;
-    for (let r = 0, at = ROW_HEAD; r < n; r++, at += stride) {
-      for (let i = 0; i < page.columns; i++) if (!shown || shown.has(i)) parts[at + i] = cellText(parts[at + i]);
+    // one test of the page's text: a page with no control character but its separators needs no cell cleaned
+    if (CONTROL_BUT_NUL.test(text)) {
+      const shown = this.plan?.shown;
+      for (let r = 0, at = ROW_HEAD; r < n; r++, at += stride) {
+        for (let i = 0; i < page.columns; i++) if (!shown || shown.has(i)) parts[at + i] = cellText(parts[at + i]);
+      }
     }
     if (!this.plan) {
       const lines: Line[] = [];
