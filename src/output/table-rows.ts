@@ -26,13 +26,15 @@ export function packRows(rows: readonly Row[], columns: number, shown?: Readonly
   // one array joined once: a string of += would be a rope of ~4,000 pieces a page, flattened by postMessage
   const fields: string[] = new Array(rows.length * (ROW_HEAD + columns) + 1);
   let f = 0;
+  const empty: boolean[] = [];
+  for (let i = 0; i < columns; i++) empty[i] = shown !== undefined && !shown.has(i);
   for (const r of rows) {
     fields[f++] = r.style ?? '';
     fields[f++] = r.marker === undefined ? '' : cellText(r.marker);
     const cells = r.cells;
     for (let i = 0; i < columns; i++) {
       const v = cells[i];
-      fields[f++] = shown && !shown.has(i) ? '' : noNul && typeof v === 'string' ? v : cellText(v);
+      fields[f++] = empty[i] ? '' : noNul && typeof v === 'string' ? v : cellText(v);
     }
   }
   fields[f] = '';

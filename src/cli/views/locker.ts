@@ -166,7 +166,7 @@ export const lockerView: View = {
   ]),
   fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
-  rows: (body: unknown, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats') }),
+  rows: (body: unknown, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats'), times: !shown || shown.has('duration') }),
   gutter: true,
   tally: lockerTally,
 };
@@ -179,7 +179,7 @@ export const lockerView: View = {
 export function lockerTableRows(releases: LockerRelease[], shown?: readonly string[], noNul = false): { packed: string; itemRows: number[]; tally: number[] } {
   const keys = shown ? new Set(shown) : undefined;
   const starts: number[] = [];
-  const rows = lockerRows(releases, { formats: !keys || keys.has('formats'), starts });
+  const rows = lockerRows(releases, { formats: !keys || keys.has('formats'), times: !keys || keys.has('duration'), starts });
   const columns = lockerView.columns;
   const showing = keys ? new Set(columns.flatMap((c, i) => (keys.has(c.key) ? [i] : []))) : undefined;
   const itemRows = starts.map((at, i) => (i + 1 < starts.length ? starts[i + 1] : rows.length) - at);
@@ -190,11 +190,13 @@ export function lockerTableRows(releases: LockerRelease[], shown?: readonly stri
 
 /**
  * Table rows: the release, then its tracks, their titles indented (time, downloads left, formats
- * that differ). `starts`, when given, gets the index of each release's row.
+ * that differ). `starts`, when given, gets the index of each release's row. `formats`, `times`:
+ * false when the table leaves that column out (its cells are then left empty).
  */
-export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; starts?: number[] } = {}): Row[] {
+export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; times?: boolean; starts?: number[] } = {}): Row[] {
   // the formats of every track of every release: not read when the table leaves the column out
   const withFormats = o.formats !== false;
+  const withTimes = o.times !== false;
   const whenHere = pageWhen();
   const rows: Row[] = [];
   for (const lr of releases) {
@@ -206,7 +208,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; st
     const trackFormats = unavailable || !withFormats ? [] : tracks.map(formatsOf);
     const formats = unionOf(trackFormats);
     rows.push({
-      cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
+      cells: [r.id, titleWithVersion(r), artist, withTimes ? duration(secondsOf(lr)) : '', whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
       style: unavailable ? 'bad' : 'bold',
       marker: unavailable ? '✗' : undefined,
     });
@@ -221,7 +223,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; st
           t.id,
           `  ${t.trackNumber ?? t.number ?? ''}. ${titleWithVersion(t)}`,
           own && own !== artist ? own : '',
-          duration(t.duration),
+          withTimes ? duration(t.duration) : '',
           whenHere(lt.purchaseDate),
           none ? '0 left' : left,
           mine === formats ? '' : mine,
