@@ -1,7 +1,8 @@
-// Worker threads that read the pages of a long locker walk (`locker --all -o ndjson`): parsing a
-// page's JSON and writing its NDJSON are most of the walk's CPU, and one thread cannot do both
-// faster. A page's bytes are transferred (not copied) to the least busy thread (locker-worker.ts),
-// which hands back its NDJSON bytes and what the stop rules need; the main thread keeps the
+// Worker threads that read the pages of a long locker walk (`locker --all -o ndjson` or `-o table`):
+// parsing a page's JSON and writing its NDJSON (or making its table rows) are most of the walk's CPU,
+// and one thread cannot do both faster. A page's bytes are transferred (not copied) to the least busy
+// thread (locker-worker.ts), which hands back its NDJSON bytes (or its packed table rows:
+// output/table-rows.ts) and what the stop rules need; the main thread keeps the
 // order, runs the stop rules, writes, and stops exactly as before. A page a thread cannot vouch
 // for comes back as its bytes and is read on the main thread, as every page was; a thread that
 // dies loses its pages, which the caller then fetches again and reads on the main thread.
@@ -15,6 +16,8 @@ import type { Later, TakenAnswer } from '../client/http';
 import { getPath, Unread, type PageFetcher, type PageInfo } from '../client/paging';
 import { LOCKER_PAGING_PATH } from '../client/locker-key';
 import { NdjsonLines } from '../output/ndjson';
+import { TableRows } from '../output/table-rows';
+import { lockerView } from './views/locker';
 import type { PageIn, PageOut } from './locker-worker';
 import { ownBuffer } from './locker-worker';
 import { intOption } from './context';
@@ -38,12 +41,12 @@ const THREAD_YOUNG_MB = 4;
  */
 export const THREAD_WINDOW = 8;
 
-/** A page read by a thread: its paging fields, its releases' keys (lockerReleaseKey), its NDJSON. */
+/** A page read by a thread: its paging fields, its releases' keys (lockerReleaseKey), its NDJSON or its table rows. */
 export class ReadPage {
   constructor(
     readonly paging: PageInfo,
     readonly keys: string[],
-    readonly lines: NdjsonLines,
+    readonly made: NdjsonLines | TableRows,
   ) {}
 }
 
@@ -123,18 +126,19 @@ export class LockerReaders {
   }
 
   /** The page read by a thread, or (handed back) read here by `taken.read`; ReaderLost when its thread died. */
-  async read<T>(taken: TakenAnswer<T>): Promise<ReadPage | T> {
+  async read<T>(taken: TakenAnswer<T>, table?: PageIn['table']): Promise<ReadPage | T> {
     const t = this.threads.filter((x) => !x.dead).reduce<Thread | undefined>((a, b) => (a && a.pending.size <= b.pending.size ? a : b), undefined);
     if (!t || this.closed) throw new ReaderLost('no thread left');
     const id = this.nextId++;
     const bytes = ownBuffer(taken.bytes);
-    const m: PageIn = { id, bytes, status: taken.status, headers: taken.headers, url: taken.url, what: taken.what };
+    const m: PageIn = { id, bytes, status: taken.status, headers: taken.headers, url: taken.url, what: taken.what, table };
     const out = await new Promise<PageOut>((resolve, reject) => {
       t.pending.set(id, { resolve, reject });
       t.worker.postMessage(m, [bytes]);
     });
     if (!out.ok) return taken.read(new Uint8Array(out.bytes));
-    return new ReadPage(out.paging as PageInfo, out.keys, new NdjsonLines(new Uint8Array(out.lines), out.count));
+    const made = 'rows' in out ? new TableRows(new Uint8Array(out.rows.packed), lockerView.columns.length, out.rows.itemRows, out.rows.tally) : new NdjsonLines(new Uint8Array(out.lines), out.count);
+    return new ReadPage(out.paging as PageInfo, out.keys, made);
   }
 
   /** Ends the threads (pages still with them are not wanted). */
@@ -171,6 +175,8 @@ export class WalkThreads {
     private readonly file: string,
     /** stop after this many releases (--limit): the pages past it are never read */
     private readonly limit?: number,
+    /** table rows instead of NDJSON: the keys of the columns the table shows, once decided */
+    private readonly table?: () => readonly string[] | undefined,
   ) {}
 
   fetcher<T>(
@@ -195,7 +201,7 @@ export class WalkThreads {
         return new Unread(l);
       }
       try {
-        const got = await readers.read(taken);
+        const got = await readers.read(taken, this.table && { shown: this.table()?.slice() });
         if (got instanceof ReadPage) this.byThreads++;
         else this.here++;
         return got;
@@ -230,8 +236,8 @@ export class WalkThreads {
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** The threads for a walk of the locker in this run (undefined: none, e.g. run from source or MCAT_LOCKER_THREADS=0). */
-export function lockerThreads(env: Record<string, string | undefined>, limit?: number): WalkThreads | undefined {
+export function lockerThreads(env: Record<string, string | undefined>, limit?: number, table?: () => readonly string[] | undefined): WalkThreads | undefined {
   const { threads, minPages } = readerSettings(env);
   const file = workerFile();
-  return threads > 0 && file ? new WalkThreads(threads, minPages, file, limit) : undefined;
+  return threads > 0 && file ? new WalkThreads(threads, minPages, file, limit, table) : undefined;
 }

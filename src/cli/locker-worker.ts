@@ -1,9 +1,10 @@
-// A worker thread of the locker walk (`locker --all -o ndjson`; see locker-readers.ts): it reads
-// a page's body as received (decoded, interpreted and checked by the same code as the main thread's
-// read: interpret() and the build's checker of the locker schema) and makes the page's NDJSON
+// A worker thread of the locker walk (`locker --all -o ndjson` or `-o table`; see locker-readers.ts):
+// it reads a page's body as received (decoded, interpreted and checked by the same code as the main
+// thread's read: interpret() and the build's checker of the locker schema) and makes the page's NDJSON
 // bytes (ndjsonBytes' lines, most cut from the page's own bytes where they provably are those
-// lines: output/ndjson-slices.ts; cleaned by cleanJsonUtf8, as the sink writes them), with what the main
-// thread's stop rules need: the page's paging fields and each release's key (lockerReleaseKey).
+// lines: output/ndjson-slices.ts; cleaned by cleanJsonUtf8, as the sink writes them) or, for a
+// table, its rows (the view's lockerRows, cells through cellText, packed: output/table-rows.ts),
+// with what the main thread's stop rules need: the page's paging fields and each release's key (lockerReleaseKey).
 // A page it cannot vouch for (any error, a body the checker leaves to zod, no checker: run from
 // source) goes back to the main thread as its bytes, to be read there as any page is: the same
 // message and exit code, never a weaker check. Built as dist/locker-worker.cjs; loads no zod, no
@@ -17,6 +18,7 @@ import { getPath } from '../client/paging';
 import { decodeUtf8 } from '../client/utf8';
 import { ndjsonBytes, ndjsonBytesFrom } from '../output/ndjson';
 import { cleanJsonUtf8 } from '../output/clean';
+import { lockerTableRows, type LockerRelease } from './views/locker';
 
 /** A page to read: a 2xx JSON answer as received (see TakenAnswer in client/http.ts). */
 export interface PageIn {
@@ -26,10 +28,16 @@ export interface PageIn {
   headers: Record<string, string>;
   url: string;
   what?: string;
+  /** a table's rows instead of NDJSON (`locker --all -o table`); `shown`: the keys of its columns, once decided */
+  table?: { shown?: string[] };
 }
 
+type Paging = { page?: unknown; pageSize?: unknown; totalItems?: unknown };
+
 export type PageOut =
-  | { id: number; ok: true; paging: { page?: unknown; pageSize?: unknown; totalItems?: unknown }; keys: string[]; lines: ArrayBuffer; count: number }
+  | { id: number; ok: true; paging: Paging; keys: string[]; lines: ArrayBuffer; count: number }
+  /** a table's page: lockerTableRows' packed rows (as UTF-8, to transfer), rows per release and tally numbers */
+  | { id: number; ok: true; paging: Paging; keys: string[]; rows: { packed: ArrayBuffer; itemRows: number[]; tally: number[] } }
   /** not read here: the bytes, handed back as they came */
   | { id: number; ok: false; bytes: ArrayBuffer };
 
@@ -55,11 +63,18 @@ export function readPage(m: PageIn, check: Check | undefined = PRECOMPILED[LOCKE
   const items = getPath(fit.value, LOCKER_LIST_PATH) as unknown[];
   const paging = getPath(fit.value, LOCKER_PAGING_PATH) as { page?: unknown; pageSize?: unknown; totalItems?: unknown };
   const keys = items.map(lockerReleaseKey);
+  const pagingOut = { page: paging.page, pageSize: paging.pageSize, totalItems: paging.totalItems };
+  // the checker vouched for the items' shape: LockerRelease's
+  // (JSON writes a NUL in a string only as \u0000: without one, no cell holds the packing's separator)
+  if (m.table) {
+    const rows = lockerTableRows(items as LockerRelease[], m.table.shown, Buffer.from(m.bytes).indexOf('\\u0000') < 0);
+    return { id: m.id, ok: true, paging: pagingOut, keys, rows: { ...rows, packed: ownBuffer(Buffer.from(rows.packed, 'utf8')) } };
+  }
   // the lines cut from the page's bytes where they are what JSON.stringify would write; not once
   // the checker changed the body (a default filled in): then the text is not the value
   const clean = cleanJsonUtf8(fit.changed ? ndjsonBytes(items) : ndjsonBytesFrom(page, LOCKER_LIST_KEYS, items));
   const lines = typeof clean === 'string' ? Buffer.from(clean, 'utf8') : clean;
-  return { id: m.id, ok: true, paging: { page: paging.page, pageSize: paging.pageSize, totalItems: paging.totalItems }, keys, lines: ownBuffer(lines), count: items.length };
+  return { id: m.id, ok: true, paging: pagingOut, keys, lines: ownBuffer(lines), count: items.length };
 }
 
 /** The bytes as an ArrayBuffer of their own, to transfer (a small Buffer may sit in Node's shared pool). */
@@ -79,6 +94,6 @@ if (!isMainThread && parentPort) {
     } catch {
       out = { id: m.id, ok: false, bytes: m.bytes };
     }
-    port.postMessage(out, [out.ok ? out.lines : out.bytes]);
+    port.postMessage(out, [out.ok ? ('lines' in out ? out.lines : out.rows.packed) : out.bytes]);
   });
 }

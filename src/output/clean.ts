@@ -53,6 +53,11 @@ const ANY_HUMAN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\r\u00ad\
  * test per cell; a big locker's table has over a million, nearly all without any.
  */
 export const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udb40]/;
+/**
+ * NOT_PLAIN but NUL: what cellText would change in a locker page's packed rows (table-rows.ts),
+ * whose fields are ended by NUL. One test per page; a page without any has no cell to clean.
+ */
+export const NOT_PLAIN_BUT_NUL = /[\u0001-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udb40]/;
 
 // Where a joiner (ZWNJ U+200C, ZWJ U+200D) is part of the text: inside an emoji ZWJ sequence, or
 // between two characters of a script that is written with joiners.

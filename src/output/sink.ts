@@ -70,6 +70,10 @@ export interface Output {
   readonly closed: boolean;
   /** NDJSON of whole items (no --fields): streamPages then also takes pages made elsewhere, as NdjsonLines */
   readonly takesNdjsonLines: boolean;
+  /** a table of the view's own rows (no --fields): streamPages then also takes pages whose rows were made elsewhere, as TableRows */
+  readonly takesTableRows: boolean;
+  /** the keys of the columns a streamed table shows, once its first page has decided them */
+  tableColumns(): readonly string[] | undefined;
 }
 
 function positionOf(body: unknown, list: ListInfo | undefined): { page: number; first: number; total: number } | undefined {
@@ -96,6 +100,8 @@ export function createOutput(opts: OutputOptions): Output {
   // tables carry mcat's colour codes (their cells were cleaned first); XML takes references
   const mode: CleanMode = opts.format === 'table' ? 'styled' : opts.format === 'xml' ? 'xml' : 'text';
   let heading: string | undefined;
+  /** the table streamPages is writing */
+  let streamed: import('./table').TableStream | undefined;
 
   async function write(text: string, how: CleanMode = mode): Promise<void> {
     if (heading !== undefined && opts.format === 'table') {
@@ -201,6 +207,8 @@ export function createOutput(opts: OutputOptions): Output {
       return writerCache?.closed ?? false;
     },
     takesNdjsonLines: opts.format === 'ndjson' && !fields,
+    takesTableRows: opts.format === 'table' && !fields,
+    tableColumns: () => streamed?.shownKeys,
     heading(line) {
       heading = line;
     },
@@ -227,13 +235,15 @@ export function createOutput(opts: OutputOptions): Output {
         let line: ((item: unknown) => string) | undefined;
         let table: import('./table').TableStream | undefined;
         let header = '';
+        let made: typeof import('./table-rows').TableRows | undefined;
         if (opts.format === 'ndjson') {
           const { ndjsonLine } = await import('./ndjson');
           const readers = gate.readers;
           line = (item) => ndjsonLine(readers ? pickReaders(item, readers) : item);
         } else if (opts.format === 'table') {
           const { TableStream } = await import('./table');
-          table = new TableStream(view, tableOptions());
+          table = streamed = new TableStream(view, tableOptions());
+          if (!fields) made = (await import('./table-rows')).TableRows;
         } else {
           const { csvColumns, csvLine } = await import('./csv');
           const { tsvLine } = await import('./tsv');
@@ -255,6 +265,11 @@ export function createOutput(opts: OutputOptions): Output {
               gate.started = true;
               await writer().send(page.bytes);
               gate.written += page.count;
+              continue;
+            }
+            if (made && page instanceof made) {
+              shown += page.count;
+              await gate.emit(table!.rows(page), page.count);
               continue;
             }
             where(page);

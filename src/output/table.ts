@@ -6,8 +6,10 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Column, Row, Style, Tally, View } from './types';
 import { columnText, fieldReaders, type FieldReader } from './fields';
-import { clean, NOT_PLAIN } from './clean';
-import { cut, textWidth } from './width';
+import { cellText } from './cell';
+import { NOT_PLAIN_BUT_NUL } from './clean';
+import { FIELD_END, ROW_HEAD, type TableRows } from './table-rows';
+import { cut, plainAscii, textWidth } from './width';
 
 export { cut, textWidth };
 
@@ -25,20 +27,7 @@ const MIN_CUT = 8;
 
 // ---- cells ----
 
-/**
- * A cell's text: one line; control characters (escape codes from data included), bidi controls and
- * invisible characters made visible escapes (clean.ts, `line`), so the widths measured are drawn.
- */
-export function cellText(v: unknown): string {
-  let s: string;
-  if (v === null || v === undefined) s = '';
-  else if (typeof v === 'string') s = v;
-  else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') s = String(v);
-  else s = JSON.stringify(v);
-  // one test for the common cell (a big locker's table has over a million): nothing to change
-  if (!NOT_PLAIN.test(s)) return s;
-  return clean(s, 'line').replace(/\t/g, ' ');
-}
+export { cellText };
 
 // ---- colour ----
 
@@ -219,6 +208,8 @@ function linesOf(view: View, body: unknown, readers: readonly FieldReader[] | un
   }));
 }
 
+/** What cellText would change in a packed page's cells: its NOT_PLAIN less the separator (FIELD_END, NUL). */
+
 const SPACES: string[] = [];
 function pad(n: number): string {
   if (n <= 0) return '';
@@ -260,6 +251,46 @@ export class TableStream {
   page(body: unknown): string {
     const lines = linesOf(this.view, body, this.readers, this.plan?.shown);
     this.tally?.add(body);
+    return this.lines(lines);
+  }
+
+  /** The keys of the columns shown, once the first page has decided them. */
+  get shownKeys(): string[] | undefined {
+    return this.plan?.specs.map((s) => s.col.key);
+  }
+
+  /**
+   * The rows of one page made elsewhere (TableRows: the view's rows, packed), laid out as page()
+   * lays out the rows it makes: cells through cellText, the same plan, widths and cutting.
+   */
+  rows(page: TableRows): string {
+    const text = page.text();
+    const parts = text.split(FIELD_END);
+    const stride = ROW_HEAD + page.columns;
+    let n = 0;
+    for (const k of page.itemRows) n += k;
+    if (parts.length !== n * stride + 1 || page.columns !== this.all.length) throw new Error('internal: table rows packed for another table');
+    if (page.tally.length) this.tally?.addCounts?.(page.tally);
+    // one test of the page's text: a page with no control character but its separators needs no cell cleaned
+    if (NOT_PLAIN_BUT_NUL.test(text)) {
+      const shown = this.plan?.shown;
+      for (let r = 0, at = ROW_HEAD; r < n; r++, at += stride) {
+        for (let i = 0; i < page.columns; i++) if (!shown || shown.has(i)) parts[at + i] = cellText(parts[at + i]);
+      }
+    }
+    if (!this.plan) {
+      const lines: Line[] = [];
+      for (let r = 0, at = 0; r < n; r++, at += stride) {
+        lines.push({ cells: parts.slice(at + ROW_HEAD, at + stride), style: (parts[at] || undefined) as Style | undefined, marker: parts[at + 1] || undefined });
+      }
+      return this.lines(lines);
+    }
+    let out = '';
+    for (let r = 0, at = 0; r < n; r++, at += stride) out += this.row(parts, at + ROW_HEAD, (parts[at] || undefined) as Style | undefined, parts[at + 1] || undefined);
+    return out;
+  }
+
+  private lines(lines: readonly Line[]): string {
     let out = '';
     if (!this.plan) {
       const gutter = this.gutter ? 1 + SEP.length : 0;
@@ -268,7 +299,7 @@ export class TableStream {
       if (dropped.length) this.opts.notice?.(droppedNotice(dropped, this.opts.width));
       out += this.header();
     }
-    for (const l of lines) out += this.row(l);
+    for (const l of lines) out += this.row(l.cells, 0, l.style, l.marker, l.cellStyles);
     return out;
   }
 
@@ -291,30 +322,33 @@ export class TableStream {
     return ((this.gutter ? ' ' + SEP : '') + cells.join(SEP)).trimEnd() + '\n';
   }
 
-  private row(l: Line): string {
+  /** One row: its cells are `cells[base + i]` for the view's column i. */
+  private row(cells: readonly string[], base: number, style: Style | undefined, marker: string | undefined, cellStyles?: (Style | undefined)[]): string {
     const plan = this.plan!;
     const { specs, widths } = plan;
     let line = '';
     if (this.gutter) {
-      const m = l.marker ? cut(cellText(l.marker), 1) : '';
-      line = (m && l.style ? this.paint(l.style, m) : m) + pad(1 - textWidth(m)) + SEP;
+      const m = marker ? cut(cellText(marker), 1) : '';
+      line = (m && style ? this.paint(style, m) : m) + pad(1 - textWidth(m)) + SEP;
     }
     const last = specs.length - 1;
     const tws = this.tws;
     for (let k = 0; k <= last; k++) {
-      tws[k] = textWidth(l.cells[specs[k].index]);
+      tws[k] = textWidth(cells[base + specs[k].index]);
       if (!specs[k].shrink && tws[k] > widths[k]) widen(plan, k, tws[k]); // before any cell of the row is laid out
     }
     for (let k = 0; k <= last; k++) {
       const s = specs[k];
-      let t = l.cells[s.index];
+      let t = cells[base + s.index];
       let tw = tws[k];
       if (tw > widths[k]) {
+        // a cut ASCII cell is as wide as its column (most cut cells: measuring its '…' took the slow path)
+        const ascii = tw === t.length && plainAscii(t);
         t = cut(t, widths[k]);
-        tw = textWidth(t);
+        tw = ascii ? Math.max(0, widths[k]) : textWidth(t);
       }
-      const style = l.style ?? l.cellStyles?.[s.index];
-      const painted = style && t ? this.paint(style, t) : t;
+      const look = style ?? cellStyles?.[s.index];
+      const painted = look && t ? this.paint(look, t) : t;
       if (k > 0) line += SEP;
       const gap = widths[k] - tw;
       line += s.align === 'right' ? pad(gap) + painted : k === last ? painted : painted + pad(gap);

@@ -47,6 +47,10 @@ export interface Row {
 export interface Tally {
   add(body: unknown): void;
   line(): string | undefined;
+  /** the numbers one item adds (a page whose rows were made elsewhere carries its items': TableRows) */
+  itemCounts?(item: unknown): readonly number[];
+  /** adds itemCounts' numbers of items laid end to end */
+  addCounts?(counts: readonly number[]): void;
 }
 
 export interface View {

@@ -103,6 +103,11 @@ function measure(s: string, limit: number): Measure {
   return { width, end };
 }
 
+/** Whether s is printable ASCII only: one cell a character (cut() then makes it exactly `max` wide). */
+export function plainAscii(s: string): boolean {
+  return ASCII.test(s);
+}
+
 export function textWidth(s: string): number {
   if (ASCII.test(s)) return s.length;
   return measure(s, Infinity).width;

@@ -3,6 +3,7 @@
 import type { LockerBody, LockerRelease, LockerTrack } from '../../client/schemas/locker';
 import type { Row, Tally, View } from '../../output/types';
 import { columnsOf } from './columns';
+import { packRows } from '../../output/table-rows';
 import { duration, pageWhen, titleWithVersion, when } from './format';
 
 export type { LockerRelease, LockerTrack };
@@ -98,14 +99,32 @@ export function summaryLine(s: LockerSummary): string {
   return `${p(s.releases, 'release')}, ${p(s.tracks, 'track')}, ${s.unavailable} unavailable, ${s.noDownloadsLeft} with no downloads left`;
 }
 
+/** What one release adds to the table's tally line: releases, tracks, unavailable, no downloads left. */
+function releaseCounts(lr: LockerRelease): [number, number, number, number] {
+  const tracks = lockerTracksOf(lr);
+  let none = 0;
+  for (const lt of tracks) if (noDownloadsLeft(lt, lr)) none++;
+  return [1, tracks.length, lr.available === false ? 1 : 0, none];
+}
+
 /** The summary line of every page so far. */
 export function lockerTally(): Tally {
   const total = emptySummary();
+  const addCounts = (c: readonly number[]) => {
+    for (let at = 0; at + 3 < c.length; at += 4) {
+      total.releases += c[at];
+      total.tracks += c[at + 1];
+      total.unavailable += c[at + 2];
+      total.noDownloadsLeft += c[at + 3];
+    }
+  };
   return {
     add(body: unknown) {
-      addToSummary(total, lockerReleasesOf(body), { purchases: false });
+      for (const lr of lockerReleasesOf(body)) addCounts(releaseCounts(lr));
     },
     line: () => summaryLine(total),
+    itemCounts: (item) => releaseCounts(item as LockerRelease),
+    addCounts,
   };
 }
 
@@ -147,18 +166,41 @@ export const lockerView: View = {
   ]),
   fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
-  rows: (body: unknown, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats') }),
+  rows: (body: unknown, shown?: ReadonlySet<string>) => lockerRows(lockerReleasesOf(body), { formats: !shown || shown.has('formats'), times: !shown || shown.has('duration') }),
   gutter: true,
   tally: lockerTally,
 };
 
-/** Table rows: the release, then its tracks, their titles indented (time, downloads left, formats that differ). */
-export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } = {}): Row[] {
+/**
+ * A page's table rows as a worker thread hands them over (TableRows: packed), with each release's
+ * count of rows and its tally numbers. `shown`: the keys of the columns the table shows (undefined:
+ * not decided yet, all); the others' cells are left empty. `noNul`: see packRows.
+ */
+export function lockerTableRows(releases: LockerRelease[], shown?: readonly string[], noNul = false): { packed: string; itemRows: number[]; tally: number[] } {
+  const keys = shown ? new Set(shown) : undefined;
+  const starts: number[] = [];
+  const rows = lockerRows(releases, { formats: !keys || keys.has('formats'), times: !keys || keys.has('duration'), starts });
+  const columns = lockerView.columns;
+  const showing = keys ? new Set(columns.flatMap((c, i) => (keys.has(c.key) ? [i] : []))) : undefined;
+  const itemRows = starts.map((at, i) => (i + 1 < starts.length ? starts[i + 1] : rows.length) - at);
+  const tally: number[] = [];
+  for (const lr of releases) tally.push(...releaseCounts(lr));
+  return { packed: packRows(rows, columns.length, showing, noNul), itemRows, tally };
+}
+
+/**
+ * Table rows: the release, then its tracks, their titles indented (time, downloads left, formats
+ * that differ). `starts`, when given, gets the index of each release's row. `formats`, `times`:
+ * false when the table leaves that column out (its cells are then left empty).
+ */
+export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; times?: boolean; starts?: number[] } = {}): Row[] {
   // the formats of every track of every release: not read when the table leaves the column out
   const withFormats = o.formats !== false;
+  const withTimes = o.times !== false;
   const whenHere = pageWhen();
   const rows: Row[] = [];
   for (const lr of releases) {
+    o.starts?.push(rows.length);
     const r = lr.release ?? {};
     const unavailable = lr.available === false;
     const tracks = lockerTracksOf(lr);
@@ -166,7 +208,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } =
     const trackFormats = unavailable || !withFormats ? [] : tracks.map(formatsOf);
     const formats = unionOf(trackFormats);
     rows.push({
-      cells: [r.id, titleWithVersion(r), artist, duration(secondsOf(lr)), whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
+      cells: [r.id, titleWithVersion(r), artist, withTimes ? duration(secondsOf(lr)) : '', whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
       style: unavailable ? 'bad' : 'bold',
       marker: unavailable ? '✗' : undefined,
     });
@@ -181,7 +223,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean } =
           t.id,
           `  ${t.trackNumber ?? t.number ?? ''}. ${titleWithVersion(t)}`,
           own && own !== artist ? own : '',
-          duration(t.duration),
+          withTimes ? duration(t.duration) : '',
           whenHere(lt.purchaseDate),
           none ? '0 left' : left,
           mine === formats ? '' : mine,

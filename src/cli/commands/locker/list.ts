@@ -110,8 +110,9 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   }
 
   const limit = paging.limit;
-  // NDJSON of whole releases: a long walk's pages are read by worker threads (locker-readers.ts)
-  const threads = out.takesNdjsonLines && !filter.active ? lockerThreads(runEnv(), limit) : undefined;
+  // NDJSON of whole releases, or the table of the view's rows: a long walk's pages are read by
+  // worker threads (locker-readers.ts), which make the lines or the rows
+  const threads = !filter.active && (out.takesNdjsonLines || out.takesTableRows) ? lockerThreads(runEnv(), limit, out.takesTableRows ? () => out.tableColumns() : undefined) : undefined;
   if (threads && globalsOf(ctx).verbose) threads.trace = (line) => say(`> ${line}`);
   // the limit counts items after the filters, so it is applied here rather than by paginate()
   async function* pages(): AsyncGenerator<unknown> {
@@ -129,10 +130,10 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
     try {
       for await (const body of walk) {
         if (body instanceof ReadPage) {
-          const last = limit !== undefined && seen + body.lines.count >= limit;
-          const lines = last ? body.lines.first(limit - seen) : body.lines;
-          seen += lines.count;
-          yield lines;
+          const last = limit !== undefined && seen + body.made.count >= limit;
+          const made = last ? body.made.first(limit - seen) : body.made;
+          seen += made.count;
+          yield made;
           if (last) return;
           continue;
         }
