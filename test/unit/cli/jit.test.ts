@@ -7,10 +7,10 @@ import { SHORT_RUN, tieringFlag, tuneForRun } from '../../../src/cli/jit';
 const NODE20 = '11.3.244.8-node.33';
 
 describe('tieringFlag', () => {
-  it("turns Node 20's optimiser off for a short run, and leaves a long one (or none) to V8", () => {
-    expect(tieringFlag(1, NODE20)).toBe('--no-opt');
-    expect(tieringFlag(1000, NODE20)).toBe('--no-opt');
-    expect(tieringFlag(SHORT_RUN, NODE20)).toBe('--no-opt');
+  it("turns Node 20's optimiser and parallel scavenges off for a short run, and leaves a long one (or none) to V8", () => {
+    expect(tieringFlag(1, NODE20)).toBe('--no-opt --no-parallel-scavenge');
+    expect(tieringFlag(1000, NODE20)).toBe('--no-opt --no-parallel-scavenge');
+    expect(tieringFlag(SHORT_RUN, NODE20)).toBe('--no-opt --no-parallel-scavenge');
     expect(tieringFlag(SHORT_RUN + 1, NODE20)).toBeUndefined();
     expect(tieringFlag(1_000_000, NODE20)).toBeUndefined();
     expect(tieringFlag(0, NODE20)).toBeUndefined();
