@@ -20,7 +20,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { McatError, InputError } from '../client/errors';
-import { describeFsError, ensureJournalFolder, O_NOFOLLOW } from './files';
+import { describeFsError, ensureJournalFolder, O_NOFOLLOW, removeFile } from './files';
 import { JournalLock, type JournalLockOptions } from './lock';
 
 export const JOURNAL_VERSION = 1;
@@ -302,7 +302,7 @@ export class Journal {
           if (!opts.resume && !complete && !untouched) throw unfinished(file, contents, state, opts.inputHash, opts.shard);
           if (!opts.resume) {
             // a finished run's journal does not block the next run of the same edits (nightly)
-            fs.rmSync(file);
+            fs.unlinkSync(file);
           } else {
             if (contents.header.version !== JOURNAL_VERSION) {
               throw new InputError(`the journal ${file} has version ${contents.header.version}; this mcat reads version ${JOURNAL_VERSION}`);
@@ -325,7 +325,7 @@ export class Journal {
           }
         } else {
           // no header: killed before it was written; nothing happened yet
-          fs.rmSync(file);
+          fs.unlinkSync(file);
         }
       } else if (opts.resume) {
         notes.push(`no journal at ${file}: starting a new run`);
@@ -362,7 +362,7 @@ export class Journal {
       if (this.syncTimer) clearTimeout(this.syncTimer);
       if (this.fd !== undefined) fs.closeSync(this.fd);
       this.fd = undefined;
-      if (fresh) fs.rmSync(this.path, { force: true });
+      if (fresh) removeFile(this.path);
       const e = err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err);
       throw new InputError(`${e.message}; nothing was sent`, fresh ? `${e.fix}, or give --journal a path on another disk` : `${e.fix}, then run again with --resume`);
     }
@@ -528,7 +528,7 @@ export class Journal {
       io.fsyncSync(fd);
     } catch (err) {
       fs.closeSync(fd);
-      fs.rmSync(file, { force: true });
+      removeFile(file);
       const e = err instanceof JournalWriteError ? err : new JournalWriteError(file, err);
       throw new InputError(`${e.message}; nothing was sent`, `${e.fix}, or give --journal a path on another disk`);
     }

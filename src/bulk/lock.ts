@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../client/errors';
-import { describeFsError, O_NOFOLLOW } from './files';
+import { describeFsError, O_NOFOLLOW, removeFile } from './files';
 
 interface Claim {
   pid?: number;
@@ -82,7 +82,7 @@ export class JournalLock {
         // a run that read the folder long ago may make a number below one made since:
         // only the highest claim holds
         if (highest(dir) > top + 1) {
-          fs.rmSync(mine, { force: true });
+          removeFile(mine);
           continue;
         }
         held.add(token);
@@ -92,7 +92,7 @@ export class JournalLock {
       }
       throw new InputError(`could not take the lock ${dir}: other runs keep taking it`, 'try again in a moment');
     } finally {
-      fs.rmSync(tmp, { force: true });
+      removeFile(tmp);
     }
   }
 
@@ -107,7 +107,7 @@ export class JournalLock {
       try {
         fs.linkSync(tmp, path.join(this.dir, String(this.gen + 1)));
       } finally {
-        fs.rmSync(tmp, { force: true });
+        removeFile(tmp);
       }
     } catch {
       // the claim still names this process, which is about to end: the next run takes it over
@@ -117,7 +117,7 @@ export class JournalLock {
   private removeBelow(): void {
     try {
       for (const name of listClaims(this.dir)) {
-        if (Number(name) < this.gen) fs.rmSync(path.join(this.dir, name), { force: true });
+        if (Number(name) < this.gen) removeFile(path.join(this.dir, name));
       }
     } catch {
       // tidying only: claims below the holder's decide nothing
@@ -169,7 +169,7 @@ function writeNew(file: string, text: string, dir: string): void {
   try {
     fs.writeSync(fd, text);
   } catch (err) {
-    fs.rmSync(file, { force: true });
+    removeFile(file);
     throw lockError(dir, err);
   } finally {
     fs.closeSync(fd);

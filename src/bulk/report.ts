@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { McatError, InputError } from '../client/errors';
 import type { ApplyProgress, ApplyResult } from './apply';
 import { canonicalEdit } from './edits';
+import { removeFile } from './files';
 
 export interface ReportLine {
   edit: unknown;
@@ -90,7 +91,7 @@ export function runReport(file: string, result: ApplyResult): void {
       fs.renameSync(tmp, file);
       done = true;
     } finally {
-      if (!done) fs.rmSync(tmp, { force: true });
+      if (!done) removeFile(tmp);
     }
   } catch (e) {
     if (e instanceof McatError) throw e;

@@ -2,7 +2,8 @@
 // 1,000 edits verified, bad input refused whole, partial failure and its report, SIGKILL and
 // resume, backup and restore into an empty user, and a run through injected faults.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, promises as fsp } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
@@ -143,6 +144,31 @@ describe('playlist apply', () => {
     const r2 = await run(['playlist', 'apply', '-', '--input-format', 'csv'], { input: csv, cwd: d });
     expect(r2.exitCode).toBe(2);
     expect(r2.stderr).toContain('stdin:3:');
+    expect(await allPlaylists(run)).toEqual(before);
+  }, 60_000);
+
+  it('edits from a named pipe are read as from a file; a missing file or a folder is one line, exit 2, nothing sent', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1] = sb.info.examples.playlistIds;
+    const d = tempDir();
+    const fifo = join(d, 'edits.ndjson');
+    execFileSync('mkfifo', [fifo]);
+    // the writer opens the pipe in the thread pool: it waits there for mcat to open it for reading
+    const writer = fsp.writeFile(fifo, ndjson([{ op: 'details', playlistId: p1, description: 'from a pipe' }]));
+    const r = await run(['playlist', 'apply', fifo, '--journal', join(d, 'journal')]);
+    await writer;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 applied, 0 failed of 1 edits/);
+    expect((await allPlaylists(run)).find((p) => p.playlistId === p1)?.description).toBe('from a pipe');
+
+    const before = await allPlaylists(run);
+    for (const [what, path] of [['no such file', join(d, 'missing.ndjson')], ['is a directory', d]]) {
+      const bad = await run(['playlist', 'apply', path]);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr.split('\n')[0]).toBe(`mcat: cannot read ${path}: ${what}`);
+    }
     expect(await allPlaylists(run)).toEqual(before);
   }, 60_000);
 

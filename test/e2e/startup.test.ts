@@ -301,7 +301,7 @@ describe('start-up', () => {
     }
   });
 
-  it('a bulk apply loads no node:fs/promises (nor its readline) and no perf_hooks once the flags are set: compiled from source there, they cost every run', async () => {
+  it('a bulk apply loads no node:fs/promises (nor its readline), no perf_hooks, no rimraf (fs.rmSync\'s) and no fs.readFile reader (for a regular file) once the flags are set: compiled from source there, they cost every run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcat-flags-apply-'));
     const hook = afterFlagsHook(dir);
     const edits = join(dir, 'edits.ndjson');
@@ -312,7 +312,7 @@ describe('start-up', () => {
       env: { ...mcatEnv(), ...sandboxProfileEnv(sb), AFTER_FLAGS_LOG: log },
     });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(readFileSync(log, 'utf8')).not.toMatch(/fs\/promises|readline|perf_hooks|internal\/perf\//);
+    expect(readFileSync(log, 'utf8')).not.toMatch(/fs\/promises|readline|perf_hooks|internal\/perf\/|rimraf|fs\/read\/context/);
   });
 
   it('a read loads nothing of node:http (undici asks it for nothing mcat uses); its header cap is 16 KiB whatever Node is told', async () => {

@@ -1,5 +1,5 @@
 // `mcat playlist apply FILE`: many playlist edits from one file, through the bulk engine (src/bulk).
-import { readFile } from 'node:fs';
+import { readFile, readFileSync, statSync } from 'node:fs';
 import { AuthError, McatError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
@@ -53,9 +53,14 @@ export default defineCommand<ApplyFlags>({
 
 async function readInputBytes(file: string): Promise<Buffer> {
   try {
-    // node:fs's callback form, not node:fs/promises: that module (and the readline it loads) would
-    // be compiled from source in every run, after the launcher's V8 flags (src/launcher/boot.ts)
-    return file === '-' ? await readStdin() : await new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
+    if (file === '-') return await readStdin();
+    // A regular file at once: readFile's callback form loads its reader (internal/fs/read/context)
+    // after the launcher's V8 flags (src/launcher/boot.ts), compiled from source in every run
+    // (~1 ms). Anything else (a pipe, <(…), a device) by the callback form, as a read that may wait
+    // must not hold the event loop (Ctrl-C); not node:fs/promises, whose modules (and the readline
+    // they load) would be compiled from source too. A missing file or a folder: readFile says so.
+    if (statSync(file, { throwIfNoEntry: false })?.isFile()) return readFileSync(file);
+    return await new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const err = e as NodeJS.ErrnoException;
