@@ -61,10 +61,15 @@ export const NOT_PLAIN_BUT_NUL = /[\u0001-\u001f\u007f-\u009f\u00ad\u061c\u180e\
 
 // Where a joiner (ZWNJ U+200C, ZWJ U+200D) is part of the text: inside an emoji ZWJ sequence, or
 // between two characters of a script that is written with joiners.
-const EMOJI_BEFORE_ZWJ = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]$/u;
-const EMOJI_AFTER_ZWJ = /^\p{Extended_Pictographic}$/u;
-const JOINING_SCRIPT =
-  /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}\p{Script=Thaana}]$/u;
+// (made at their first use, as width.ts's: V8 builds each property's ranges from ICU at the parse)
+let emojiBeforeZwj: RegExp | undefined;
+let emojiAfterZwj: RegExp | undefined;
+let joiningScript: RegExp | undefined;
+const EMOJI_BEFORE_ZWJ = () => (emojiBeforeZwj ??= /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]$/u);
+const EMOJI_AFTER_ZWJ = () => (emojiAfterZwj ??= /^\p{Extended_Pictographic}$/u);
+const JOINING_SCRIPT = () =>
+  (joiningScript ??=
+    /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}\p{Script=Thaana}]$/u);
 
 /** The code point before index i of s, as a string ('' at the start). */
 function before(s: string, i: number): string {
@@ -87,8 +92,8 @@ function keptJoiner(c: string, s: string, i: number): boolean {
   if (c !== '\u200c' && c !== '\u200d') return false;
   const prev = before(s, i);
   const next = at(s, i + 1);
-  if (c === '\u200d' && EMOJI_BEFORE_ZWJ.test(prev) && EMOJI_AFTER_ZWJ.test(next)) return true;
-  return JOINING_SCRIPT.test(prev) && JOINING_SCRIPT.test(next);
+  if (c === '\u200d' && EMOJI_BEFORE_ZWJ().test(prev) && EMOJI_AFTER_ZWJ().test(next)) return true;
+  return JOINING_SCRIPT().test(prev) && JOINING_SCRIPT().test(next);
 }
 
 /** One match of HUMAN (or HUMAN_OR_SGR): kept, or its visible escape. */
