@@ -70,6 +70,19 @@ export function checkReportPath(file: string): void {
   }
 }
 
+/** The longest start of `s` that is at most `max` bytes of UTF-8, cut between characters. */
+function firstBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  let bytes = 0;
+  let end = 0;
+  for (const ch of s) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > max) break;
+    end += ch.length;
+  }
+  return s.slice(0, end);
+}
+
 /**
  * Writes the NDJSON report (`--report FILE`); an empty file when nothing failed. Written 0600
  * to a new file beside it, then renamed into place: never through a symbolic link (nor a hard
@@ -84,7 +97,8 @@ export function runReport(file: string, result: ApplyResult): void {
       writeAll(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW), text);
       return;
     }
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    // (the name's first 100 bytes: a report named to the file system's 255-byte limit still gets one)
+    const tmp = path.join(path.dirname(file), `.${firstBytes(path.basename(file), 100)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
     let done = false;
     try {
       writeAll(fs.openSync(tmp, 'wx', 0o600), text);

@@ -1,7 +1,7 @@
 // `playlist apply --report FILE` through the built CLI: the report is a private file (0600) that
 // replaces a regular file at FILE, and a symbolic link there is refused before anything is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startTestSandbox } from '../helpers/sandbox';
@@ -60,5 +60,18 @@ describe('playlist apply --report', () => {
     const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.line, l.outcome, l.edit.playlistId])).toEqual([[2, 'failed', missing]]);
     expect(await nameOf(pl)).toBe('applied with a report');
+  });
+
+  it('a report named to the 255-byte limit of a file name is written (its temporary name is cut to fit)', async () => {
+    const { d, run } = setUp('applied with a long report name');
+    // 85 three-byte characters: 255 bytes of UTF-8, the longest name ext4 and most file systems take
+    const report = join(d, '報'.repeat(85));
+    const r = await run(report);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).not.toMatch(/cannot write the report/);
+    expect(statSync(report).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.line, l.outcome])).toEqual([[2, 'failed']]);
+    expect(readdirSync(d).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });
