@@ -3,7 +3,8 @@
 export { parseEdits, canonicalEdit } from './edits';
 export { applyEdits, mostInFlight } from './apply';
 export { runReport, checkReportPath, summaryLines, applyExitCode, progressRenderer } from './report';
-export { defaultJournalPath } from './files';
+export { defaultJournalPath, journalDir } from './files';
+export { pruneJournals } from './prune';
 export { ADAPTIVE_MAX } from './adaptive';
 export { dryRunEdits, formatDryRun } from './dryrun';
 export { exportPlaylists, exportLine } from './export';

@@ -3,7 +3,7 @@
 // cannot be used, and a real run's journal cut at every record boundary (what a crash of the
 // machine can leave) and resumed.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
@@ -115,6 +115,37 @@ describe('playlist apply: the same input every night', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(`mcat: the journal ${journal} shows all 2 edits applied: nothing to do`);
     expect(readFileSync(journal)).toEqual(bytes);
+  }, 60_000);
+
+  it('finished journals last written over 30 days ago are removed by the next run; failed ones and those of --journal runs are kept', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1] = sb.info.examples.playlistIds;
+    const d = tempDir();
+    const dir = join(run.home, '.local/state/mcat/journals');
+    const ago = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const applyNight = async (night: number, extra: unknown[] = [], args: string[] = []) => {
+      const file = join(d, 'nightly.ndjson');
+      writeFileSync(file, ndjson([{ op: 'details', playlistId: p1, description: `night ${night}` }, ...extra]));
+      return run(['playlist', 'apply', file, ...args]);
+    };
+    // night 1 applies everything; night 2 has an edit that fails (kept: it can be resumed)
+    expect((await applyNight(1)).exitCode).toBe(0);
+    const [finished] = journalsIn(run.home);
+    expect((await applyNight(2, [{ op: 'details', playlistId: hexId(0xbad), description: 'x' }])).exitCode).toBe(3);
+    const failed = journalsIn(run.home).find((n) => n !== finished)!;
+    for (const n of [finished, failed]) utimesSync(join(dir, n), ago(31), ago(31));
+    // a run with its own --journal leaves mcat's folder alone
+    expect((await applyNight(3, [], ['--journal', join(d, 'own.journal')])).exitCode).toBe(0);
+    expect(journalsIn(run.home).sort()).toEqual([finished, failed].sort());
+    // the next run in the default folder removes the old finished journal and its lock folder
+    expect((await applyNight(4)).exitCode).toBe(0);
+    const left = journalsIn(run.home);
+    expect(left).not.toContain(finished);
+    expect(left).toContain(failed);
+    expect(left).toHaveLength(2);
+    expect(existsSync(join(dir, `${finished}.lock`))).toBe(false);
+    expect(existsSync(join(d, 'own.journal'))).toBe(true);
   }, 60_000);
 });
 

@@ -160,6 +160,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     progress.end();
   }
   if (flags.report) bulk.runReport(flags.report, result);
+  // finished journals over 30 days old in mcat's own folder (bulk/prune.ts); never one named by --journal
+  if (flags.journal === undefined) bulk.pruneJournals(bulk.journalDir(ctx.env), { keep: journalPath });
   // quiet: the summary only when something failed or was left undone
   if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
     for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
