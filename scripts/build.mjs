@@ -134,6 +134,11 @@ const LAZY_SOURCES = {
   // (IncomingMessage; mcat hands undici strings), and client.js reads Node's
   // --max-http-header-size as the default header cap, which the transport sets itself
   nodeHttp: () => 'module.exports = { IncomingMessage: class IncomingMessage {}, maxHeaderSize: 16384 };',
+  // undici checks that node:crypto can be loaded (util/runtime-features.js) and keeps its randomInt
+  // (web/fetch/body.js, for multipart boundaries mcat never makes) when its module loads, and conf
+  // imports it for an encryption mcat does not use: loading node:crypto costs a short run 2.5-7 ms,
+  // and a read signs without it (src/client/sha1.ts). Each only calls its functions.
+  cryptoLazy: () => "module.exports = new Proxy({}, { get: (_, k) => (...a) => require('node:crypto')[k](...a) });",
   // undici only calls assert(value): a passing check needs no module; a failing one throws node's AssertionError
   assert: () =>
     "function assert(value, message) { if (!value) require('node:assert')(value, message); }\n" +
@@ -152,6 +157,11 @@ const lazyBuiltinsPlugin = {
     );
     b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
       /node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/.test(args.importer) ? { path: 'http', namespace: 'mcat-lazy', pluginData: 'nodeHttp' } : undefined,
+    );
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
+      /node_modules[\\/](undici[\\/]lib[\\/](util[\\/]runtime-features|web[\\/]fetch[\\/]body)|conf[\\/]dist[\\/]source[\\/]index)\.js$/.test(args.importer)
+        ? { path: 'crypto', namespace: 'mcat-lazy', pluginData: 'cryptoLazy' }
+        : undefined,
     );
     b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
       /node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'mcat-lazy', pluginData: 'assert' } : undefined,

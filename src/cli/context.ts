@@ -8,6 +8,7 @@ import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from './errors';
 import { maskUrlCredentials } from '../config/mask';
+import { nodeCrypto } from '../client/lazy-crypto';
 import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
 import { noteUserScope } from './errors';
 import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
@@ -237,7 +238,6 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
           ? 'the sandbox'
           : `profile '${settings.profileName}'`;
   noteUserScope({ tokenUser: userId, tokenFrom, sandbox: needsSandbox });
-  const { createHash } = await import('node:crypto');
   let account: string | undefined;
   const source = needsSandbox ? 'sandbox' : sourceLabel(settings, baseUrl);
   return {
@@ -250,7 +250,7 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     tokenFrom,
     // a hash only for the commands that keep local records (most runs never ask)
     get account() {
-      return (account ??= createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
+      return (account ??= nodeCrypto().createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
     },
   };
 }

@@ -1,8 +1,11 @@
 // OAuth 1.0a HMAC-SHA1 signing through oauth-1.0a, for the header and the query transports.
 // The package's own URL handling is not used: it keeps the query in the base URI's place and
 // decodes '+' wrongly, so callers hand us the normalised base URI and the decoded parameters.
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import OAuth from 'oauth-1.0a';
+import { nodeCrypto } from './lazy-crypto';
+import { hmacSha1Base64 } from './sha1';
 
 export interface Credentials {
   consumerKey: string;
@@ -70,12 +73,20 @@ export function baseUri(url: string | URL): string {
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
-// HMAC-SHA1 (RFC 2104) from the SHA-1 states of the key's inner and outer pads, made once per key
-// and copied for each signature: createHmac looks its digest up again at every call.
+// The first signatures of a run in plain JavaScript (sha1.ts: a short run never loads node:crypto);
+// from then on node:crypto's, from the SHA-1 states of the key's inner and outer pads, made once
+// per key and copied for each signature (createHmac looks its digest up again at every call).
+const JS_SIGNATURES = 16;
+let signed = 0;
 let hmacKey: { text: string; inner: Hash; outer: Hash } | undefined;
 
 function hmacSha1(base: string, key: string): string {
+  if (signed < JS_SIGNATURES) {
+    signed++;
+    return hmacSha1Base64(base, key);
+  }
   if (hmacKey?.text !== key) {
+    const { createHash } = nodeCrypto();
     let k = Buffer.from(key, 'utf8');
     if (k.length > 64) k = createHash('sha1').update(k).digest();
     const ipad = Buffer.alloc(64, 0x36);
@@ -89,14 +100,42 @@ function hmacSha1(base: string, key: string): string {
   return hmacKey.outer.copy().update(hmacKey.inner.copy().update(base, 'utf8').digest()).digest('base64');
 }
 
+/** For tests: the next `n` signatures by the JavaScript HMAC (0: node:crypto's from now on). */
+export function signWithJavaScript(n: number): void {
+  signed = JS_SIGNATURES - n;
+}
+
 // 16 bytes of the CSPRNG per nonce, drawn from a buffer filled 4 KiB at a time: one call into
-// the CSPRNG per 256 requests instead of one per request (a bulk run signs thousands).
-let noncePool = Buffer.alloc(0);
+// the CSPRNG per 256 requests instead of one per request (a bulk run signs thousands). Read from
+// /dev/urandom where it is the kernel's device (what randomBytes reads through OpenSSL), so that a
+// short run need not load node:crypto; elsewhere node:crypto's randomBytes.
+let noncePool: Buffer = Buffer.alloc(0);
 let nonceAt = 0;
+
+function randomPool(n: number): Buffer {
+  let fd: number | undefined;
+  try {
+    fd = openSync('/dev/urandom', 'r');
+    if (fstatSync(fd).isCharacterDevice()) {
+      const b = Buffer.allocUnsafe(n);
+      for (let got = 0; got < n; ) {
+        const r = readSync(fd, b, got, n - got, null);
+        if (r <= 0) throw new Error('short read');
+        got += r;
+      }
+      return b;
+    }
+  } catch {
+    // no such device (Windows), or it failed: the CSPRNG through node:crypto
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return nodeCrypto().randomBytes(n);
+}
 
 export function nonce(): string {
   if (nonceAt + 16 > noncePool.length) {
-    noncePool = randomBytes(4096);
+    noncePool = randomPool(4096);
     nonceAt = 0;
   }
   nonceAt += 16;

@@ -2,8 +2,8 @@
 // signal), never asks for a page past the last one, fetches ahead (bounded) once the total is
 // known, and stops a server whose pages do not advance.
 
-import { createHash } from 'node:crypto';
 import { AbortedError, PagingError } from './errors';
+import { nodeCrypto } from './lazy-crypto';
 
 type Obj = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ export function itemKey(item: unknown): string {
   const id = item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
   if (typeof id === 'string' || typeof id === 'number') return `id:${id}`;
   const text = typeof item === 'string' ? item : (JSON.stringify(item) ?? String(item));
-  return createHash('sha1').update(text).digest('base64');
+  return nodeCrypto().createHash('sha1').update(text).digest('base64');
 }
 
 /**

@@ -319,7 +319,6 @@ function traceRequired(): void {
 const NETWORK_BUILTINS = [
   'node:net',
   'node:stream',
-  'node:crypto',
   'node:diagnostics_channel',
   'node:async_hooks',
   'node:util',
@@ -329,6 +328,19 @@ const NETWORK_BUILTINS = [
   'node:process',
   'node:os',
 ];
+
+/**
+ * Whether the command uses node:crypto whatever its size: bulk edits (their keys, the journal and
+ * its lock), a download (its temporary name and record), an XML walk (its pages' checks), a walk
+ * of every page (its signatures after the first few: src/client/oauth.ts). Those load it with the
+ * other built-ins, before any V8 flag is set; a short read signs without it (src/client/sha1.ts).
+ */
+function usesCrypto(args: readonly string[]): boolean {
+  const [group, command] = commandWords(args, 2);
+  if (group === 'playlist' && (command === 'apply' || command === 'export')) return true;
+  if (group === 'locker' && command === 'download') return true;
+  return args.some((a) => a === '--all' || a === 'xml' || a === '-oxml' || a === '--output=xml' || a === '--limit' || a.startsWith('--limit='));
+}
 
 /**
  * stdout and stderr as this run created them. Node makes each on first use, and a pipe's stream
@@ -396,6 +408,7 @@ export async function run(argv: string[]): Promise<void> {
   if (ownLoader) vm = nodeRequire('node:vm') as typeof import('node:vm');
   nodeRequire('node:process');
   if (networked) for (const m of NETWORK_BUILTINS) nodeRequire(m);
+  if (networked && usesCrypto(args)) nodeRequire('node:crypto');
   const flags: string[] = [];
   // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~50 ms of every run and
   // buys nothing for responses of this size: the baseline compiler alone is enough. (Setting the

@@ -3,7 +3,6 @@
 // large release batch merged into one <response>. Nothing in the items or the envelope is
 // rewritten: the first document's envelope (its page, pageSize and the service's totalItems)
 // is kept and the other documents' items are appended to its list.
-import { createHash } from 'node:crypto';
 import { tokenize } from './xml';
 
 /** Where a list's items are: the element names from the root down to the container, and the item's name. */
@@ -122,7 +121,7 @@ export function xmlItemId(item: string): string | undefined {
 export function xmlItemKey(item: unknown): string {
   const text = String(item);
   const id = xmlItemId(text);
-  return id !== undefined ? `id:${id}` : createHash('sha1').update(text).digest('base64');
+  return id !== undefined ? `id:${id}` : process.getBuiltinModule('node:crypto').createHash('sha1').update(text).digest('base64');
 }
 
 /**

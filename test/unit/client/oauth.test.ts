@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { authorizationHeader, baseUri, oauthParams, percentEncode, percentEncodeKept, nonce } from '../../../src/client/oauth';
+import { authorizationHeader, baseUri, oauthParams, percentEncode, percentEncodeKept, nonce, signWithJavaScript } from '../../../src/client/oauth';
 import { encodeParams } from '../../../src/client/oauth';
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
@@ -131,8 +131,39 @@ describe('the encoder handed to oauth-1.0a', () => {
   });
 });
 
+describe('the first signatures of a run (JavaScript HMAC) and the later ones (node:crypto)', () => {
+  const rfc = {
+    method: 'GET',
+    url: baseUri('http://photos.example.net/photos?file=vacation.jpg&size=original'),
+    params: { file: 'vacation.jpg', size: 'original' },
+    credentials: { consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00' },
+    useToken: true,
+    nonce: 'chapoH',
+    timestamp: 137131202,
+    version: null,
+  };
+
+  it("give RFC 5849's signature either way, and switch after the first few", () => {
+    signWithJavaScript(3);
+    for (let i = 0; i < 6; i++) expect(oauthParams(rfc).oauth_signature, `signature ${i + 1}`).toBe('MdpQcU8iPSUjWoN/UDMsK2sui9I=');
+    signWithJavaScript(0);
+  });
+
+  it('sign alike for keys of every shape, key after key', () => {
+    for (const consumerSecret of ['', 'cs', 'z'.repeat(64), "\u00e9t\u00e9 \u{1F3B5}".repeat(12)]) {
+      const input = { ...rfc, credentials: { ...rfc.credentials, consumerSecret } };
+      signWithJavaScript(1);
+      const js = oauthParams(input).oauth_signature;
+      const native = oauthParams(input).oauth_signature;
+      expect(js).toBe(native);
+    }
+    signWithJavaScript(0);
+  });
+});
+
 describe('HMAC-SHA1 from the key pads kept', () => {
   it('signs as createHmac does, for short, 64-byte, long and non-ASCII secrets, key after key', () => {
+    signWithJavaScript(0);
     const secrets = ['', 's', 'x'.repeat(31), 'y'.repeat(32), 'z'.repeat(63), "\u00e9t\u00e9 s'cret \u{1F3B5}".repeat(9), 'w'.repeat(200)];
     for (const consumerSecret of secrets) {
       for (const tokenSecret of ['', 'ts', 'q'.repeat(70)]) {
