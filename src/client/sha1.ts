@@ -21,8 +21,9 @@ export function sha1(data: Uint8Array): Uint8Array {
   let h3 = 0x10325476;
   let h4 = 0xc3d2e1f0;
   const w = new Int32Array(80);
+  // (four loops of 20 rounds, no branch in a round: a short run executes this in V8's interpreter)
   for (let block = 0; block < padded.length; block += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getInt32(block + i * 4);
+    for (let i = 0, j = block; i < 16; i++, j += 4) w[i] = (padded[j] << 24) | (padded[j + 1] << 16) | (padded[j + 2] << 8) | padded[j + 3];
     for (let i = 16; i < 80; i++) {
       const x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16];
       w[i] = (x << 1) | (x >>> 31);
@@ -32,23 +33,33 @@ export function sha1(data: Uint8Array): Uint8Array {
     let c = h2;
     let d = h3;
     let e = h4;
-    for (let i = 0; i < 80; i++) {
-      let f: number;
-      let k: number;
-      if (i < 20) {
-        f = (b & c) | (~b & d);
-        k = 0x5a827999;
-      } else if (i < 40) {
-        f = b ^ c ^ d;
-        k = 0x6ed9eba1;
-      } else if (i < 60) {
-        f = (b & c) | (b & d) | (c & d);
-        k = 0x8f1bbcdc;
-      } else {
-        f = b ^ c ^ d;
-        k = 0xca62c1d6;
-      }
-      const t = (((a << 5) | (a >>> 27)) + f + e + k + w[i]) | 0;
+    let t: number;
+    for (let i = 0; i < 20; i++) {
+      t = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + e + 0x5a827999 + w[i]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = t;
+    }
+    for (let i = 20; i < 40; i++) {
+      t = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + 0x6ed9eba1 + w[i]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = t;
+    }
+    for (let i = 40; i < 60; i++) {
+      t = (((a << 5) | (a >>> 27)) + ((b & c) | (b & d) | (c & d)) + e + 0x8f1bbcdc + w[i]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = t;
+    }
+    for (let i = 60; i < 80; i++) {
+      t = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + 0xca62c1d6 + w[i]) | 0;
       e = d;
       d = c;
       c = (b << 30) | (b >>> 2);
