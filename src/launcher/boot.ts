@@ -6,8 +6,8 @@
 //   It keeps the code V8 compiled when a bundle loaded, not what the run compiled later (ours
 //   keeps that too): on Node 24 a read took ~15 ms more than with ours (issue 12 chose Node's).
 // - Node 20 has none, so the launcher keeps its own: each bundle is loaded as a vm.Script; after a
-//   successful run it asks V8 for the code it compiled and stores it; later runs of the same command
-//   start from it. One file per command, in a folder named by Node's version and V8's cache tag
+//   successful run it asks V8 for the code it compiled and stores it (and once more after the next
+//   successful run: see run()); later runs of the same command start from it. One file per command, in a folder named by Node's version and V8's cache tag
 //   (its version, flags and CPU features), and one per build, so a stale cache is never read. V8
 //   checks each blob's checksum before it uses it (--verify-snapshot-checksum: without it, corrupt
 //   data makes V8 abort the process, and every later run too).
@@ -64,6 +64,8 @@ const modules = new Map<string, { exports: unknown }>();
 const loaded: Loaded[] = [];
 const traceFile = process.env.MCAT_TRACE_LOADS;
 let cache: Map<string, Buffer> | undefined;
+/** How many successful runs the cache read holds the code of (see run()); 0: no cache read */
+let cacheRuns = 0;
 let vm: typeof import('node:vm') | undefined;
 
 // never through a symbolic link; created private
@@ -237,10 +239,11 @@ function makeTrusted(root: string, folders: string[]): boolean {
 }
 
 /**
- * The file: a 4-byte header length, a JSON header [[bundle, bytes], …], then the data in order.
- * V8 checks versions, flags, lengths and (with --verify-snapshot-checksum) a checksum of each blob.
+ * The file: a 4-byte header length, a JSON header {"runs": N, "parts": [[bundle, bytes], …]}, then
+ * the data in order. V8 checks versions, flags, lengths and (with --verify-snapshot-checksum) a
+ * checksum of each blob.
  */
-function readCache(file: string): Map<string, Buffer> | undefined {
+function readCache(file: string): { parts: Map<string, Buffer>; runs: number } | undefined {
   try {
     // not through a link, and only a file of ours that no one else may write
     const fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
@@ -252,24 +255,26 @@ function readCache(file: string): Map<string, Buffer> | undefined {
       closeSync(fd);
     }
     const headerLength = buf.readUInt32LE(0);
-    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as [string, number][];
+    const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { runs?: unknown; parts?: unknown };
+    if (!Number.isInteger(header.runs) || !Array.isArray(header.parts)) return undefined;
     const map = new Map<string, Buffer>();
     let at = 4 + headerLength;
-    for (const [name, length] of header) {
-      if (typeof name !== 'string' || !Number.isInteger(length) || length < 0) return undefined;
+    for (const part of header.parts as unknown[]) {
+      const [name, length] = Array.isArray(part) ? (part as unknown[]) : [];
+      if (typeof name !== 'string' || typeof length !== 'number' || !Number.isInteger(length) || length < 0) return undefined;
       map.set(name, buf.subarray(at, at + length));
       at += length;
     }
-    return at === buf.length ? map : undefined;
+    return at === buf.length ? { parts: map, runs: header.runs as number } : undefined;
   } catch {
     return undefined;
   }
 }
 
-function writeCache(where: CacheFile): void {
+function writeCache(where: CacheFile, runs: number): void {
   try {
     const parts = loaded.map((l) => ({ name: l.name, data: l.script.createCachedData() }));
-    const header = Buffer.from(JSON.stringify(parts.map((p) => [p.name, p.data.length])), 'utf8');
+    const header = Buffer.from(JSON.stringify({ runs, parts: parts.map((p) => [p.name, p.data.length]) }), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length, 0);
     // checked again now that the folders exist (the run started before they did)
@@ -431,7 +436,11 @@ export async function run(argv: string[]): Promise<void> {
     const trusted = where && trust(where.root, [where.dir, where.buildDir]);
     // a folder someone else could write: neither read nor written
     if (trusted === 'no') where = undefined;
-    else if (where && trusted === 'yes') cache = readCache(where.file);
+    else if (where && trusted === 'yes') {
+      const read = readCache(where.file);
+      cache = read?.parts;
+      cacheRuns = read?.runs ?? 0;
+    }
     mcat = loadBundle('mcat.cjs') as typeof mcat;
   } else {
     // (bin/mcat turned source maps on for a --verbose run)
@@ -447,7 +456,12 @@ export async function run(argv: string[]): Promise<void> {
   if (networked) await new Promise((r) => setImmediate(r));
   const code = await mcat.runCli(args, processContext());
   // A successful run knows the command's code: keep it when the cache lacked any of it.
-  if (where && code === 0 && loaded.some((l) => l.compiled)) writeCache(where);
+  // And once more after the next successful run of the command, from the code the two runs
+  // compiled: a first run often takes other paths than the runs after it (a bulk apply of creates,
+  // then of replaces: the replaces' code was compiled from source in every later run, 2.5% of the
+  // instructions of a 1,000-replace apply), and V8 cannot tell a run that a function is missing from
+  // its cache without making the cache again (~15-35 ms for a large command: not in every run).
+  if (where && code === 0 && (loaded.some((l) => l.compiled) || cacheRuns === 1)) writeCache(where, cacheRuns + 1);
   exit(code);
 }
 

@@ -51,7 +51,7 @@ describe('compile cache', () => {
   // the launcher's own cache: Node 20 (Node 22.1 and later have their own)
   const ownCache = it.skipIf(nodeCompileCache);
 
-  ownCache('a successful run writes one private file for its command; the next run reads it without rewriting', async () => {
+  ownCache('a successful run writes one private file for its command; the next run adds what it compiled, once; later runs read it without rewriting', async () => {
     const dir = fresh();
     const first = await mcat(['-o', 'json', 'release', 'batch', id], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(first.exitCode).toBe(0);
@@ -61,28 +61,60 @@ describe('compile cache', () => {
     const file = join(dir, files[0]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, files[0].split('/')[0])).mode & 0o777).toBe(0o700);
-    const before = statSync(file);
+    const written = statSync(file);
 
     const second = await mcat(['-o', 'json', 'release', 'batch', id], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toBe(first.stdout);
-    // every bundle the run loaded was in the cache and accepted by V8: nothing to write again
-    const after = statSync(file);
-    expect(after.ino).toBe(before.ino);
-    expect(after.mtimeMs).toBe(before.mtimeMs);
+    // the second run's code joins the first's: written again (a new file renamed into place)
+    const before = statSync(file);
+    expect(before.ino).not.toBe(written.ino);
+    expect(cacheFiles(dir)).toEqual(files);
+
+    for (const run of ['third', 'fourth']) {
+      const r = await mcat(['-o', 'json', 'release', 'batch', id], { env: { ...env, MCAT_CACHE_DIR: dir } });
+      expect(r.exitCode, run).toBe(0);
+      expect(r.stdout).toBe(first.stdout);
+      // every bundle the run loaded was in the cache and accepted by V8: nothing to write again
+      const after = statSync(file);
+      expect(after.ino, run).toBe(before.ino);
+      expect(after.mtimeMs, run).toBe(before.mtimeMs);
+    }
   });
 
-  ownCache('a short playlist apply (which tunes V8 for its run) reads its cache without rewriting it', async () => {
+  ownCache("the second run's code is added to the first's: a create, then replaces, of playlist apply", async () => {
+    const dir = fresh();
+    const work = fresh();
+    const run = async (n: number, edit: object) => {
+      const edits = join(work, `edits${n}.ndjson`);
+      writeFileSync(edits, JSON.stringify(edit) + '\n');
+      const r = await mcat(['playlist', 'apply', edits, '--journal', join(work, `j${n}`)], { env: { ...env, MCAT_CACHE_DIR: dir } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const files = cacheFiles(dir);
+      expect(files).toHaveLength(1);
+      return statSync(join(dir, files[0]));
+    };
+    const playlistId = sb.info.examples.playlistIds[1];
+    const first = await run(1, { op: 'create', name: 'cache seed' });
+    const second = await run(2, { op: 'replace', playlistId, name: 'cached', tracks: [{ trackId: String(sb.info.examples.trackIds[0]) }] });
+    expect(second.ino).not.toBe(first.ino);
+    expect(second.size).toBeGreaterThan(first.size);
+    const third = await run(3, { op: 'replace', playlistId, name: 'cached again', tracks: [] });
+    expect([third.ino, third.mtimeMs]).toEqual([second.ino, second.mtimeMs]);
+  });
+
+  ownCache('a short playlist apply (which tunes V8 for its run) reads its cache without rewriting it (past the second run)', async () => {
     const dir = fresh();
     const work = fresh();
     const edits = join(work, 'edits.ndjson');
     writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'cached' }) + '\n');
     const run = (n: number) => mcat(['playlist', 'apply', edits, '--journal', join(work, `j${n}`)], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect((await run(1)).exitCode).toBe(0);
+    expect((await run(2)).exitCode).toBe(0);
     const files = cacheFiles(dir);
     expect(files).toHaveLength(1);
     const before = statSync(join(dir, files[0]));
-    expect((await run(2)).exitCode).toBe(0);
+    expect((await run(3)).exitCode).toBe(0);
     // the V8 flag the run set was taken back before the launcher decided: every bundle was accepted
     const after = statSync(join(dir, files[0]));
     expect(after.ino).toBe(before.ino);
@@ -107,6 +139,8 @@ describe('compile cache', () => {
     await run([]);
     expect(cacheFiles(dir)).toEqual([]);
     await run(['release', '--help']);
+    // (the second run adds what it compiled to the first's: the cache is rewritten once)
+    await run(['playlist', '--help']);
     const files = cacheFiles(dir);
     expect(files.map((f) => f.split('/').pop())).toEqual(['help.bin']);
     const before = files.map((f) => statSync(join(dir, f)));
@@ -243,7 +277,7 @@ script.runInThisContext().call(mod.exports, mod.exports, require, mod, filename,
 mod.exports.runCli(); // compiled now, so it is in the cached data (else V8 would compile it from the real source)
 fs.rmSync(mark);
 const data = script.createCachedData();
-const header = Buffer.from(JSON.stringify([['mcat.cjs', data.length]]));
+const header = Buffer.from(JSON.stringify({ runs: 2, parts: [['mcat.cjs', data.length]] }));
 const length = Buffer.alloc(4);
 length.writeUInt32LE(header.length);
 fs.writeFileSync(out, Buffer.concat([length, header, data]));
