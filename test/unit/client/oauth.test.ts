@@ -5,17 +5,19 @@ import { encodeParams } from '../../../src/client/oauth';
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 
+/** RFC 5849 section 1.2's request */
+const rfc = {
+  method: 'GET',
+  url: baseUri('http://photos.example.net/photos?file=vacation.jpg&size=original'),
+  params: { file: 'vacation.jpg', size: 'original' },
+  credentials: { consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00' },
+  useToken: true,
+  nonce: 'chapoH',
+  timestamp: 137131202,
+  version: null,
+};
+
 describe('OAuth 1.0a HMAC-SHA1 vectors (test/fixtures/oauth-vectors.md)', () => {
-  const rfc = {
-    method: 'GET',
-    url: baseUri('http://photos.example.net/photos?file=vacation.jpg&size=original'),
-    params: { file: 'vacation.jpg', size: 'original' },
-    credentials: { consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00' },
-    useToken: true,
-    nonce: 'chapoH',
-    timestamp: 137131202,
-    version: null,
-  };
   const twitter = {
     method: 'POST',
     url: baseUri('https://api.twitter.com/1.1/statuses/update.json?include_entities=true'),
@@ -132,16 +134,6 @@ describe('the encoder handed to oauth-1.0a', () => {
 });
 
 describe('the first signatures of a run (JavaScript HMAC) and the later ones (node:crypto)', () => {
-  const rfc = {
-    method: 'GET',
-    url: baseUri('http://photos.example.net/photos?file=vacation.jpg&size=original'),
-    params: { file: 'vacation.jpg', size: 'original' },
-    credentials: { consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00' },
-    useToken: true,
-    nonce: 'chapoH',
-    timestamp: 137131202,
-    version: null,
-  };
 
   it("give RFC 5849's signature either way, and switch after the first few", () => {
     signWithJavaScript(3);
