@@ -1,0 +1,61 @@
+// Deviations from the CLI's contract (CONVENTIONS.md, api-decisions.md) found by an audit of every
+// command, each run through the real binary against a sandbox on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcat } from '../helpers/mcat';
+import { startTestSandbox } from '../helpers/sandbox';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let sb: Sandbox;
+const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const lines = (s: string) => s.split('\n').filter(Boolean);
+
+describe('--page N with --all or --limit starts where --page N alone starts', () => {
+  it('locker --page 2 --all: the releases of page 2 and after (the locker user has 14: page 2 holds 11-14)', async () => {
+    const [one, walk, whole] = await Promise.all([
+      run(['locker', '--page', '2', '-o', 'ndjson', '--fields', 'release.id']),
+      run(['locker', '--page', '2', '--all', '-o', 'ndjson', '--fields', 'release.id']),
+      run(['locker', '--all', '-o', 'ndjson', '--fields', 'release.id']),
+    ]);
+    for (const r of [one, walk, whole]) expect(r.exitCode, r.stderr).toBe(0);
+    const all = lines(whole.stdout);
+    expect(all.length).toBeGreaterThan(10);
+    expect(lines(one.stdout)).toEqual(all.slice(10, 20));
+    // a walk at 50 a page from page 2 was empty: the whole locker is one page of 50
+    expect(lines(walk.stdout)).toEqual(all.slice(10));
+  });
+
+  it('artist releases --page 2 --all: every release from the 11th, none skipped', async () => {
+    const a = String(sb.info.examples.artistWithManyReleases);
+    const [whole, walk] = await Promise.all([
+      run(['artist', 'releases', a, '--all', '-o', 'ndjson', '--fields', 'id']),
+      run(['artist', 'releases', a, '--page', '2', '--all', '-o', 'ndjson', '--fields', 'id']),
+    ]);
+    for (const r of [whole, walk]) expect(r.exitCode, r.stderr).toBe(0);
+    expect(lines(walk.stdout)).toEqual(lines(whole.stdout).slice(10));
+  });
+
+  it('release tracks --page 2 --limit 3: tracks 11-13 of a longer release, as --page 2 shows them', async () => {
+    // a release with more than 12 tracks among the artist's
+    const a = String(sb.info.examples.artistWithManyReleases);
+    const rel = await run(['artist', 'releases', a, '--all', '-o', 'ndjson', '--fields', 'id,trackCount']);
+    const long = lines(rel.stdout)
+      .map((l) => JSON.parse(l) as { id: number; trackCount: number })
+      .find((r) => r.trackCount >= 13);
+    expect(long).toBeDefined();
+    const id = String(long!.id);
+    const [page2, limited] = await Promise.all([
+      run(['release', 'tracks', id, '--page', '2', '-o', 'ndjson', '--fields', 'id']),
+      run(['release', 'tracks', id, '--page', '2', '--limit', '3', '-o', 'ndjson', '--fields', 'id']),
+    ]);
+    for (const r of [page2, limited]) expect(r.exitCode, r.stderr).toBe(0);
+    expect(lines(limited.stdout)).toEqual(lines(page2.stdout).slice(0, 3));
+  });
+});
