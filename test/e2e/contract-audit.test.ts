@@ -59,3 +59,21 @@ describe('--page N with --all or --limit starts where --page N alone starts', ()
     expect(lines(limited.stdout)).toEqual(lines(page2.stdout).slice(0, 3));
   });
 });
+
+describe('error 2001 is said in words that fit what was asked for', () => {
+  it('a playlist or group that does not exist is "not found", with no word of labels (which license catalogue entities only)', async () => {
+    const [playlist, group, track] = await Promise.all([
+      run(['playlist', 'show', 'ffffffffffffffffffffffff']),
+      run(['group', 'show', 'aaaaaaaaaaaaaaaaaaaaaaaa']),
+      run(['track', 'metadata', '1']),
+    ]);
+    expect(playlist.exitCode).toBe(1);
+    expect(playlist.stdout).toBe('');
+    expect(playlist.stderr).toMatch(/^mcat: Playlist not found \(2001, HTTP 404\)$/m);
+    expect(group.exitCode).toBe(1);
+    expect(group.stderr).toMatch(/^mcat: Playlist group not found \(2001, HTTP 404\)$/m);
+    for (const r of [playlist, group]) expect(r.stderr).not.toMatch(/label/);
+    // the catalogue keeps the code's full meaning
+    expect(track.stderr).toMatch(/^mcat: Track not found, or owned by a label not licensed for this partner \(2001, HTTP 404\)$/m);
+  });
+});
