@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from './errors';
 import type { View } from '../output/types';
 import { computedNames } from '../output/fields';
-import { fieldsSpec, globalsOf, outputFormat, setQuiet } from './context';
+import { fieldsSpec, formatNamed, globalsOf, outputFormat, setQuiet } from './context';
 import { madeOf } from './registry';
 
 /** What `--json` alone lists: the view's computed names, its documented fields, its columns. */
@@ -19,6 +19,10 @@ export function viewFields(view: View): string[] {
 export async function checkGlobals(action: Command): Promise<void> {
   const g = globalsOf(action);
   setQuiet(g.quiet);
+  // an unknown -o is bad input for every command, also one that prints no listing (sandbox
+  // info, api, version): refused before it runs, as the conventions say ('-' is standard
+  // output, for locker download; where it means nothing the command's own check refuses it)
+  if ((g.output as string | undefined) !== '-') formatNamed(action);
   if (g.json === undefined && g.jq === undefined) return;
   const made = madeOf(action);
   const path = made?.path ?? action.name();

@@ -77,3 +77,41 @@ describe('error 2001 is said in words that fit what was asked for', () => {
     expect(track.stderr).toMatch(/^mcat: Track not found, or owned by a label not licensed for this partner \(2001, HTTP 404\)$/m);
   });
 });
+
+describe('-o is checked by every command', () => {
+  it('an unknown format is a usage error (exit 2, stdout empty) also where no listing is printed', async () => {
+    const runs = await Promise.all([
+      run(['sandbox', 'info', '--data', sb.dataDir, '-o', 'yaml']),
+      run(['version', '-o', 'yaml']),
+      run(['api', 'GET', '/1.2/user/locker', '-o', 'yaml']),
+      run(['completion', 'bash', '-o', 'yaml']),
+    ]);
+    for (const r of runs) {
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^mcat: unknown output format 'yaml'$/m);
+    }
+  });
+
+  it('sandbox info refuses the formats it has no form for, as auth status does; ndjson is its document on one line', async () => {
+    for (const f of ['csv', 'tsv', 'xml']) {
+      const r = await run(['sandbox', 'info', '--data', sb.dataDir, '-o', f]);
+      expect(r.exitCode, f).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`mcat: sandbox info prints a table, json or ndjson, not ${f}\n`);
+    }
+    const n = await run(['sandbox', 'info', '--data', sb.dataDir, '-o', 'ndjson']);
+    expect(n.exitCode, n.stderr).toBe(0);
+    expect(n.stdout.split('\n')).toHaveLength(2);
+    expect(JSON.parse(n.stdout).examples.groupId).toBe(sb.info.examples.groupId);
+  });
+
+  it('the sandbox info sheet fits the width: no line wider than COLUMNS, every example id still there', async () => {
+    for (const cols of ['80', '60']) {
+      const r = await run(['sandbox', 'info', '--data', sb.dataDir], { env: { COLUMNS: cols } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(Number(cols));
+      for (const id of [...sb.info.examples.playlistIds, sb.info.examples.groupId, ...sb.info.examples.trackIds.map(String)]) expect(r.stdout).toContain(id);
+    }
+  });
+});
