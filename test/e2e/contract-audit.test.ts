@@ -115,3 +115,19 @@ describe('-o is checked by every command', () => {
     }
   });
 });
+
+describe('release batch says what it printed', () => {
+  it('when no id could be read it does not say "the others were printed" (exit 3 and the ids on stderr as before)', async () => {
+    const unknown = String(sb.info.examples.unknownReleaseId);
+    const [none, some] = await Promise.all([
+      run(['release', 'batch', unknown, '-o', 'json']),
+      run(['release', 'batch', unknown, String(sb.info.examples.releaseIds[0]), '-o', 'json']),
+    ]);
+    expect(none.exitCode).toBe(3);
+    expect(JSON.parse(none.stdout).items.releases).toEqual([]);
+    expect(none.stderr).toMatch(new RegExp(`^mcat: release ${unknown}: Release not found \\(2001\\)$`, 'm'));
+    expect(none.stderr).toMatch(/^mcat: 1 of 1 release id could not be read$/m);
+    expect(some.exitCode).toBe(3);
+    expect(some.stderr).toMatch(/^mcat: 1 of 2 release ids could not be read; the others were printed$/m);
+  });
+});
