@@ -93,6 +93,29 @@ describe('-o is checked by every command', () => {
     }
   });
 
+  it('-o json or ndjson on a command that prints no JSON is refused as --json is (a pipe to jq never gets a non-JSON line)', async () => {
+    const runs = await Promise.all([
+      run(['version', '-o', 'json']),
+      run(['completion', 'bash', '-o', 'ndjson']),
+      run(['profile', 'use', 'sandbox', '-o', 'json']),
+    ]);
+    const names = ['version', 'completion', 'profile use'];
+    runs.forEach((r, i) => {
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`mcat: -o ${i === 1 ? 'ndjson' : 'json'}: 'mcat ${names[i]}' prints no JSON\n`);
+    });
+    // a command that writes a file keeps its own word on -o; version alone still prints
+    const [download, version] = await Promise.all([
+      run(['locker', 'download', String(sb.info.examples.trackIds[0]), '-o', 'json']),
+      run(['version']),
+    ]);
+    expect(download.exitCode).toBe(2);
+    expect(download.stderr).toMatch(/^mcat: locker download writes a file, not a 'json' listing$/m);
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
   it('sandbox info refuses the formats it has no form for, as auth status does; ndjson is its document on one line', async () => {
     for (const f of ['csv', 'tsv', 'xml']) {
       const r = await run(['sandbox', 'info', '--data', sb.dataDir, '-o', f]);
