@@ -291,15 +291,18 @@ export function ofUser(userId: string | undefined): string {
 const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
 
 /** The output format: -o, else json for --jq and --json, else table on a terminal and json otherwise. */
+/** The -o format named, checked to be one there is (every command's, before it runs). */
+export function formatNamed(cmd: Command | CommandContext): Format | undefined {
+  const g = globalsOf(cmd);
+  if (g.output === undefined) return undefined;
+  const f = String(g.output).toLowerCase() as Format;
+  if (!FORMATS.includes(f)) throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
+  return f;
+}
+
 export function outputFormat(cmd: Command | CommandContext): Format {
   const g = globalsOf(cmd);
-  let f: Format | undefined;
-  if (g.output !== undefined) {
-    f = String(g.output).toLowerCase() as Format;
-    if (!FORMATS.includes(f)) {
-      throw new UsageError(`unknown output format '${g.output}'`, `use one of ${FORMATS.join(', ')}`);
-    }
-  }
+  const f = formatNamed(cmd);
   if (g.jq !== undefined || g.json !== undefined) {
     const flag = g.jq !== undefined ? '--jq' : '--json';
     // with --jq an NDJSON listing becomes one JSON document, as with -o json

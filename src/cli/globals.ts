@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from './errors';
 import type { View } from '../output/types';
 import { computedNames } from '../output/fields';
-import { fieldsSpec, globalsOf, outputFormat, setQuiet } from './context';
+import { fieldsSpec, formatNamed, globalsOf, outputFormat, setQuiet } from './context';
 import { madeOf } from './registry';
 
 /** What `--json` alone lists: the view's computed names, its documented fields, its columns. */
@@ -19,7 +19,22 @@ export function viewFields(view: View): string[] {
 export async function checkGlobals(action: Command): Promise<void> {
   const g = globalsOf(action);
   setQuiet(g.quiet);
-  if (g.json === undefined && g.jq === undefined) return;
+  // an unknown -o is bad input for every command, also one that prints no listing (sandbox
+  // info, api, version): refused before it runs, as the conventions say ('-' is standard
+  // output, for locker download; where it means nothing the command's own check refuses it)
+  const named = (g.output as string | undefined) !== '-' ? formatNamed(action) : undefined;
+  if (g.json === undefined && g.jq === undefined) {
+    // -o json promises what --json does, one JSON document: a command that prints none refuses
+    // both (`mcat version -o json | jq` was given '0.1.0'); one that writes a file (-O) says
+    // itself what -o may be
+    if (named === 'json' || named === 'ndjson') {
+      const made = madeOf(action);
+      const def = made ? await made.definition() : undefined;
+      const writesFile = def?.options?.some((o) => o.flags.startsWith('-O,'));
+      if (made && def && def.json === undefined && !writesFile) throw new UsageError(`-o ${named}: 'mcat ${made.path}' prints no JSON`);
+    }
+    return;
+  }
   const made = madeOf(action);
   const path = made?.path ?? action.name();
   const flag = g.jq !== undefined ? '--jq' : '--json';

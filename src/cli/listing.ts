@@ -40,6 +40,9 @@ export function pagingOptions(max: number): OptionDef[] {
   ];
 }
 
+/** The page size every listing of the service has when none is asked for (api-decisions.md). */
+const DEFAULT_PAGE_SIZE = 10;
+
 export function checkPaging(flags: PagingFlags, max: number): { page: number; pageSize: number | undefined; all: boolean; limit: number | undefined } {
   const page = intOption(flags.page, '--page', { min: 1 }) ?? 1;
   const pageSize = intOption(flags.pageSize, '--page-size', { min: 1 });
@@ -47,7 +50,12 @@ export function checkPaging(flags: PagingFlags, max: number): { page: number; pa
     throw new UsageError(`--page-size must be at most ${max}, got ${pageSize}`, `use --all to walk every page`);
   }
   const limit = intOption(flags.limit, '--limit', { min: 1 });
-  return { page, pageSize, all: Boolean(flags.all), limit };
+  const all = Boolean(flags.all);
+  // `--page N` with --all or --limit starts the walk where `--page N` alone starts: at the
+  // service's default page size, not at the walk's largest (page 2 of 50 skipped items 11-50,
+  // and a short list came out empty)
+  const fromPage = page > 1 && pageSize === undefined && (all || limit !== undefined);
+  return { page, pageSize: fromPage ? DEFAULT_PAGE_SIZE : pageSize, all, limit };
 }
 
 /** A table's last line when it shows part of a longer list; none when it shows it all. */

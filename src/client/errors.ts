@@ -11,6 +11,17 @@ export const API_ERROR_MEANINGS: Record<number, string> = {
   9001: 'unexpected server error',
 };
 
+/** The paths of a user's data (locker, playlists, groups), where 2001 has nothing to do with labels. */
+const USER_PATH = /^\/1\.2\/(user|playlists)(\/|$)/i;
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname.replace(/^.*?(?=\/1\.2\/)/, '');
+  } catch {
+    return url;
+  }
+}
+
 export class McatError extends Error {
   override name = 'McatError';
   /** One line of advice for the user, printed after the message. */
@@ -31,6 +42,8 @@ export class ApiError extends McatError {
     super(`${apiMessage || API_ERROR_MEANINGS[code ?? 0] || 'API error'}`);
   }
   get meaning(): string | undefined {
+    // labels license catalogue entities: a playlist, group or locker read is simply not found
+    if (this.code === 2001 && this.url !== undefined && USER_PATH.test(pathOf(this.url))) return 'not found';
     return this.code === undefined ? undefined : API_ERROR_MEANINGS[this.code];
   }
 }

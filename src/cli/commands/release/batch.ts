@@ -72,8 +72,8 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     for (const e of errors) {
       say(`mcat: release ${e.itemId}: ${e.errorMessage || 'not found'} (${e.code})`);
     }
-    throw new PartialError(
-      `${errors.length} of ${ids.length} release id${ids.length > 1 ? 's' : ''} could not be read; the others were printed`,
-    );
+    // "the others were printed" only when there were others
+    const rest = errors.length < ids.length ? '; the others were printed' : '';
+    throw new PartialError(`${errors.length} of ${ids.length} release id${ids.length > 1 ? 's' : ''} could not be read${rest}`);
   }
 }

@@ -1,6 +1,10 @@
 // `mcat sandbox info`: a data dir's demo credentials and example ids (and its server, if one runs).
 import { print } from '../../../output/streams';
+import { terminalWidth } from '../../../output/tty';
+import { wrapWords } from '../../help-text';
 import { defineCommand, type CommandContext } from '../../command';
+import { formatNamed } from '../../context';
+import { UsageError } from '../../errors';
 import { DATA_OPTION, dataDirOf } from './data-dir';
 
 export default defineCommand<{ data?: string }>({
@@ -14,11 +18,18 @@ export default defineCommand<{ data?: string }>({
 });
 
 async function runInfo(flags: { data?: string }, ctx: CommandContext): Promise<void> {
+  // the sheet is for people (and the default, also in a pipe: --json is for scripts); csv, tsv
+  // and xml have no form of it, so they are refused rather than answered with the sheet
+  const format = formatNamed(ctx);
+  if (format !== undefined && format !== 'table' && format !== 'json' && format !== 'ndjson') {
+    throw new UsageError(`sandbox info prints a table, json or ndjson, not ${format}`);
+  }
   const dataDir = await dataDirOf(ctx.env, flags.data, true);
   const { getSandboxInfo } = await import('../../../sandbox/index');
   const info = await getSandboxInfo(dataDir);
   const { printJson, wantsJson } = await import('../../json-out');
   if (wantsJson(ctx)) return printJson(ctx, info);
+  if (format === 'ndjson') return print(JSON.stringify(info) + '\n');
   const ex = info.examples;
   const out = [
     `data dir     ${info.dataDir}`,
@@ -38,5 +49,14 @@ async function runInfo(flags: { data?: string }, ctx: CommandContext): Promise<v
     `  tracks: ${ex.trackIds.join(', ')}`,
     `  playlists: ${ex.playlistIds.join(', ')}; group ${ex.groupId}`,
   ];
-  await print(out.join('\n') + '\n');
+  // no line wider than the terminal (COLUMNS, else its width, else 80): a long list wraps under itself
+  const width = terminalWidth(ctx.io.stdout, ctx.env);
+  await print(out.flatMap((line) => fitted(line, width)).join('\n') + '\n');
+}
+
+/** A line wrapped at spaces to `width`, its continuation lines indented two more spaces. */
+function fitted(line: string, width: number): string[] {
+  if (line.length <= width) return [line];
+  const lead = /^ */.exec(line)![0];
+  return wrapWords(line.trim().split(/ +/), width - lead.length, '  ').map((l) => lead + l);
 }
