@@ -232,6 +232,8 @@ const RESERVED: string[][] = [];
 for (const r of ['__proto__', 'constructor', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)]) (RESERVED[r.length] ??= []).push(r);
 /** Deeper than this is left to the full reading (the parser's own limit is 100 levels). */
 const MAX_DEPTH = 64;
+/** A tag with more attributes than this is left to the full reading. */
+const MAX_ATTRIBUTES = 16;
 
 const isXmlSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
@@ -264,7 +266,8 @@ function sameRun(text: string, a: number, b: number, len: number): boolean {
  * without error as a <response status="ok"> envelope: then interpret() has nothing to say of it
  * and a caller that only prints the text (-o xml) need not read it into objects. The scan takes
  * a strict subset of XML (ASCII names, quoted attributes without '<' and without repeats, the five
- * entities and character references, at most 64 levels, nothing but white space around the root);
+ * entities and character references, at most 64 levels and 16 attributes a tag, nothing but white
+ * space around the root);
  * anything else (a comment, CDATA, a DOCTYPE, an instruction, another status, a document it
  * cannot vouch for) is false, and the caller reads the text in full, which says what is wrong.
  */
@@ -339,6 +342,8 @@ export function isPlainOkXml(text: string): boolean {
         break;
       }
       if (j === from) return false; // no space before an attribute, or the end of the text
+      // past a few attributes the repeat check (quadratic) is left to the full reading
+      if (attrs === MAX_ATTRIBUTES) return false;
       const ae = nameEnd(text, j);
       const al = ae - j;
       if (al === 0) return false;
