@@ -20,6 +20,7 @@ export const GOALS = {
   bulkCpu: { text: '≤ 0.3 ms', ok: (r) => r.value <= 0.3 },
   rateTime: { text: '≤ 1.15× the ideal', ok: (r) => r.ratio <= 1.15 },
   rate429: { text: '< 5 % answered 429', ok: (r) => r.value < 5 },
+  xmlCpu: { text: '≤ 3× NDJSON (CPU)', ok: (r) => r.ratio <= 3 },
 };
 
 export function fmt(x) {

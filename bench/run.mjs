@@ -9,7 +9,8 @@
 // writes both to bench/RESULTS.md and the README's Benchmarks section quotes it.
 //
 //   npm run bench                 all benchmarks; writes bench/RESULTS.md and the README's quote
-//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk, rate); writes nothing
+//   npm run bench -- startup bulk only some (startup, read, batch, locker, bulk, rate, xml); writes nothing
+//   npm run bench -- xml          locker --all -o xml against -o ndjson (CPU): ~1 min, so never in the default run
 //   npm run bench -- --only startup,read   the same
 //
 //   MCAT_BENCH_RUNS=N             alternated runs per start-up and read figure (default 21)
@@ -24,10 +25,12 @@ import { Table, fmt, loadavg, machine, report, writeResults } from './results.mj
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin/mcat');
 const node = process.execPath;
-const ALL = ['startup', 'read', 'batch', 'locker', 'bulk', 'rate'];
+const ALL = ['startup', 'read', 'batch', 'locker', 'bulk', 'rate', 'xml'];
+/** Benchmarks run only when named (they take minutes). */
+const NAMED_ONLY = ['xml'];
 const only = new Set(onlyArgs(process.argv.slice(2)));
 for (const o of only) if (!ALL.includes(o)) throw new Error(`bench: unknown benchmark '${o}' (one of ${ALL.join(', ')})`);
-const want = (name) => only.size === 0 || only.has(name);
+const want = (name) => (only.size === 0 ? !NAMED_ONLY.includes(name) : only.has(name));
 const RUNS = Number(process.env.MCAT_BENCH_RUNS) || 21;
 const BULK_RUNS = Number(process.env.MCAT_BENCH_BULK_RUNS) || 3;
 const work = mkdtempSync(join(tmpdir(), 'mcat-bench-'));
@@ -210,6 +213,7 @@ async function main() {
     await guard(headline, 'start-up and read', ['help', 'read'], () => startupRows(headline, sb, NO_CA, RUNS));
     if (want('batch')) await guard(headline, 'batch of 5,000 ids', ['batch'], () => batchRows(headline, sb));
     if (want('locker')) await guard(headline, 'locker --all, 20,000 releases', ['lockerTime', 'lockerMemory', 'lockerTable'], () => lockerRows(headline, sb));
+    if (want('xml')) await guard(headline, 'locker --all -o xml, 20,000 releases', ['xmlCpu'], () => xmlRows(headline, sb));
     if (withCa) await guard(withCa, 'start-up and read', ['help', 'read'], () => startupRows(withCa, sb, {}, Math.max(5, Math.round(RUNS / 2))));
     if (want('bulk')) await guard(headline, 'bulk apply, 1,000 replaces', ['bulkRate', 'bulkVsSeparate', 'bulkCpu'], () => bulkRows(headline, withCa));
     if (want('rate')) await guard(headline, 'apply of 1,000 replaces at --rate-limit 50/s', ['rateTime', 'rate429'], () => rateRows(headline));
@@ -362,6 +366,26 @@ async function lockerRows(table, sb) {
     table.record({ name: tableName, value: median(tables), unit: 'ms', baseline: { name: 'the same as NDJSON', value: median(ndjson) }, goal: 'lockerTable' });
     table.record({ name: 'locker --all -o table, 20,000 releases: peak memory', value: tablePeak, unit: 'MB', baseline: { name: 'node -e 0', value: base.peakMb }, goal: 'lockerMemory' });
   }
+}
+
+/** locker --all -o xml against -o ndjson of the same locker: CPU (user + system), alternated runs. */
+async function xmlRows(table, sb) {
+  const env = { ...envFor(sb, sb.info.examples.bigLockerUser), ...NO_CA };
+  const args = (format) => [bin, 'locker', '--all', '-o', format];
+  // the first walk of each writes the compile cache (and is the sandbox's first of this locker)
+  await mustRun(node, args('ndjson'), { env });
+  await mustRun(node, args('xml'), { env });
+  const ndjson = [];
+  const xml = [];
+  let peak = 0;
+  for (let i = 0; i < 3; i++) {
+    ndjson.push((await mustRun(node, args('ndjson'), { env, usage: true })).cpuMs);
+    const r = await mustRun(node, args('xml'), { env, usage: true });
+    xml.push(r.cpuMs);
+    peak = Math.max(peak, r.peakMb);
+  }
+  table.record({ name: 'locker --all -o xml, 20,000 releases: CPU (median of 3)', value: median(xml), unit: 'ms', baseline: { name: 'the same as NDJSON', value: median(ndjson) }, goal: 'xmlCpu' });
+  table.record({ name: 'locker --all -o xml, 20,000 releases: peak memory', value: peak, unit: 'MB' });
 }
 
 async function bulkRows(table, withCa) {

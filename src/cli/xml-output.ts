@@ -49,9 +49,12 @@ export async function printXml(text: string): Promise<void> {
  * when the service answered JSON all the same, having no XML for it.
  */
 export function asXml(text: string): string {
-  const t = text.replace(/^\uFEFF/, '').trimStart();
-  return t.startsWith('{') || t.startsWith('[') ? renderXml(JSON.parse(t)) : text;
+  // told without a copy of the text (a page of a big locker is some 350 kB)
+  if (!JSON_START.test(text)) return text;
+  return renderXml(JSON.parse(text.replace(/^\uFEFF/, '').trimStart()));
 }
+
+const JSON_START = /^\uFEFF?\s*[{[]/;
 
 /** A call's answer as XML (see asXml). */
 export async function xmlOfCall(c: ApiClient, call: Call): Promise<string> {

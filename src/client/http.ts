@@ -268,7 +268,7 @@ export class ApiClient {
   /** The body as text, after checking it is not an error (e.g. the locker's own XML). */
   async requestText(method: string, path: string, opts: RequestOptions = {}): Promise<string> {
     const res = await this.send(method, path, opts, false);
-    await read(res, opts.what);
+    await read(res, opts.what, false);
     return res.text;
   }
 
@@ -521,10 +521,10 @@ class BufferedResponse implements RawResponse {
 }
 
 /** The answer's value, or the typed error it stands for (with the requests it took). */
-async function read(res: RawResponse, what: string | undefined): Promise<unknown> {
+async function read(res: RawResponse, what: string | undefined, bodyWanted = true): Promise<unknown> {
   await ready(res);
   // no await between decoding the body and parsing it (see bufferedResponse)
-  return readNow(res, what);
+  return readNow(res, what, res.text, bodyWanted);
 }
 
 /** Loads the reader the body needs (the XML reader, for XML): undefined when there is nothing to wait for. */
@@ -536,9 +536,9 @@ function ready(res: RawResponse): Promise<void> | undefined {
 }
 
 /** read() once the body's reader is loaded (always, for JSON): synchronous. `text`: the body's, if taken already. */
-function readNow(res: RawResponse, what: string | undefined, text = res.text): unknown {
+function readNow(res: RawResponse, what: string | undefined, text = res.text, bodyWanted = true): unknown {
   try {
-    return interpret(res.status, res.headers, text, res.url, what);
+    return interpret(res.status, res.headers, text, res.url, what, bodyWanted);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
     throw err;

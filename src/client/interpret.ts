@@ -6,7 +6,7 @@ import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './
 import { parseRetryAfter } from './retry-after';
 import { maskQuery } from './trace';
 import { parseInPlace } from './schemas/in-place';
-import type { parseApiXml as ParseApiXml } from './xml';
+import type { isPlainOkXml as IsPlainOkXml, parseApiXml as ParseApiXml } from './xml';
 
 type BodyKind = 'empty' | 'json' | 'xml' | 'html' | 'oauth' | 'text';
 
@@ -34,19 +34,26 @@ function firstWords(text: string, max = 120): string {
 
 // The XML reader (fast-xml-parser) is loaded only when an XML body arrives: most runs never see one.
 let parseXml: typeof ParseApiXml | undefined;
+let plainOkXml: typeof IsPlainOkXml | undefined;
 
 /** Loads the XML reader when this body needs it (a promise then; else nothing to wait for): call before interpret(). */
 export function xmlReady(res: { text: string; headers: Record<string, string> }): Promise<void> | undefined {
   if (parseXml || sniff(res.text, res.headers['content-type']) !== 'xml') return undefined;
   return import('./xml').then((m) => {
     parseXml = m.parseApiXml;
+    plainOkXml = m.isPlainOkXml;
   });
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Reads one answer: returns the JSON-shaped body, or throws the typed error it stands for. */
-export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string): unknown {
+/**
+ * Reads one answer: returns the JSON-shaped body, or throws the typed error it stands for. With
+ * `bodyWanted` false (the caller keeps the text, as -o xml does) the body may be left unread: an
+ * XML answer that one strict scan finds whole and "ok" (isPlainOkXml) is not read into objects,
+ * and undefined is returned; any other is read in full, with the same errors.
+ */
+export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string, bodyWanted = true): unknown {
   // Never followed: the signed request (and its token) would go wherever the server says.
   if (status >= 300 && status < 400) return throwIt(redirectError(status, headers, url));
   const kind = sniff(text, headers['content-type']);
@@ -77,6 +84,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
       return throwIt(new ResponseError(`${label}malformed JSON (${(e as Error).message})`, status));
     }
   } else {
+    if (!bodyWanted && status >= 200 && status < 300 && plainOkXml?.(text)) return undefined;
     try {
       if (!parseXml) throw new Error('internal: interpret() of an XML body before xmlReady()');
       body = parseXml(text, status).body;

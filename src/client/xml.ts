@@ -220,3 +220,165 @@ export function parseApiXml(text: string, httpStatus?: number): ParsedXml {
   }
   return { root, body };
 }
+
+// --- the envelope of an answer printed as received (-o xml) --------------------------------
+
+/** BOM, leading white space and an XML declaration: what parseApiXml strips (stripProlog). */
+const PROLOG = /^\uFEFF?\s*(?:<\?xml[^>]*>)?/;
+/** The references the scan accepts in text and attribute values (the parser decodes them; none fails). */
+const REF = /&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});/y;
+/** Names the parser refuses or renames (prototype pollution guards): left to it. By length. */
+const RESERVED: string[][] = [];
+for (const r of ['__proto__', 'constructor', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)]) (RESERVED[r.length] ??= []).push(r);
+/** Deeper than this is left to the full reading (the parser's own limit is 100 levels). */
+const MAX_DEPTH = 64;
+/** A tag with more attributes than this is left to the full reading. */
+const MAX_ATTRIBUTES = 16;
+
+const isXmlSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/**
+ * The end of the name at i, or i when there is none: plain ASCII names only, a subset of the
+ * names XMLValidator and the parser take, and none the parser refuses or renames.
+ */
+function nameEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f)) return i;
+  let j = i + 1;
+  for (;;) {
+    const d = text.charCodeAt(j);
+    if ((d >= 0x61 && d <= 0x7a) || (d >= 0x41 && d <= 0x5a) || (d >= 0x30 && d <= 0x3a) || d === 0x5f || d === 0x2e || d === 0x2d) j++;
+    else break;
+  }
+  const reserved = RESERVED[j - i];
+  if (reserved !== undefined) for (let k = 0; k < reserved.length; k++) if (text.startsWith(reserved[k], i)) return i;
+  return j;
+}
+
+/** Whether text[a, a+len) and text[b, b+len) hold the same characters. */
+function sameRun(text: string, a: number, b: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
+  return true;
+}
+
+/**
+ * Whether an answer's XML is, by one strict scan, a whole document that parseApiXml reads
+ * without error as a <response status="ok"> envelope: then interpret() has nothing to say of it
+ * and a caller that only prints the text (-o xml) need not read it into objects. The scan takes
+ * a strict subset of XML (ASCII names, quoted attributes without '<' and without repeats, the five
+ * entities and character references, at most 64 levels and 16 attributes a tag, nothing but white
+ * space around the root);
+ * anything else (a comment, CDATA, a DOCTYPE, an instruction, another status, a document it
+ * cannot vouch for) is false, and the caller reads the text in full, which says what is wrong.
+ */
+export function isPlainOkXml(text: string): boolean {
+  const n = text.length;
+  let i = PROLOG.exec(text)![0].length;
+  // the open elements: where each one's name starts, and its length
+  const at: number[] = [];
+  const len: number[] = [];
+  // a tag's attributes (the same; the first `attrs` of these arrays)
+  const attrAt: number[] = [];
+  const attrLen: number[] = [];
+  let attrs: number;
+  let rootSeen = false;
+  let ok = false;
+  // the next '&' at or after i (-1: none left): looked for once per '&', not once per text run
+  let amp = text.indexOf('&', i);
+  /** Whether every '&' before `end` starts a reference the scan accepts. */
+  const refsBefore = (end: number): boolean => {
+    while (amp >= 0 && amp < end) {
+      REF.lastIndex = amp;
+      if (!REF.test(text) || REF.lastIndex > end) return false;
+      amp = text.indexOf('&', REF.lastIndex);
+    }
+    return true;
+  };
+  while (i < n) {
+    if (at.length === 0) {
+      // outside the root: white space only
+      const c = text.charCodeAt(i);
+      if (isXmlSpace(c)) {
+        i++;
+        continue;
+      }
+      if (c !== 0x3c || rootSeen) return false;
+    } else if (text.charCodeAt(i) !== 0x3c) {
+      // text: up to the next '<'
+      const lt = text.indexOf('<', i);
+      i = lt < 0 ? n : lt;
+      if (!refsBefore(i)) return false;
+      continue;
+    }
+    // a tag at i
+    if (text.charCodeAt(i + 1) === 0x2f) {
+      const top = at.length - 1;
+      const e = nameEnd(text, i + 2);
+      if (top < 0 || e - (i + 2) !== len[top] || !sameRun(text, i + 2, at[top], len[top]) || text.charCodeAt(e) !== 0x3e) return false;
+      at.pop();
+      len.pop();
+      i = e + 1;
+      continue;
+    }
+    const e = nameEnd(text, i + 1);
+    if (e === i + 1) return false; // also <!…> and <?…?>
+    const root = at.length === 0;
+    if (root && !(e - i - 1 === 8 && text.startsWith('response', i + 1))) return false;
+    let j = e;
+    let selfClosing: boolean;
+    attrs = 0;
+    for (;;) {
+      const from = j;
+      while (isXmlSpace(text.charCodeAt(j))) j++;
+      const c = text.charCodeAt(j);
+      if (c === 0x3e) {
+        selfClosing = false;
+        j++;
+        break;
+      }
+      if (c === 0x2f && text.charCodeAt(j + 1) === 0x3e) {
+        selfClosing = true;
+        j += 2;
+        break;
+      }
+      if (j === from) return false; // no space before an attribute, or the end of the text
+      // past a few attributes the repeat check (quadratic) is left to the full reading
+      if (attrs === MAX_ATTRIBUTES) return false;
+      const ae = nameEnd(text, j);
+      const al = ae - j;
+      if (al === 0) return false;
+      for (let k = 0; k < attrs; k++) if (attrLen[k] === al && sameRun(text, attrAt[k], j, al)) return false;
+      attrAt[attrs] = j;
+      attrLen[attrs++] = al;
+      const isStatus = root && al === 6 && text.startsWith('status', j);
+      j = ae;
+      while (isXmlSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) !== 0x3d) return false;
+      j++;
+      while (isXmlSpace(text.charCodeAt(j))) j++;
+      const q = text.charCodeAt(j);
+      if (q !== 0x22 && q !== 0x27) return false;
+      const close = text.indexOf(q === 0x22 ? '"' : "'", j + 1);
+      if (close < 0) return false;
+      for (let k = j + 1; k < close; k++) if (text.charCodeAt(k) === 0x3c) return false;
+      if (amp >= 0 && amp < j) amp = text.indexOf('&', j);
+      if (!refsBefore(close)) return false;
+      if (isStatus) ok = close === j + 3 && text.startsWith('ok', j + 1);
+      j = close + 1;
+    }
+    if (root) {
+      let status = false;
+      for (let k = 0; k < attrs; k++) if (attrLen[k] === 6 && text.startsWith('status', attrAt[k])) status = true;
+      if (!status) return false;
+      rootSeen = true;
+    }
+    if (!selfClosing) {
+      if (at.length >= MAX_DEPTH) return false;
+      at.push(i + 1);
+      len.push(e - i - 1);
+    }
+    i = j;
+    if (amp >= 0 && amp < i) amp = text.indexOf('&', i);
+  }
+  return rootSeen && at.length === 0 && ok;
+}

@@ -3,7 +3,7 @@
 // large release batch merged into one <response>. Nothing in the items or the envelope is
 // rewritten: the first document's envelope (its page, pageSize and the service's totalItems)
 // is kept and the other documents' items are appended to its list.
-import { tokenize } from './xml';
+import { CLOSE, EMPTY, OPEN, TEXT, tokenAt, tokenEnd } from './xml';
 
 /** Where a list's items are: the element names from the root down to the container, and the item's name. */
 export interface XmlList {
@@ -29,10 +29,6 @@ export interface XmlPage {
 
 const PAGING = new Set(['page', 'pageSize', 'totalItems']);
 
-function nameOf(tag: string): string {
-  return /^<\/?\s*([^\s/>]+)/.exec(tag)?.[1] ?? '';
-}
-
 function same(stack: readonly string[], path: readonly string[]): boolean {
   return stack.length === path.length && stack.every((n, i) => n === path[i]);
 }
@@ -48,6 +44,29 @@ export function xmlListOf(pagingPath: string, listPath: string): XmlList {
   return { container: ['response', ...pagingPath.split('.')], item };
 }
 
+const TAG_NAME = /<\/?\s*([^\s/>]+)/y;
+
+/** The name of the tag at i (as /^<\/?\s*([^\s/>]+)/ reads the tag's text), '' when none. */
+function nameAt(xml: string, i: number): string {
+  TAG_NAME.lastIndex = i;
+  return TAG_NAME.exec(xml)?.[1] ?? '';
+}
+
+/** The end of the element whose start tag ends at `from`: just past its end tag; -1 when the document ends first. */
+function elementEnd(xml: string, from: number, n: number): number {
+  let depth = 1;
+  let i = from;
+  while (i < n) {
+    i = xml.indexOf('<', i);
+    if (i < 0) return -1;
+    const kind = tokenAt(xml, i);
+    if (kind === OPEN) depth++;
+    else if (kind === CLOSE && --depth === 0) return tokenEnd;
+    i = tokenEnd;
+  }
+  return -1;
+}
+
 /** Cuts a document at its list (the first element at the container's path). */
 export function splitXmlPage(xml: string, list: XmlList): XmlPage {
   const { container, item } = list;
@@ -56,51 +75,45 @@ export function splitXmlPage(xml: string, list: XmlList): XmlPage {
   const stack: string[] = [];
   const items: string[] = [];
   const info: Record<string, number> = {};
+  const n = xml.length;
   let headEnd = -1;
-  let itemStart = -1;
-  let itemDepth = 0;
-  let off = 0;
-  for (const t of tokenize(xml)) {
-    const start = off;
-    off += t.text.length;
-    if (itemStart >= 0) {
-      // inside an item: only its own end matters
-      if (t.kind === 'open') stack.push(nameOf(t.text));
-      else if (t.kind === 'close') {
-        stack.pop();
-        if (stack.length === itemDepth) {
-          items.push(xml.slice(itemStart, off));
-          itemStart = -1;
-        }
-      }
-      continue;
+  let i = 0;
+  const text = (start: number, end: number) => {
+    if (stack.length === container.length + 1 && PAGING.has(stack[stack.length - 1]) && same(stack.slice(0, -1), container)) {
+      const t = xml.slice(start, end);
+      if (/^\s*\d+\s*$/.test(t)) info[stack[stack.length - 1]] = Number(t);
     }
-    if (t.kind === 'open' || t.kind === 'empty') {
-      const name = nameOf(t.text);
-      if (same(stack, container) && name === item) {
+  };
+  while (i < n) {
+    const start = i;
+    const kind = tokenAt(xml, i);
+    const end = tokenEnd;
+    i = end;
+    if (kind === OPEN || kind === EMPTY) {
+      const name = nameAt(xml, start);
+      if (name === item && same(stack, container)) {
         if (headEnd < 0) headEnd = start;
-        if (t.kind === 'empty') items.push(t.text);
+        if (kind === EMPTY) items.push(xml.slice(start, end));
         else {
-          itemStart = start;
-          itemDepth = stack.length;
-          stack.push(name);
+          const e = elementEnd(xml, end, n);
+          if (e < 0) break;
+          items.push(xml.slice(start, e));
+          i = e;
         }
         continue;
       }
-      if (t.kind === 'empty' && name === containerName && same(stack, parent)) {
+      if (kind === EMPTY && name === containerName && same(stack, parent)) {
         // an empty list written as <releases/>: the same as <releases></releases>
-        return { head: xml.slice(0, start) + t.text.replace(/\s*\/\s*>$/, '>'), items, tail: `</${name}>` + xml.slice(off), found: true };
+        return { head: xml.slice(0, start) + xml.slice(start, end).replace(/\s*\/\s*>$/, '>'), items, tail: `</${name}>` + xml.slice(end), found: true };
       }
-      if (t.kind === 'open') stack.push(name);
-    } else if (t.kind === 'close') {
+      if (kind === OPEN) stack.push(name);
+    } else if (kind === CLOSE) {
       stack.pop();
-      if (same(stack, parent) && nameOf(t.text) === containerName) {
+      if (same(stack, parent) && nameAt(xml, start) === containerName) {
         if (headEnd < 0) headEnd = start;
         return { head: xml.slice(0, headEnd), items, tail: xml.slice(start), found: true, ...info };
       }
-    } else if (t.kind === 'text' && stack.length === container.length + 1 && PAGING.has(stack[stack.length - 1])) {
-      if (same(stack.slice(0, -1), container) && /^\s*\d+\s*$/.test(t.text)) info[stack[stack.length - 1]] = Number(t.text);
-    }
+    } else if (kind === TEXT) text(start, end);
   }
   return { head: xml, items: [], tail: '', found: false };
 }

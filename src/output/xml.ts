@@ -131,6 +131,85 @@ export function renderXml(body: unknown): string {
   return w.out.join('\n') + '\n';
 }
 
+// The document read as tokenize() cuts it, without making its tokens (a page of a big locker is
+// some 20,000 tags): a token starts at each '<' that is not inside a comment, CDATA, an
+// instruction or a quoted attribute value, and text runs up to the next '<'.
+
+export const OPEN = 0;
+export const CLOSE = 1;
+export const EMPTY = 2;
+export const OTHER = 3;
+export const TEXT = 4;
+
+/** \s of a regular expression (and what String.prototype.trim removes), for one UTF-16 unit. */
+function isSpace(c: number): boolean {
+  if (c > 0x20 && c < 0xa0) return false;
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** Where the last token that tokenAt() read ends. */
+export let tokenEnd = 0;
+
+/** The kind of the token at i (tokenize()'s kinds, as the numbers above); sets tokenEnd. */
+export function tokenAt(xml: string, i: number): number {
+  const n = xml.length;
+  if (xml.charCodeAt(i) !== 0x3c) {
+    const e = xml.indexOf('<', i);
+    tokenEnd = e === -1 ? n : e;
+    return TEXT;
+  }
+  const c1 = xml.charCodeAt(i + 1);
+  if (c1 === 0x21 /* ! */) {
+    if (xml.startsWith('<!--', i)) {
+      const e = xml.indexOf('-->', i + 4);
+      tokenEnd = e === -1 ? n : e + 3;
+      return OTHER;
+    }
+    if (xml.startsWith('<![CDATA[', i)) {
+      const e = xml.indexOf(']]>', i + 9);
+      tokenEnd = e === -1 ? n : e + 3;
+      return TEXT;
+    }
+  } else if (c1 === 0x3f /* ? */) {
+    const e = xml.indexOf('?>', i + 2);
+    tokenEnd = e === -1 ? n : e + 2;
+    return OTHER;
+  }
+  // a tag: '>' inside a quoted attribute value does not end it
+  let end = n;
+  let quote = 0;
+  for (let j = i + 1; j < n; j++) {
+    const c = xml.charCodeAt(j);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 0x22 || c === 0x27) quote = c;
+    else if (c === 0x3e) {
+      end = j + 1;
+      break;
+    }
+  }
+  tokenEnd = end;
+  if (c1 === 0x2f) return CLOSE;
+  if (c1 === 0x21) return OTHER;
+  // /\/\s*>$/ on the tag's text
+  if (xml.charCodeAt(end - 1) !== 0x3e) return OPEN;
+  let j = end - 2;
+  while (j >= i && isSpace(xml.charCodeAt(j))) j--;
+  return j >= i && xml.charCodeAt(j) === 0x2f ? EMPTY : OPEN;
+}
+
+/** Whether xml[from, to) is white space only (String.prototype.trim would leave nothing). */
+function blank(xml: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isSpace(xml.charCodeAt(k))) return false;
+  return true;
+}
+
+const PADS: string[] = [];
+const padOf = (depth: number) => (PADS[depth] ??= '  '.repeat(depth));
+
 export type Token = { kind: 'open' | 'close' | 'empty' | 'other' | 'text'; text: string };
 
 /** The document cut into tags, text and other markup; the tokens' texts joined give it back. */
@@ -197,31 +276,41 @@ export function prettyXml(xml: string): string {
  * `depth`: returns the text (each line ending in a newline) and the depth after it.
  */
 export function prettyXmlFragment(xml: string, depth: number): { text: string; depth: number; lines: number } {
-  const tokens = tokenize(xml);
-  const lines: string[] = [];
-  const pad = () => '  '.repeat(Math.max(0, depth));
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.kind === 'open') {
-      // gather a run of text tokens up to the matching close, if that is all the element holds
-      let j = i + 1;
-      let inner = '';
-      while (j < tokens.length && tokens[j].kind === 'text') inner += tokens[j++].text;
-      if (j < tokens.length && tokens[j].kind === 'close') {
-        lines.push(pad() + t.text + inner + tokens[j].text);
-        i = j;
+  const n = xml.length;
+  let text = '';
+  let lines = 0;
+  const line = (from: number, to: number) => {
+    text += padOf(Math.max(0, depth)) + xml.slice(from, to) + '\n';
+    lines++;
+  };
+  for (let i = 0; i < n; ) {
+    const kind = tokenAt(xml, i);
+    const end = tokenEnd;
+    if (kind === OPEN) {
+      // an element holding only text (a run of text tokens up to its end tag) stays on one line
+      let j = end;
+      let next = -1;
+      while (j < n) {
+        next = tokenAt(xml, j);
+        if (next !== TEXT) break;
+        j = tokenEnd;
+      }
+      if (j < n && next === CLOSE) {
+        line(i, tokenEnd);
+        i = tokenEnd;
         continue;
       }
-      lines.push(pad() + t.text);
+      line(i, end);
       depth++;
-    } else if (t.kind === 'text' && t.text.trim() === '') {
-      continue; // whitespace between elements: the layout being replaced
-    } else if (t.kind === 'close') {
+    } else if (kind === TEXT && blank(xml, i, end)) {
+      // whitespace between elements: the layout being replaced
+    } else if (kind === CLOSE) {
       depth--;
-      lines.push(pad() + t.text);
+      line(i, end);
     } else {
-      lines.push(pad() + t.text);
+      line(i, end);
     }
+    i = end;
   }
-  return { text: lines.length ? lines.join('\n') + '\n' : '', depth, lines: lines.length };
+  return { text, depth, lines };
 }

@@ -209,3 +209,49 @@ describe('a service that has no XML for an endpoint', () => {
     expect(releases.totalItems).toBe('5');
   });
 });
+
+describe('a later page of a walk that is not a whole ok envelope', () => {
+  const hostile = hostilePerTest();
+  const LOCKER = '/1.2/user/locker';
+  const page = (n: number, inner = '') =>
+    `<?xml version="1.0" encoding="utf-8"?><response status="ok" version="1.2"><locker><lockerReleases><page>${n}</page><pageSize>1</pageSize><totalItems>3</totalItems>` +
+    `<lockerRelease><release id="${4000000 + n}"><title>T${n}</title>${inner}</release></lockerRelease></lockerReleases></locker></response>\n`;
+  // each is read in full, as before the scan that lets an ok page through unread: the same errors
+  const E = (what: string) => new RegExp(`^mcat: unreadable response: locker: ${what} \\(HTTP 200\\)$`);
+  const cases: [string, string, RegExp][] = [
+    ['truncated', page(2).slice(0, 200), E(String.raw`malformed XML \(Invalid '\[.*"ti"\]' found, line 1, column 1\)`)],
+    ['an error envelope with HTTP 200', '<?xml version="1.0"?><response status="error" version="1.2"><error code="9001"><errorMessage>page store unavailable</errorMessage></error></response>', /^mcat: .*page store unavailable.*\(9001, HTTP 200\)$/],
+    ['an unrecognised status', page(2).replace('status="ok"', 'status="maybe"'), E('unrecognised response status "maybe"')],
+    ['another root', page(2).replace(/response/g, 'reply'), E(String.raw`no <response> element in the XML \(the root element is <reply>\)`)],
+    ['a second root', page(2) + '<response status="ok"/>', E('the <response> element has no status')],
+    ["nesting past the parser's limit", page(2, '<a>'.repeat(120) + '</a>'.repeat(120)), E(String.raw`malformed XML \(Maximum nested tags exceeded\)`)],
+    ['an element named __proto__', page(2, '<__proto__>x</__proto__>'), E(String.raw`malformed XML \(\[SECURITY\] Invalid name: "__proto__" .*\)`)],
+    ['a repeated attribute', page(2).replace('id="4000002"', 'id="4000002" id="1"'), E(String.raw`malformed XML \(Attribute 'id' is repeated, line 1, column \d+\)`)],
+  ];
+
+  it.each(cases)('%s: stdout empty, the one-line error, exit 1', async (_what, second, line) => {
+    const s = await hostile();
+    s.on(LOCKER, (_q, res, url) => {
+      const n = Number(url.searchParams.get('page') ?? 1);
+      void res.writeHead(200, { 'content-type': 'application/xml' }).end(n === 2 ? second : page(n));
+    });
+    const r = await mcat(['locker', '--all', '--page-size', '1', '-o', 'xml'], { env: hostileEnv(s) });
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('hint:'))[0], r.stderr).toMatch(line);
+    expect(r.exitCode, r.stderr).toBe(1);
+  });
+
+  it('pages that are whole ok envelopes (entities, references, single quotes, CRLF) come out byte for byte', async () => {
+    const s = await hostile();
+    const odd = (n: number) => page(n, `<note a='1' b="&lt;&amp;&#155;&#x1F600;">x &gt; y &quot;z&quot; &apos;</note>`).replace(/></g, '>\r\n<');
+    s.on(LOCKER, (_q, res, url) => {
+      const n = Number(url.searchParams.get('page') ?? 1);
+      void res.writeHead(200, { 'content-type': 'application/xml' }).end(odd(n));
+    });
+    const r = await mcat(['locker', '--all', '--page-size', '1', '-o', 'xml'], { env: hostileEnv(s) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const items = [1, 2, 3].map((n) => /<lockerRelease>[\s\S]*<\/lockerRelease>/.exec(odd(n))![0]);
+    const first = odd(1);
+    expect(r.stdout).toBe(first.slice(0, first.indexOf('<lockerRelease>')) + items.join('') + first.slice(first.indexOf('</lockerReleases>')));
+  });
+});

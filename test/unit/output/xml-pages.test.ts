@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { mergeXmlBatch, mergeXmlPages, splitXmlPage, withXmlItems, xmlItemKey, xmlListOf } from '../../../src/output/xml-pages';
-import { prettyXml, prettyXmlFragment } from '../../../src/output/xml';
+import { prettyXml, prettyXmlFragment, tokenize } from '../../../src/output/xml';
+import type { XmlList, XmlPage } from '../../../src/output/xml-pages';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures/real-api', name), 'utf8');
 const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false }).parse(xml);
@@ -71,6 +72,131 @@ describe('splitXmlPage', () => {
   it('paging fields of an item (its own page) are not the list\'s', () => {
     const xml = '<response><releases><release id="1"><page>9</page></release><page>2</page><totalItems>5</totalItems></releases></response>';
     expect(splitXmlPage(xml, RELEASES)).toMatchObject({ page: 2, totalItems: 5 });
+  });
+});
+
+/** splitXmlPage as it was written over tokenize(): the reference the scan without tokens must agree with. */
+function splitByTokens(xml: string, list: XmlList): XmlPage {
+  const nameOf = (tag: string) => /^<\/?\s*([^\s/>]+)/.exec(tag)?.[1] ?? '';
+  const same = (stack: readonly string[], path: readonly string[]) => stack.length === path.length && stack.every((n, i) => n === path[i]);
+  const { container, item } = list;
+  const parent = container.slice(0, -1);
+  const containerName = container[container.length - 1];
+  const stack: string[] = [];
+  const items: string[] = [];
+  const info: Record<string, number> = {};
+  let headEnd = -1;
+  let itemStart = -1;
+  let itemDepth = 0;
+  let off = 0;
+  for (const t of tokenize(xml)) {
+    const start = off;
+    off += t.text.length;
+    if (itemStart >= 0) {
+      if (t.kind === 'open') stack.push(nameOf(t.text));
+      else if (t.kind === 'close') {
+        stack.pop();
+        if (stack.length === itemDepth) {
+          items.push(xml.slice(itemStart, off));
+          itemStart = -1;
+        }
+      }
+      continue;
+    }
+    if (t.kind === 'open' || t.kind === 'empty') {
+      const name = nameOf(t.text);
+      if (same(stack, container) && name === item) {
+        if (headEnd < 0) headEnd = start;
+        if (t.kind === 'empty') items.push(t.text);
+        else {
+          itemStart = start;
+          itemDepth = stack.length;
+          stack.push(name);
+        }
+        continue;
+      }
+      if (t.kind === 'empty' && name === containerName && same(stack, parent)) {
+        return { head: xml.slice(0, start) + t.text.replace(/\s*\/\s*>$/, '>'), items, tail: `</${name}>` + xml.slice(off), found: true };
+      }
+      if (t.kind === 'open') stack.push(name);
+    } else if (t.kind === 'close') {
+      stack.pop();
+      if (same(stack, parent) && nameOf(t.text) === containerName) {
+        if (headEnd < 0) headEnd = start;
+        return { head: xml.slice(0, headEnd), items, tail: xml.slice(start), found: true, ...info };
+      }
+    } else if (t.kind === 'text' && stack.length === container.length + 1 && ['page', 'pageSize', 'totalItems'].includes(stack[stack.length - 1])) {
+      if (same(stack.slice(0, -1), container) && /^\s*\d+\s*$/.test(t.text)) info[stack[stack.length - 1]] = Number(t.text);
+    }
+  }
+  return { head: xml, items: [], tail: '', found: false };
+}
+
+/** prettyXmlFragment as it was written over tokenize(): the reference for the one without tokens. */
+function prettyByTokens(xml: string, depth: number): { text: string; depth: number; lines: number } {
+  const tokens = tokenize(xml);
+  const lines: string[] = [];
+  const pad = () => '  '.repeat(Math.max(0, depth));
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === 'open') {
+      let j = i + 1;
+      let inner = '';
+      while (j < tokens.length && tokens[j].kind === 'text') inner += tokens[j++].text;
+      if (j < tokens.length && tokens[j].kind === 'close') {
+        lines.push(pad() + t.text + inner + tokens[j].text);
+        i = j;
+        continue;
+      }
+      lines.push(pad() + t.text);
+      depth++;
+    } else if (t.kind === 'text' && t.text.trim() === '') {
+      continue;
+    } else if (t.kind === 'close') {
+      depth--;
+      lines.push(pad() + t.text);
+    } else {
+      lines.push(pad() + t.text);
+    }
+  }
+  return { text: lines.length ? lines.join('\n') + '\n' : '', depth, lines: lines.length };
+}
+
+describe('splitXmlPage and prettyXmlFragment, and the reading by tokens', () => {
+  /** A deterministic generator (mulberry32), so a failure can be replayed. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const PIECES = ['\n  ', '\u3000', 'text', '<', '>', '/', '"', "'", ' ', '\u00a0', '\u2028', '\t', '!', '?', '<!--', '-->', '<![CDATA[', ']]>', '<?', '?>', '<release/>', '<release id="9">', '</release>', '<releases/>', '<releases >', '</releases>', '<page>7</page>', '<totalItems> 8 </totalItems>', '< release>', '</ releases>', '<release/ >', '<releases / >'];
+
+  it('cut and re-indented the same way: real samples, pages, and 5,000 mutations of them', () => {
+    const rnd = random(7);
+    const samples = [
+      fixture('artist-releases__page1-pageSize2__api-stub.xml'),
+      fixture('artist-releases__empty__api-stub.xml'),
+      releasesPage(2, 3, 9, [4, 5, 6]),
+      '<response status="ok"><items><releases/><errors><error code="1"/></errors></items></response>',
+      '<response><releases><release id="1"><page>9</page></release><!-- c --><page>2</page><totalItems><![CDATA[5]]></totalItems></releases></response>',
+    ];
+    const lists = [RELEASES, { container: ['response', 'items', 'releases'], item: 'release' }, { container: ['response', 'items', 'errors'], item: 'error' }];
+    for (let k = 0; k < 5000; k++) {
+      let s = samples[k % samples.length];
+      if (k >= samples.length) {
+        for (let e = 1 + Math.floor(rnd() * 3); e > 0; e--) {
+          const at = Math.floor(rnd() * (s.length + 1));
+          const r = rnd();
+          if (r < 0.5) s = s.slice(0, at) + PIECES[Math.floor(rnd() * PIECES.length)] + s.slice(at);
+          else if (r < 0.8) s = s.slice(0, at) + s.slice(at + 1 + Math.floor(rnd() * 10));
+          else s = s.slice(0, at) + s.slice(at, at + 1 + Math.floor(rnd() * 30)) + s.slice(at);
+        }
+      }
+      for (const list of lists) expect(splitXmlPage(s, list), s).toEqual(splitByTokens(s, list));
+      const depth = Math.floor(rnd() * 4) - 1;
+      expect(prettyXmlFragment(s, depth), s).toEqual(prettyByTokens(s, depth));
+    }
   });
 });
 
