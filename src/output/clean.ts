@@ -61,15 +61,20 @@ export const NOT_PLAIN_BUT_NUL = /[\u0001-\u001f\u007f-\u009f\u00ad\u061c\u180e\
 
 // Where a joiner (ZWNJ U+200C, ZWJ U+200D) is part of the text: inside an emoji ZWJ sequence, or
 // between two characters of a script that is written with joiners.
-// (made at their first use, as width.ts's: V8 builds each property's ranges from ICU at the parse)
+// (made at their first use from strings, as width.ts's: V8 builds each property's ranges from ICU at every parse)
 let emojiBeforeZwj: RegExp | undefined;
 let emojiAfterZwj: RegExp | undefined;
 let joiningScript: RegExp | undefined;
-const EMOJI_BEFORE_ZWJ = () => (emojiBeforeZwj ??= /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]$/u);
-const EMOJI_AFTER_ZWJ = () => (emojiAfterZwj ??= /^\p{Extended_Pictographic}$/u);
+const EMOJI_BEFORE_ZWJ = () => (emojiBeforeZwj ??= new RegExp('^[\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\ufe0f]$', 'u'));
+const EMOJI_AFTER_ZWJ = () => (emojiAfterZwj ??= new RegExp('^\\p{Extended_Pictographic}$', 'u'));
 const JOINING_SCRIPT = () =>
   (joiningScript ??=
-    /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}\p{Script=Thaana}]$/u);
+    new RegExp(
+      '^[' +
+        '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Nko}\\p{Script=Mongolian}\\p{Script=Devanagari}\\p{Script=Bengali}\\p{Script=Gurmukhi}\\p{Script=Gujarati}\\p{Script=Oriya}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Malayalam}\\p{Script=Sinhala}\\p{Script=Myanmar}\\p{Script=Khmer}\\p{Script=Tibetan}\\p{Script=Thaana}' +
+        ']$',
+      'u',
+    ));
 
 /** The code point before index i of s, as a string ('' at the start). */
 function before(s: string, i: number): string {

@@ -5,17 +5,19 @@
 // every cell of a big table, takes a fast path.
 
 const ASCII = /^[\x20-\x7e]*$/;
-// The Unicode property classes are made at their first use, not when the module loads: V8 builds
-// a property's character ranges from ICU when it parses the pattern (these four and clean.ts's
-// three: ~6 million instructions, 2-3% of a one-release read that never measures a wide cell)
+// The Unicode property classes are made at their first use, from strings: V8 builds a property's
+// character ranges from ICU whenever it parses such a pattern, a literal's when the module loads
+// and again when source holding one is compiled (the help, which has no code cache, paid it in
+// every run). These four and clean.ts's three: ~6 million instructions, 2-3% of a one-release
+// read that never measures a wide cell, 5% of `mcat --help`.
 let zero: RegExp | undefined;
 let emojiWide: RegExp | undefined;
 let emoji: RegExp | undefined;
 let pictographic: RegExp | undefined;
-const ZERO = () => (zero ??= /^[\p{Mn}\p{Me}\p{Cf}]$/u);
-const EMOJI_WIDE = () => (emojiWide ??= /^\p{Emoji_Presentation}$/u);
-const EMOJI = () => (emoji ??= /^\p{Emoji}$/u);
-const PICTOGRAPHIC = () => (pictographic ??= /^\p{Extended_Pictographic}$/u);
+const ZERO = () => (zero ??= new RegExp('^[\\p{Mn}\\p{Me}\\p{Cf}]$', 'u'));
+const EMOJI_WIDE = () => (emojiWide ??= new RegExp('^\\p{Emoji_Presentation}$', 'u'));
+const EMOJI = () => (emoji ??= new RegExp('^\\p{Emoji}$', 'u'));
+const PICTOGRAPHIC = () => (pictographic ??= new RegExp('^\\p{Extended_Pictographic}$', 'u'));
 
 /** East Asian Wide and Fullwidth ranges (Unicode 15), emoji aside (their property says it). */
 const WIDE: readonly (readonly [number, number])[] = [
