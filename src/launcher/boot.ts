@@ -7,8 +7,9 @@
 //   keeps that too): on Node 24 a read took ~15 ms more than with ours (issue 12 chose Node's).
 // - Node 20 has none, so the launcher keeps its own: each bundle is loaded as a vm.Script; after a
 //   successful run it asks V8 for the code it compiled and stores it (and once more after the next
-//   successful run: see run()); later runs of the same command start from it. One file per command, in a folder named by Node's version and V8's cache tag
-//   (its version, flags and CPU features), and one per build, so a stale cache is never read. V8
+//   successful run: see run()); later runs of the same command start from it. One file per command,
+//   in a folder named by Node's version and V8's cache tag (its version, flags and CPU features),
+//   and one per build, so a stale cache is never read. V8
 //   checks each blob's checksum before it uses it (--verify-snapshot-checksum: without it, corrupt
 //   data makes V8 abort the process, and every later run too).
 //
