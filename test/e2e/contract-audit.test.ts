@@ -1,6 +1,9 @@
 // Deviations from the CLI's contract (CONVENTIONS.md, api-decisions.md) found by an audit of every
 // command, each run through the real binary against a sandbox on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { mcat } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 
@@ -127,6 +130,21 @@ describe('-o is checked by every command', () => {
     expect(n.exitCode, n.stderr).toBe(0);
     expect(n.stdout.split('\n')).toHaveLength(2);
     expect(JSON.parse(n.stdout).examples.groupId).toBe(sb.info.examples.groupId);
+  });
+
+  it('auth status and --dry-run name every format they print (ndjson too) when they refuse one', async () => {
+    const status = await run(['auth', 'status', '--no-verify', '-o', 'csv']);
+    expect(status.exitCode).toBe(2);
+    expect(status.stdout).toBe('');
+    expect(status.stderr).toMatch(/^mcat: auth status prints a table, json or ndjson, not csv$/m);
+    const nd = await run(['auth', 'status', '--no-verify', '-o', 'ndjson']);
+    expect(nd.exitCode, nd.stderr).toBe(0);
+    expect(lines(nd.stdout)).toHaveLength(1);
+    const edits = join(mkdtempSync(join(tmpdir(), 'mcat-audit-')), 'edits.ndjson');
+    writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'x' }) + '\n');
+    const dry = await run(['playlist', 'apply', edits, '--dry-run', '-o', 'xml']);
+    expect(dry.exitCode).toBe(2);
+    expect(dry.stderr).toMatch(/^mcat: --dry-run prints a table, json or ndjson, not xml$/m);
   });
 
   it('the sandbox info sheet fits the width: no line wider than COLUMNS, every example id still there', async () => {

@@ -107,7 +107,7 @@ async function runStatus(flags: { verify?: boolean }, ctx: CommandContext): Prom
   const g = ctx.globals;
   const format = outputFormat(ctx);
   if (format !== 'json' && format !== 'ndjson' && format !== 'table') {
-    throw new UsageError(`auth status prints table or json, not ${format}`);
+    throw new UsageError(`auth status prints a table, json or ndjson, not ${format}`);
   }
   const store = await openStore(ctx.env);
   const settings = resolveSettings({

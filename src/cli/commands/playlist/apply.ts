@@ -102,7 +102,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   const scope = shard ? bulk.shardSummary(shard, edits.length, parsed.edits.length) : undefined;
   const label = shard ? bulk.shardLabel(shard) : undefined;
   const fmt = flags.dryRun ? outputFormat(ctx) : undefined;
-  if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table, json or ndjson, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: ctx.env, ...(shard ? { shard } : {}) });
   // the input split another way by a run that has not finished: its edits would be applied twice

@@ -48,7 +48,7 @@ async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: Com
   const body: ReplaceBody & PlaylistFieldsIn = { ...fileFields, ...flagFields, tracks: file.tracks };
   warnDescription(body.description);
   const fmt = outputFormat(ctx);
-  if (flags.dryRun && (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table or json, not ${fmt}`);
+  if (flags.dryRun && (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml')) throw new UsageError(`--dry-run prints a table, json or ndjson, not ${fmt}`);
   const s = await userSession(ctx, { ...flags, user });
   const q = queryOf(s, user);
   const playlists = await import('../../../client/playlists');
