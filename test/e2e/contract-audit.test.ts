@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mcat } from '../helpers/mcat';
+import { mcat, tempHome } from '../helpers/mcat';
 import { startTestSandbox } from '../helpers/sandbox';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
@@ -145,6 +145,21 @@ describe('-o is checked by every command', () => {
     const dry = await run(['playlist', 'apply', edits, '--dry-run', '-o', 'xml']);
     expect(dry.exitCode).toBe(2);
     expect(dry.stderr).toMatch(/^mcat: --dry-run prints a table, json or ndjson, not xml$/m);
+  });
+
+  it('the auth status sheet fits the width: no line wider than COLUMNS, nothing of it lost; at 80 columns as before', async () => {
+    const home = tempHome();
+    const wide = await run(['auth', 'status', '--no-verify', '-o', 'table'], { home, env: { COLUMNS: '200' } });
+    expect(wide.exitCode, wide.stderr).toBe(0);
+    const words = (t: string) => t.replace(/\s+/g, '');
+    for (const cols of ['80', '40', '30']) {
+      const r = await run(['auth', 'status', '--no-verify', '-o', 'table'], { home, env: { COLUMNS: cols } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      for (const line of lines(r.stdout)) expect([...line].length, `${cols}: ${line}`).toBeLessThanOrEqual(Number(cols));
+      // the same characters in the same order: wrapped, never cut
+      expect(words(r.stdout)).toBe(words(wide.stdout));
+      if (cols === '80') expect(r.stdout).toBe(wide.stdout);
+    }
   });
 
   it('the sandbox info sheet fits the width: no line wider than COLUMNS, every example id still there', async () => {

@@ -2,6 +2,7 @@
 // keys and tokens masked, a password in a base URL too, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
 import { maskSecret, maskUrlCredentials } from '../../config/mask';
 import type { View } from '../../output/types';
+import { textWidth } from '../../output/width';
 import type { CredentialCheck, CredentialChecks } from '../verify';
 import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
 
@@ -148,8 +149,8 @@ export function checkText(c: CredentialCheck): string {
   return c.reason ? `${c.state}: ${c.reason}` : c.state;
 }
 
-/** `label: value (where from)` lines, labels aligned. */
-export function statusLines(v: StatusView): string[] {
+/** `label: value (where from)` lines, labels aligned; with `lineWidth`, none wider than it (see fitted). */
+export function statusLines(v: StatusView, lineWidth?: number): string[] {
   const rows: [string, string][] = [
     ['profile', `${v.profile} (${WHY_TEXT[v.source]})`],
     ['config file', v.configFile],
@@ -167,8 +168,50 @@ export function statusLines(v: StatusView): string[] {
     rows.push(['token check', checkText(v.checks.token)]);
     if (v.checks.countryRefused) rows.push(['country check', `rejected: ${v.checks.countryRefused}`]);
   }
-  const width = Math.max(...rows.map(([l]) => l.length)) + 1;
-  return rows.map(([l, val]) => `${(l + ':').padEnd(width + 1)}${val}`);
+  const label = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return rows.flatMap(([l, val]) => fitted((l + ':').padEnd(label), val, lineWidth));
+}
+
+/**
+ * One `label value` row in at most `width` cells: the value wrapped at spaces under itself, or
+ * below the label indented two spaces when the value's column is too narrow to read (under 20
+ * cells); a word wider than its room (a long path or URL) is broken across lines, never cut.
+ */
+function fitted(label: string, value: string, width: number | undefined): string[] {
+  if (width === undefined || textWidth(label) + textWidth(value) <= width) return [label + value];
+  const under = width - label.length >= 20;
+  const indent = under ? ' '.repeat(label.length) : '  ';
+  const room = width - indent.length;
+  const pieces: string[] = [];
+  for (const word of value.split(' ')) {
+    let w = word;
+    while (textWidth(w) > room) {
+      const head = cutCells(w, room);
+      pieces.push(head);
+      w = w.slice(head.length);
+    }
+    pieces.push(w);
+  }
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces) {
+    if (line && textWidth(line) + 1 + textWidth(piece) > room) {
+      lines.push(line);
+      line = piece;
+    } else line = line ? `${line} ${piece}` : piece;
+  }
+  if (line || !lines.length) lines.push(line);
+  return under ? lines.map((t, i) => (i === 0 ? label : indent) + t) : [label.trimEnd(), ...lines.map((t) => indent + t)];
+}
+
+/** The longest start of `s` (whole code points) that takes at most `cells` cells, at least one. */
+function cutCells(s: string, cells: number): string {
+  let out = '';
+  for (const ch of s) {
+    if (out && textWidth(out + ch) > cells) break;
+    out += ch;
+  }
+  return out;
 }
 
 export interface ProfileRow {

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors';
 import { resolveSettings } from '../../../config/settings';
 import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
+import { terminalWidth } from '../../../output/tty';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat, say, session } from '../../context';
 import type { CredentialChecks } from '../../verify';
@@ -120,7 +121,8 @@ async function runStatus(flags: { verify?: boolean }, ctx: CommandContext): Prom
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults(ctx.env) : undefined);
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
   if (flags.verify !== false) view.checks = await statusChecks(ctx);
-  if (format === 'table') await print(statusLines(view).join('\n') + '\n');
+  // no line wider than the terminal (COLUMNS, else its width, else 80)
+  if (format === 'table') await print(statusLines(view, terminalWidth(ctx.io.stdout, ctx.env)).join('\n') + '\n');
   else if (format === 'json') await (await import('../../json-out')).printJson(ctx, view);
   else await print(JSON.stringify(view) + '\n');
   if (view.checks) statusOutcome(view.checks, view.profile, Object.values(view.sources).includes('env'));
