@@ -1,25 +1,17 @@
 // End to end: the built bin/mcat against a sandbox on 127.0.0.1, asserting stdout, stderr and exit code.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { startTestSandbox } from '../helpers/sandbox';
+import { sandboxForFile } from '../helpers/file-sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let sb: Sandbox;
-const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb?.close();
-});
+const box = sandboxForFile(mcat);
+const run = box.run;
 
 describe('release batch', () => {
   it('prints the releases as JSON in request order, labelled as sandbox on stderr', async () => {
-    const ids = sb.info.examples.releaseIds.slice(0, 3);
+    const ids = box.sb.info.examples.releaseIds.slice(0, 3);
     const r = await run(['release', 'batch', ...ids.map(String), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -30,14 +22,14 @@ describe('release batch', () => {
   });
 
   it('defaults to JSON when stdout is not a terminal', async () => {
-    const r = await run(['release', 'batch', String(sb.info.examples.releaseIds[0])]);
+    const r = await run(['release', 'batch', String(box.sb.info.examples.releaseIds[0])]);
     expect(r.exitCode).toBe(0);
     expect(() => JSON.parse(r.stdout)).not.toThrow();
   });
 
   it('1,200 ids with duplicates and unknown ids come back in request order; unknown ones reported, exit 3', async () => {
-    const valid = sb.info.examples.releaseIds;
-    const unknown = sb.info.examples.unknownReleaseId;
+    const valid = box.sb.info.examples.releaseIds;
+    const unknown = box.sb.info.examples.unknownReleaseId;
     const ids: number[] = [];
     for (let i = 0; i < 1200; i++) ids.push(i % 100 === 7 ? unknown + i : valid[i % valid.length]);
     const dir = mkdtempSync(join(tmpdir(), 'mcat-ids-'));
@@ -54,8 +46,8 @@ describe('release batch', () => {
   });
 
   it('as NDJSON, CSV and TSV, 1,200 ids (3 calls, printed call by call) give the JSON\'s releases line for line, in request order, at every --concurrency', async () => {
-    const valid = sb.info.examples.releaseIds;
-    const unknown = sb.info.examples.unknownReleaseId;
+    const valid = box.sb.info.examples.releaseIds;
+    const unknown = box.sb.info.examples.unknownReleaseId;
     // more distinct ids than one call takes: sandbox ids are numbered in sequence from the examples'
     const from = Math.min(...valid);
     const ids: number[] = [];
@@ -84,8 +76,8 @@ describe('release batch', () => {
   });
 
   it('as NDJSON, a call that fails after an earlier one came back ends the run (exit 1) with the earlier lines printed, none after', async () => {
-    const from = Math.min(...sb.info.examples.releaseIds);
-    const unknown = sb.info.examples.unknownReleaseId;
+    const from = Math.min(...box.sb.info.examples.releaseIds);
+    const unknown = box.sb.info.examples.unknownReleaseId;
     // the first call: 20 releases and 480 unknown ids (a small answer); the second: 500 releases
     const ids = [...Array.from({ length: 20 }, (_, i) => from + i), ...Array.from({ length: 480 }, (_, i) => unknown + i), ...Array.from({ length: 500 }, (_, i) => from + 100 + i)];
     const dir = mkdtempSync(join(tmpdir(), 'mcat-ids-'));
@@ -100,7 +92,7 @@ describe('release batch', () => {
   });
 
   it('reads ids from stdin with -', async () => {
-    const ids = sb.info.examples.releaseIds.slice(0, 2);
+    const ids = box.sb.info.examples.releaseIds.slice(0, 2);
     const r = await run(['release', 'batch', '-', '-o', 'ndjson'], { input: ids.join(',') + '\n' });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -108,7 +100,7 @@ describe('release batch', () => {
   });
 
   it('csv has a header row and one row per release', async () => {
-    const ids = sb.info.examples.releaseIds.slice(0, 2);
+    const ids = box.sb.info.examples.releaseIds.slice(0, 2);
     const r = await run(['release', 'batch', ...ids.map(String), '-o', 'csv']);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split(/\r\n/);
@@ -117,7 +109,7 @@ describe('release batch', () => {
   });
 
   it("xml is the service's own, ids as attributes", async () => {
-    const id = sb.info.examples.releaseIds[0];
+    const id = box.sb.info.examples.releaseIds[0];
     const r = await run(['release', 'batch', String(id), '-o', 'xml']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/<response[^>]*status="ok"/);
@@ -125,7 +117,7 @@ describe('release batch', () => {
   });
 
   it('--fields picks columns for ndjson', async () => {
-    const id = sb.info.examples.releaseIds[0];
+    const id = box.sb.info.examples.releaseIds[0];
     const r = await run(['release', 'batch', String(id), '-o', 'ndjson', '--fields', 'id,title,artist.name']);
     expect(r.exitCode).toBe(0);
     const line = JSON.parse(r.stdout.trim());
@@ -175,7 +167,7 @@ describe('release batch', () => {
   });
 
   it('a country the key is not entitled to exits 4', async () => {
-    const r = await run(['release', 'batch', String(sb.info.examples.releaseIds[0]), '--country', 'JP', '-o', 'json']);
+    const r = await run(['release', 'batch', String(box.sb.info.examples.releaseIds[0]), '--country', 'JP', '-o', 'json']);
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/2002/);
@@ -184,7 +176,7 @@ describe('release batch', () => {
 
 describe('release tracks', () => {
   it('lists the tracks of a release', async () => {
-    const r = await run(['release', 'tracks', String(sb.info.examples.releaseIds[0]), '-o', 'json']);
+    const r = await run(['release', 'tracks', String(box.sb.info.examples.releaseIds[0]), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.tracks.tracks.length).toBeGreaterThan(0);
@@ -192,7 +184,7 @@ describe('release tracks', () => {
   });
 
   it('explains 2001 in words for an unlicensed release, exit 1', async () => {
-    const r = await run(['release', 'tracks', String(sb.info.examples.unlicensedReleaseId), '-o', 'json']);
+    const r = await run(['release', 'tracks', String(box.sb.info.examples.unlicensedReleaseId), '-o', 'json']);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/not licensed/);
@@ -202,7 +194,7 @@ describe('release tracks', () => {
 
 describe('artist releases', () => {
   it('pages: --page-size and --page', async () => {
-    const a = String(sb.info.examples.artistWithManyReleases);
+    const a = String(box.sb.info.examples.artistWithManyReleases);
     const r = await run(['artist', 'releases', a, '--page-size', '5', '--page', '2', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -212,7 +204,7 @@ describe('artist releases', () => {
   });
 
   it('--all merges every page into one envelope', async () => {
-    const a = String(sb.info.examples.artistWithManyReleases);
+    const a = String(box.sb.info.examples.artistWithManyReleases);
     const r = await run(['artist', 'releases', a, '--all', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -222,7 +214,7 @@ describe('artist releases', () => {
   });
 
   it('--limit stops after N items, streamed as ndjson', async () => {
-    const a = String(sb.info.examples.artistWithManyReleases);
+    const a = String(box.sb.info.examples.artistWithManyReleases);
     const r = await run(['artist', 'releases', a, '--limit', '13', '-o', 'ndjson']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(13);
@@ -235,7 +227,7 @@ describe('artist releases', () => {
   });
 
   it('a page past the last one is 1003, explained', async () => {
-    const a = String(sb.info.examples.artistWithManyReleases);
+    const a = String(box.sb.info.examples.artistWithManyReleases);
     const r = await run(['artist', 'releases', a, '--page', '999', '-o', 'json']);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
@@ -244,7 +236,7 @@ describe('artist releases', () => {
   });
 
   it('an artist with no releases gives an empty list', async () => {
-    const r = await run(['artist', 'releases', String(sb.info.examples.artistWithNoReleases), '-o', 'json']);
+    const r = await run(['artist', 'releases', String(box.sb.info.examples.artistWithNoReleases), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).releases.totalItems).toBe(0);
   });
@@ -252,7 +244,7 @@ describe('artist releases', () => {
 
 describe('track metadata', () => {
   it('json gives everything: tags, tagstrengths, embeddings', async () => {
-    const r = await run(['track', 'metadata', String(sb.info.examples.trackIds[0]), '-o', 'json']);
+    const r = await run(['track', 'metadata', String(box.sb.info.examples.trackIds[0]), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const t = JSON.parse(r.stdout).track;
     expect(typeof t.bpm).toBe('number');
@@ -262,12 +254,12 @@ describe('track metadata', () => {
   });
 
   it('the table view is a readable sheet with the strongest tag strengths', async () => {
-    const r = await run(['track', 'metadata', String(sb.info.examples.trackIds[0]), '-o', 'table']);
+    const r = await run(['track', 'metadata', String(box.sb.info.examples.trackIds[0]), '-o', 'table']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/BPM/);
     expect(r.stdout).toMatch(/Strongest tag strengths/);
     expect(r.stdout).not.toMatch(/\u001b\[/);
-    const withEmb = await run(['track', 'metadata', String(sb.info.examples.trackIds[0]), '-o', 'table', '--embeddings']);
+    const withEmb = await run(['track', 'metadata', String(box.sb.info.examples.trackIds[0]), '-o', 'table', '--embeddings']);
     expect(withEmb.stdout).toMatch(/Embeddings \(\d+ values\)/);
   });
 });

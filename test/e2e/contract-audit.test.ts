@@ -1,22 +1,14 @@
 // Deviations from the CLI's contract (CONVENTIONS.md, api-decisions.md) found by an audit of every
 // command, each run through the real binary against a sandbox on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mcat, tempHome } from '../helpers/mcat';
-import { startTestSandbox } from '../helpers/sandbox';
+import { tempHome } from '../helpers/mcat';
+import { sandboxForFile } from '../helpers/file-sandbox';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let sb: Sandbox;
-const run = (args: string[], opts: Parameters<typeof mcat>[1] = {}) => mcat(args, { sandboxDir: sb.dataDir, ...opts });
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb?.close();
-});
+const box = sandboxForFile();
+const run = box.run;
 
 const lines = (s: string) => s.split('\n').filter(Boolean);
 
@@ -36,7 +28,7 @@ describe('--page N with --all or --limit starts where --page N alone starts', ()
   });
 
   it('artist releases --page 2 --all: every release from the 11th, none skipped', async () => {
-    const a = String(sb.info.examples.artistWithManyReleases);
+    const a = String(box.sb.info.examples.artistWithManyReleases);
     const [whole, walk] = await Promise.all([
       run(['artist', 'releases', a, '--all', '-o', 'ndjson', '--fields', 'id']),
       run(['artist', 'releases', a, '--page', '2', '--all', '-o', 'ndjson', '--fields', 'id']),
@@ -47,7 +39,7 @@ describe('--page N with --all or --limit starts where --page N alone starts', ()
 
   it('release tracks --page 2 --limit 3: tracks 11-13 of a longer release, as --page 2 shows them', async () => {
     // a release with more than 12 tracks among the artist's
-    const a = String(sb.info.examples.artistWithManyReleases);
+    const a = String(box.sb.info.examples.artistWithManyReleases);
     const rel = await run(['artist', 'releases', a, '--all', '-o', 'ndjson', '--fields', 'id,trackCount']);
     const long = lines(rel.stdout)
       .map((l) => JSON.parse(l) as { id: number; trackCount: number })
@@ -84,7 +76,7 @@ describe('error 2001 is said in words that fit what was asked for', () => {
 describe('-o is checked by every command', () => {
   it('an unknown format is a usage error (exit 2, stdout empty) also where no listing is printed', async () => {
     const runs = await Promise.all([
-      run(['sandbox', 'info', '--data', sb.dataDir, '-o', 'yaml']),
+      run(['sandbox', 'info', '--data', box.sb.dataDir, '-o', 'yaml']),
       run(['version', '-o', 'yaml']),
       run(['api', 'GET', '/1.2/user/locker', '-o', 'yaml']),
       run(['completion', 'bash', '-o', 'yaml']),
@@ -110,7 +102,7 @@ describe('-o is checked by every command', () => {
     });
     // a command that writes a file keeps its own word on -o; version alone still prints
     const [download, version] = await Promise.all([
-      run(['locker', 'download', String(sb.info.examples.trackIds[0]), '-o', 'json']),
+      run(['locker', 'download', String(box.sb.info.examples.trackIds[0]), '-o', 'json']),
       run(['version']),
     ]);
     expect(download.exitCode).toBe(2);
@@ -121,15 +113,15 @@ describe('-o is checked by every command', () => {
 
   it('sandbox info refuses the formats it has no form for, as auth status does; ndjson is its document on one line', async () => {
     for (const f of ['csv', 'tsv', 'xml']) {
-      const r = await run(['sandbox', 'info', '--data', sb.dataDir, '-o', f]);
+      const r = await run(['sandbox', 'info', '--data', box.sb.dataDir, '-o', f]);
       expect(r.exitCode, f).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`mcat: sandbox info prints a table, json or ndjson, not ${f}\n`);
     }
-    const n = await run(['sandbox', 'info', '--data', sb.dataDir, '-o', 'ndjson']);
+    const n = await run(['sandbox', 'info', '--data', box.sb.dataDir, '-o', 'ndjson']);
     expect(n.exitCode, n.stderr).toBe(0);
     expect(n.stdout.split('\n')).toHaveLength(2);
-    expect(JSON.parse(n.stdout).examples.groupId).toBe(sb.info.examples.groupId);
+    expect(JSON.parse(n.stdout).examples.groupId).toBe(box.sb.info.examples.groupId);
   });
 
   it('auth status and --dry-run name every format they print (ndjson too) when they refuse one', async () => {
@@ -141,7 +133,7 @@ describe('-o is checked by every command', () => {
     expect(nd.exitCode, nd.stderr).toBe(0);
     expect(lines(nd.stdout)).toHaveLength(1);
     const edits = join(mkdtempSync(join(tmpdir(), 'mcat-audit-')), 'edits.ndjson');
-    writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'x' }) + '\n');
+    writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: box.sb.info.examples.playlistIds[0], description: 'x' }) + '\n');
     const dry = await run(['playlist', 'apply', edits, '--dry-run', '-o', 'xml']);
     expect(dry.exitCode).toBe(2);
     expect(dry.stderr).toMatch(/^mcat: --dry-run prints a table, json or ndjson, not xml$/m);
@@ -164,20 +156,20 @@ describe('-o is checked by every command', () => {
 
   it('the sandbox info sheet fits the width: no line wider than COLUMNS, every example id still there', async () => {
     for (const cols of ['80', '60']) {
-      const r = await run(['sandbox', 'info', '--data', sb.dataDir], { env: { COLUMNS: cols } });
+      const r = await run(['sandbox', 'info', '--data', box.sb.dataDir], { env: { COLUMNS: cols } });
       expect(r.exitCode, r.stderr).toBe(0);
       for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(Number(cols));
-      for (const id of [...sb.info.examples.playlistIds, sb.info.examples.groupId, ...sb.info.examples.trackIds.map(String)]) expect(r.stdout).toContain(id);
+      for (const id of [...box.sb.info.examples.playlistIds, box.sb.info.examples.groupId, ...box.sb.info.examples.trackIds.map(String)]) expect(r.stdout).toContain(id);
     }
   });
 });
 
 describe('release batch says what it printed', () => {
   it('when no id could be read it does not say "the others were printed" (exit 3 and the ids on stderr as before)', async () => {
-    const unknown = String(sb.info.examples.unknownReleaseId);
+    const unknown = String(box.sb.info.examples.unknownReleaseId);
     const [none, some] = await Promise.all([
       run(['release', 'batch', unknown, '-o', 'json']),
-      run(['release', 'batch', unknown, String(sb.info.examples.releaseIds[0]), '-o', 'json']),
+      run(['release', 'batch', unknown, String(box.sb.info.examples.releaseIds[0]), '-o', 'json']),
     ]);
     expect(none.exitCode).toBe(3);
     expect(JSON.parse(none.stdout).items.releases).toEqual([]);
