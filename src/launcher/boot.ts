@@ -338,13 +338,16 @@ const NETWORK_BUILTINS = [
 /**
  * Whether the command uses node:crypto whatever its size: bulk edits (their keys, the journal and
  * its lock), a download (its temporary name and record), an XML walk (its pages' checks), a walk
- * of every page (its signatures after the first few: src/client/oauth.ts). Those load it with the
+ * of every page (its signatures after the first few: src/client/oauth.ts), a batch of ids from a
+ * file or of many (its calls' long base strings, never signed in JavaScript). Those load it with the
  * other built-ins, before any V8 flag is set; a short read signs without it (src/client/sha1.ts).
  */
 function usesCrypto(args: readonly string[]): boolean {
   const [group, command] = commandWords(args, 2);
   if (group === 'playlist' && (command === 'apply' || command === 'export')) return true;
   if (group === 'locker' && command === 'download') return true;
+  // ids from a file or standard input, or many: a call's base string is long, signed by node:crypto (oauth.ts)
+  if (group === 'release' && command === 'batch' && args.some((a) => a === '-' || a === '--ids-file' || a.startsWith('--ids-file=') || a.length > 200)) return true;
   return args.some((a) => a === '--all' || a === 'xml' || a === '-oxml' || a === '--output=xml' || a === '--limit' || a.startsWith('--limit='));
 }
 
