@@ -538,7 +538,7 @@ function ready(res: RawResponse): Promise<void> | undefined {
 /** read() once the body's reader is loaded (always, for JSON): synchronous. `text`: the body's, if taken already. */
 function readNow(res: RawResponse, what: string | undefined, text = res.text, bodyWanted = true): unknown {
   try {
-    return interpret(res.status, res.headers, text, res.url, what, bodyWanted);
+    return interpret(res.status, res.headers, text, () => res.url, what, bodyWanted);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
     throw err;

@@ -53,9 +53,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * XML answer that one strict scan finds whole and "ok" (isPlainOkXml) is not read into objects,
  * and undefined is returned; any other is read in full, with the same errors.
  */
-export function interpret(status: number, headers: Record<string, string>, text: string, url?: string, what?: string, bodyWanted = true): unknown {
+export function interpret(status: number, headers: Record<string, string>, text: string, url?: string | (() => string), what?: string, bodyWanted = true): unknown {
+  // (the URL as messages show it: masked, so made only for an error that names it)
+  const urlOf = () => (typeof url === 'function' ? url() : url);
   // Never followed: the signed request (and its token) would go wherever the server says.
-  if (status >= 300 && status < 400) return throwIt(redirectError(status, headers, url));
+  if (status >= 300 && status < 400) return throwIt(redirectError(status, headers, urlOf()));
   const kind = sniff(text, headers['content-type']);
   const label = what ? `${what}: ` : '';
   if (kind === 'oauth') {
@@ -106,7 +108,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
     const code = errObj?.code !== undefined && errObj.code !== '' && Number.isFinite(Number(errObj.code)) ? Number(errObj.code) : undefined;
     const message = typeof errObj?.errorMessage === 'string' ? errObj.errorMessage : '';
     if (status === 401) return throwIt(new AuthError(message || 'access denied', status, code));
-    return throwIt(new ApiError(code, message, status, url));
+    return throwIt(new ApiError(code, message, status, urlOf()));
   }
   // In XML the status is always the envelope's; in JSON only beside a version (a playlist has
   // a status of its own: published, draft).
