@@ -1,7 +1,10 @@
 // Deviations from api-spec.md / api-decisions.md found by a line-by-line conformance audit of the
 // sandbox and the CLI, each run through the built bin/mcat against a sandbox on 127.0.0.1.
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { sandboxForFile } from '../helpers/file-sandbox';
+import { hostileEnv, hostilePerTest } from '../helpers/hostile-server';
+import { mcat } from '../helpers/mcat';
 
 const box = sandboxForFile();
 const run = box.run;
@@ -39,5 +42,35 @@ describe('int32 parameters of the spec (artistid, page) are checked before anyth
     expect(JSON.parse(artist.stdout).releases).toMatchObject({ page: 1, totalItems: 0 });
     expect(locker.exitCode, locker.stderr).toBe(0);
     expect(JSON.parse(locker.stdout).locker.lockerReleases).toMatchObject({ page: 2147483647, lockerRelease: [] });
+  });
+});
+
+describe('OAuth refusals that are not about the credentials', () => {
+  const hostile = hostilePerTest();
+  const refuse = (reason: string) => (_q: unknown, res: ServerResponse) =>
+    void res.writeHead(401, { 'content-type': 'text/plain' }).end(`OAuth authentication error: ${reason}`);
+
+  it('stale timestamp: the hint is about the clock (300 s window, api-decisions.md), not the credentials; exit 4', async () => {
+    const s = await hostile();
+    s.on('/1.2/user/locker', refuse('stale timestamp'));
+    const r = await mcat(['locker', '-o', 'json'], { env: hostileEnv(s) });
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe('mcat: authentication failed: stale timestamp (HTTP 401)');
+    expect(lines[1]).toMatch(/^hint: .*clock/);
+    expect(lines[1]).not.toMatch(/credentials|log in/);
+  });
+
+  it('nonce already used: the hint says to run it again, not to log in; exit 4', async () => {
+    const s = await hostile();
+    s.on('/1.2/user/locker', refuse('nonce already used'));
+    const r = await mcat(['locker', '-o', 'json'], { env: hostileEnv(s) });
+    expect(r.exitCode).toBe(4);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines[0]).toBe('mcat: authentication failed: nonce already used (HTTP 401)');
+    expect(lines[1]).toMatch(/^hint: .*again/);
+    expect(lines[1]).not.toMatch(/credentials|log in/);
   });
 });
