@@ -75,6 +75,20 @@ function accessDenied(err: AuthError): { line: string; hint: string } | undefine
   return { line, hint };
 }
 
+/**
+ * What to do about a refused signature. Two of the service's reasons are not about the
+ * credentials (api-decisions.md): a timestamp more than 300 s off its clock, and a nonce it has
+ * seen (a replayed request); logging in again would change neither.
+ */
+function authHint(reason: string): string {
+  const r = reason.trim().toLowerCase();
+  if (r === 'stale timestamp') {
+    return "this computer's clock is more than 5 minutes off the service's: set it right (network time) and run the command again";
+  }
+  if (r === 'nonce already used') return 'the service has seen this request before (a replay, or a proxy that sent it twice): run the command again';
+  return "check the profile's credentials with 'mcat auth status', or log in again with 'mcat auth login'";
+}
+
 export function exitCodeFor(err: unknown): number {
   // the CLI's usage errors, and input the client, bulk engine, output or configuration refused
   if (err instanceof InputError || isSandboxFileError(err)) return 2;
@@ -137,7 +151,7 @@ export function formatError(err: unknown): string {
     ({ line, hint } = accessDenied(err)!);
   } else if (err instanceof AuthError) {
     line = `authentication failed: ${err.reason}${suffix([err.code !== undefined ? String(err.code) : undefined, err.httpStatus ? `HTTP ${err.httpStatus}` : undefined])}`;
-    hint = err.hint ?? "check the profile's credentials with 'mcat auth status', or log in again with 'mcat auth login'";
+    hint = err.hint ?? authHint(err.reason);
   } else if (err instanceof RateLimitError) {
     line = err.message + suffix([`HTTP ${err.httpStatus}`]);
     hint = err.hint ?? `try again in ${err.retryAfterSeconds} s`;

@@ -19,26 +19,32 @@ export function splitIdList(text: string): string[] {
 // 100 calls of 500: beyond that a run is a mistake more often than a plan, and would hammer the service.
 export const MAX_IDS = 50_000;
 
-/** Positive integer ids (catalogue entities). Throws one UsageError naming the bad ones. */
-export function parseIntegerIds(tokens: string[], what: string, source?: string): number[] {
+/** The largest int32: the spec types artistid, page, pagesize and image width as int32. */
+export const INT32_MAX = 2147483647;
+
+/**
+ * Positive integer ids (catalogue entities), at most `max` (an int32 parameter of the spec:
+ * INT32_MAX). Throws one UsageError naming the bad ones.
+ */
+export function parseIntegerIds(tokens: string[], what: string, source?: string, max = Number.MAX_SAFE_INTEGER): number[] {
   const bad: string[] = [];
   const ids: number[] = [];
   for (const t of tokens) {
-    if (/^[1-9]\d{0,15}$/.test(t) && Number.isSafeInteger(Number(t))) ids.push(Number(t));
+    if (/^[1-9]\d{0,15}$/.test(t) && Number.isSafeInteger(Number(t)) && Number(t) <= max) ids.push(Number(t));
     else bad.push(t);
   }
   if (bad.length) {
     const shown = bad.slice(0, 5).map((b) => `'${printable(b)}'`).join(', ');
     const more = bad.length > 5 ? ` and ${bad.length - 5} more` : '';
-    throw new UsageError(
-      `invalid ${what} id${bad.length > 1 ? 's' : ''}${source ? ` in ${source}:` : ''} ${shown}${more} (ids are positive whole numbers)`,
-    );
+    // whole numbers past an int32 parameter's bound say that bound; anything else what an id is
+    const rule = max < Number.MAX_SAFE_INTEGER && bad.every((b) => /^[1-9]\d*$/.test(b)) ? `${what} ids are at most ${max}` : 'ids are positive whole numbers';
+    throw new UsageError(`invalid ${what} id${bad.length > 1 ? 's' : ''}${source ? ` in ${source}:` : ''} ${shown}${more} (${rule})`);
   }
   return ids;
 }
 
-export function parseIntegerId(value: string, what: string): number {
-  return parseIntegerIds([value.trim()], what)[0];
+export function parseIntegerId(value: string, what: string, max?: number): number {
+  return parseIntegerIds([value.trim()], what, undefined, max)[0];
 }
 
 function printable(s: string): string {

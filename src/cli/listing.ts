@@ -5,6 +5,7 @@ import { UsageError } from './errors';
 import type { View } from '../output/types';
 import type { ListInfo, Shown } from '../output/sink';
 import { intOption, output, outputFormat, session } from './context';
+import { INT32_MAX } from './ids';
 
 export interface PagingFlags {
   page?: string;
@@ -44,7 +45,8 @@ export function pagingOptions(max: number): OptionDef[] {
 const DEFAULT_PAGE_SIZE = 10;
 
 export function checkPaging(flags: PagingFlags, max: number): { page: number; pageSize: number | undefined; all: boolean; limit: number | undefined } {
-  const page = intOption(flags.page, '--page', { min: 1 }) ?? 1;
+  // page is an int32 (spec, endpoint 6): a larger one is bad input, caught before any request
+  const page = intOption(flags.page, '--page', { min: 1, max: INT32_MAX }) ?? 1;
   const pageSize = intOption(flags.pageSize, '--page-size', { min: 1 });
   if (pageSize !== undefined && pageSize > max) {
     throw new UsageError(`--page-size must be at most ${max}, got ${pageSize}`, `use --all to walk every page`);

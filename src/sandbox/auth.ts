@@ -158,7 +158,8 @@ export function collectParams(req: SignedRequestParts): OAuthParams {
   const places: [string, [string, string][]][] = [
     ['query', req.query],
     ['form', req.form],
-    ['header', (header ?? []).filter(([k]) => k !== 'realm')],
+    // realm is not signed; an auth-param's name is case-insensitive (RFC 7235), so Realm= is realm too
+    ['header', (header ?? []).filter(([k]) => k.toLowerCase() !== 'realm')],
   ];
   const oauth = new Map<string, string>();
   const from = new Map<string, string>();

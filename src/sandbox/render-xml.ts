@@ -14,8 +14,18 @@ const SINGULAR: Record<string, string> = {};
 /** Scalar fields shown as attributes, wherever they are. */
 const ATTRIBUTES = new Set(['id', 'rel', 'href']);
 
+const ESCAPES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
+
+// What XML 1.0 cannot carry, not even as a character reference: C0 controls but tab, LF and CR,
+// U+FFFE, U+FFFF and lone surrogates. Stored text (a playlist's name, an annotation) may hold
+// them, as JSON can: in XML each becomes U+FFFD, or the document would not be well-formed.
+const NOT_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const HAS_NOT_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
+
+/** Text as XML character data or an attribute value (CR as a reference, so a reader keeps it). */
 export function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  const e = s.replace(/[<>&"'\r]/g, (c) => ESCAPES[c]);
+  return HAS_NOT_XML_CHARS.test(e) ? e.replace(NOT_XML_CHARS, '\uFFFD') : e;
 }
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -214,6 +214,8 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; ti
     });
     tracks.forEach((lt, i) => {
       const t = lt.track ?? {};
+      // a track the service sent without a number (a real sample has one) is listed by its title
+      const no = t.trackNumber ?? t.number;
       const none = noDownloadsLeft(lt, lr);
       const left = unavailable ? '—' : lt.remainingDownloads === undefined || lt.remainingDownloads === null ? '' : `${lt.remainingDownloads} left`;
       const own = artistOf(t);
@@ -221,7 +223,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; ti
       rows.push({
         cells: [
           t.id,
-          `  ${t.trackNumber ?? t.number ?? ''}. ${titleWithVersion(t)}`,
+          `  ${no === undefined || no === null ? '' : `${no}. `}${titleWithVersion(t)}`,
           own && own !== artist ? own : '',
           withTimes ? duration(t.duration) : '',
           whenHere(lt.purchaseDate),

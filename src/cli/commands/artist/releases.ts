@@ -17,10 +17,11 @@ export default defineCommand<CatalogueFlags & PagingFlags & { artistId: string }
   examples: ['mcat artist releases 1001 --type album', 'mcat artist releases 1001 --all -o ndjson | jq -r .title'],
   json: async () => (await import('../../views/catalogue')).artistReleasesView,
   async run(flags, ctx) {
-    const { parseIntegerId } = await import('../../ids');
+    const { INT32_MAX, parseIntegerId } = await import('../../ids');
     const { catalogueFilters } = await import('../../catalogue-options');
     const { checkPaging, runListing } = await import('../../listing');
-    const id = parseIntegerId(flags.artistId, 'artist');
+    // artistid is an int32 (spec, endpoint 6): a larger id is bad input, not a request
+    const id = parseIntegerId(flags.artistId, 'artist', INT32_MAX);
     const filters = catalogueFilters(flags);
     checkPaging(flags, 50);
     const { about } = await import('../../context');
