@@ -94,6 +94,13 @@ function element(name: string, value: unknown, out: string[], parent: string): v
   out.push(t === '' ? `<${tag}/>` : `<${tag}>${t}</${tag}>`);
 }
 
+/** One element as renderXml writes it inside `parent` (a locker entry inside lockerReleases: routes/locker.ts keeps each). */
+export function renderXmlElement(name: string, value: unknown, parent: string): string {
+  const out: string[] = [];
+  element(name, value, out, parent);
+  return out.join('');
+}
+
 function root(status: string, version: string, schema: string, inner: string): string {
   return (
     '<?xml version="1.0" encoding="utf-8"?>\n' +

@@ -13,7 +13,7 @@ import { hash, stream } from './prng';
 import { renderXml, renderXmlError } from './render-xml';
 import { artistReleases, enhancedMetadata, releaseBatch, releaseBatchJson, releaseTracks } from './routes/catalogue';
 import { addToGroup, getGroup, replaceGroup } from './routes/groups';
-import { userLocker, userLockerJson } from './routes/locker';
+import { userLockerJson, userLockerXml } from './routes/locker';
 import { htmlPage, media } from './routes/media';
 import { createPlaylist, getPlaylist, listPlaylists, replacePlaylist, updateDetails } from './routes/playlists';
 import type { Store } from './store';
@@ -45,6 +45,10 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 
 function jsonBytes(status: number, bytes: Buffer | Buffer[], headers: Record<string, string> = {}): Reply {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: bytes };
+}
+
+function xmlBytes(status: number, bytes: Buffer | Buffer[]): Reply {
+  return { status, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: bytes };
 }
 
 function apiError(ctx: { wantsXml: boolean }, e: ApiFail): Reply {
@@ -83,8 +87,8 @@ const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/1\.2\/artist\/releases\/?$/i, (c) => body(c, artistReleases(c))],
   ['GET', /^\/1\.2\/release\/tracks\/?$/i, (c) => body(c, releaseTracks(c))],
   ['GET', /^\/track\/by-id\/([^/]+)\/metadata\/enhanced\/?$/i, (c, m) => body(c, enhancedMetadata(c, dec(m[1])))],
-  // JSON as text made from each entry's kept text (routes/locker.ts); XML from the page's object
-  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => (c.wantsXml ? body(c, userLocker(c)) : jsonBytes(200, userLockerJson(c)))],
+  // JSON and XML as text made from each entry's kept text (routes/locker.ts)
+  ['GET', /^\/1\.2\/user\/locker\/?$/i, (c) => (c.wantsXml ? xmlBytes(200, userLockerXml(c)) : jsonBytes(200, userLockerJson(c)))],
   ['GET', /^\/1\.2\/user\/playlists\/?$/i, (c) => body(c, listPlaylists(c))],
   ['PUT', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, replaceGroup(c, dec(m[1])))],
   ['POST', /^\/1\.2\/user\/playlists\/groups\/([^/]+)\/?$/i, (c, m) => body(c, addToGroup(c, dec(m[1])))],

@@ -4,6 +4,7 @@ import { FORMATS, type DemoData, type LockerEntry } from '../demo-data';
 import { ApiFail, authenticate, country, ok, paging, param, userOf, type Ctx } from '../http';
 import { artistJson } from './catalogue';
 import type { Store } from '../store';
+import { renderXml, renderXmlElement } from '../render-xml';
 
 const SORT_FIELDS = ['purchaseDate', 'artistName', 'releaseTitle'] as const;
 type SortField = (typeof SORT_FIELDS)[number];
@@ -103,12 +104,12 @@ function pageEnvelope(o: LockerPageQuery, totalItems: number, lockerRelease: unk
 // generated again and no object serialized again (a walk of the big locker spent most of the
 // sandbox's time on those two). test/unit/sandbox/locker-page.test.ts holds it to lockerPage().
 
-/** An entry's JSON, and where each track's remainingDownloads stands in it. */
+/** An entry's JSON (or XML), and where each track's remainingDownloads stands in it. */
 interface EntryText {
   trackIds: number[];
   /** re-downloads each track starts with (before any download is counted) */
   initial: number[];
-  /** the entry's JSON in UTF-8: slab[start, end) */
+  /** the entry's text in UTF-8: slab[start, end) */
   slab: Buffer;
   start: number;
   end: number;
@@ -118,36 +119,78 @@ interface EntryText {
   track: number[];
 }
 
-const COUNT_KEY = '"remainingDownloads":';
+/** How a page is written in JSON or XML: where a count stands in an entry, and what stands between entries. */
+interface PageForm {
+  /** what stands right before each count in an entry's text (in a string or text it would be escaped) */
+  countKey: string;
+  /** the bytes between two entries of a page: a comma in JSON, nothing in XML */
+  sep: Buffer;
+  /** an entry's text, each count from counts() in turn */
+  entry(demo: DemoData, e: LockerEntry, counts: () => number, base: string): string;
+  /** the page's text around its entries */
+  around(o: LockerPageQuery, totalItems: number): { head: Buffer; tail: Buffer };
+  /** the kept texts' key (one list per form, user and address) */
+  name: string;
+}
+
+/** Stands for the entries in a page rendered without them (renderXml writes a string item as its text). */
+const ENTRIES_MARK = 'mcat-sandbox-locker-entries';
+
+const JSON_FORM: PageForm = {
+  countKey: '"remainingDownloads":',
+  sep: Buffer.from(','),
+  entry: (demo, e, counts, base) => JSON.stringify(lockerRelease(demo, counts, base, e)),
+  around(o, totalItems) {
+    const envelope = JSON.stringify(ok(pageEnvelope(o, totalItems, [])));
+    const split = envelope.lastIndexOf('[]') + 1;
+    return { head: Buffer.from(envelope.slice(0, split)), tail: Buffer.from(envelope.slice(split)) };
+  },
+  name: 'json',
+};
+
+const XML_FORM: PageForm = {
+  countKey: '<remainingDownloads>',
+  sep: Buffer.alloc(0),
+  // each entry as renderXml writes it in a page: a lockerRelease element inside lockerReleases
+  entry: (demo, e, counts, base) => renderXmlElement('lockerRelease', lockerRelease(demo, counts, base, e), 'lockerReleases'),
+  around(o, totalItems) {
+    const page = renderXml(ok(pageEnvelope(o, totalItems, [ENTRIES_MARK])));
+    const mark = `<lockerRelease>${ENTRIES_MARK}</lockerRelease>`;
+    const at = page.indexOf(mark);
+    return { head: Buffer.from(page.slice(0, at)), tail: Buffer.from(page.slice(at + mark.length)) };
+  },
+  name: 'xml',
+};
 
 /**
  * An entry's text for an address, with where each count stands: after each remainingDownloads
  * key, one for each track of an available release, in track order. A key can stand nowhere else
- * (in a string its quotes are escaped).
+ * (in a JSON string its quotes are escaped, in XML text its '<').
  */
-function entryText(demo: DemoData, e: LockerEntry, base: string): EntryText {
+function entryText(demo: DemoData, e: LockerEntry, base: string, form: PageForm): EntryText {
   const initial = e.trackIds.map((tid) => Math.max(0, e.initialDownloads(tid)));
   let n = 0;
-  const text = JSON.stringify(lockerRelease(demo, () => initial[n++], base, e));
-  // the text's UTF-8 is at most 3 bytes a character; a comma after it
-  const slab = slabFor(text.length * 3 + 1);
+  const text = form.entry(demo, e, () => initial[n++], base);
+  // the text's UTF-8 is at most 3 bytes a character; the separator after it
+  const slab = slabFor(text.length * 3 + form.sep.length);
   const start = slabUsed;
   const bytes = slab.write(text, start);
   const at: number[] = [];
   const length: number[] = [];
   const track: number[] = [];
-  for (let i = text.indexOf(COUNT_KEY); i >= 0; i = text.indexOf(COUNT_KEY, i + 1)) {
+  const key = form.countKey;
+  for (let i = text.indexOf(key); i >= 0; i = text.indexOf(key, i + 1)) {
     const k = at.length;
-    const from = i + COUNT_KEY.length;
+    const from = i + key.length;
     // offsets in characters are offsets in bytes only in ASCII text
     at.push(start + (bytes === text.length ? from : Buffer.byteLength(text.slice(0, from))));
     length.push(String(initial[k]).length);
     track.push(k);
   }
   if (at.length !== n) throw new Error(`internal: ${at.length} remainingDownloads keys in a locker entry with ${n} counts`);
-  // the comma a page needs after it: a run of texts made one after the other is sent as it stands
-  slab[start + bytes] = 0x2c;
-  slabUsed = start + bytes + 1;
+  // the separator a page needs after it: a run of texts made one after the other is sent as it stands
+  form.sep.copy(slab, start + bytes);
+  slabUsed = start + bytes + form.sep.length;
   return { trackIds: e.trackIds, initial, slab, start, end: start + bytes, at, length, track };
 }
 
@@ -172,15 +215,15 @@ function slabFor(room: number): Buffer {
 const KEPT_BYTES = 160 * 1024 * 1024;
 const kept = new WeakMap<DemoData, { bytes: number; lists: Map<string, (EntryText | undefined)[]> }>();
 
-function entryTextOf(demo: DemoData, userId: string, base: string, index: number): EntryText {
+function entryTextOf(demo: DemoData, userId: string, base: string, index: number, form: PageForm): EntryText {
   let k = kept.get(demo);
   if (!k) kept.set(demo, (k = { bytes: 0, lists: new Map() }));
-  const key = `${userId} ${base}`;
+  const key = `${form.name} ${userId} ${base}`;
   let list = k.lists.get(key);
   if (!list) k.lists.set(key, (list = []));
   let t = list[index];
   if (!t) {
-    t = entryText(demo, demo.locker(userId).entry(index), base);
+    t = entryText(demo, demo.locker(userId).entry(index), base, form);
     if (k.bytes + t.end - t.start > KEPT_BYTES) {
       k.lists.clear();
       k.bytes = 0;
@@ -201,19 +244,26 @@ function entryTextOf(demo: DemoData, userId: string, base: string, index: number
  * counts written in.
  */
 export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery): Buffer[] {
+  return lockerPageText(demo, store, o, JSON_FORM);
+}
+
+/** The same page as the XML renderXml() writes of lockerPage(), made the same way from each entry's kept XML. */
+export function lockerPageXml(demo: DemoData, store: Store, o: LockerPageQuery): Buffer[] {
+  return lockerPageText(demo, store, o, XML_FORM);
+}
+
+function lockerPageText(demo: DemoData, store: Store, o: LockerPageQuery, form: PageForm): Buffer[] {
   const locker = demo.locker(o.userId);
   const order = demo.lockerOrder(o.userId, o.field, o.dir);
   const texts: EntryText[] = [];
-  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, o.base, order(pos)));
+  for (let pos = (o.page - 1) * o.pageSize; pos < Math.min(locker.size, o.page * o.pageSize); pos++) texts.push(entryTextOf(demo, o.userId, o.base, order(pos), form));
   // a user with no download counted (the common case) needs no list of the page's tracks
   const used = store.hasDownloads(o.userId) ? store.usedDownloads(o.userId, texts.flatMap((t) => t.trackIds)) : undefined;
-  const envelope = JSON.stringify(ok(pageEnvelope(o, locker.size, [])));
-  const split = envelope.lastIndexOf('[]') + 1;
-  const head = Buffer.from(envelope.slice(0, split));
-  const tail = Buffer.from(envelope.slice(split));
+  const { head, tail } = form.around(o, locker.size);
+  const sep = form.sep;
   // the counts that downloads have changed since the texts were made (digits: ASCII)
   const now = new Map<number, string>();
-  let size = head.length + tail.length + Math.max(0, texts.length - 1);
+  let size = head.length + tail.length + Math.max(0, texts.length - 1) * sep.length;
   if (used !== undefined && used.size > 0) {
     for (const t of texts) {
       for (let h = 0; h < t.at.length; h++) {
@@ -230,8 +280,8 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
     const parts: Buffer[] = [head];
     for (let i = 0; i < texts.length; ) {
       let j = i + 1;
-      while (j < texts.length && texts[j].slab === texts[i].slab && texts[j].start === texts[j - 1].end + 1) j++;
-      if (i > 0) parts.push(COMMA);
+      while (j < texts.length && texts[j].slab === texts[i].slab && texts[j].start === texts[j - 1].end + sep.length) j++;
+      if (i > 0 && sep.length) parts.push(sep);
       parts.push(texts[i].slab.subarray(texts[i].start, texts[j - 1].end));
       i = j;
     }
@@ -243,7 +293,7 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
   const out = Buffer.allocUnsafe(size);
   let w = head.copy(out, 0);
   texts.forEach((t, i) => {
-    if (i > 0) out[w++] = 0x2c; // ,
+    if (i > 0) w += sep.copy(out, w);
     let r = t.start;
     for (let h = 0; h < t.at.length; h++) {
       const count = now.get(t.trackIds[t.track[h]]);
@@ -258,7 +308,6 @@ export function lockerPageJson(demo: DemoData, store: Store, o: LockerPageQuery)
   return [out];
 }
 
-const COMMA = Buffer.from(',');
 
 /** The request's page: authenticated, its parameters checked. */
 function lockerQuery(ctx: Ctx): LockerPageQuery {
@@ -270,11 +319,12 @@ function lockerQuery(ctx: Ctx): LockerPageQuery {
   return { userId: user.userId, field, dir, page, pageSize, base: ctx.base };
 }
 
-export function userLocker(ctx: Ctx) {
-  return lockerPage(ctx.demo, ctx.store, lockerQuery(ctx));
-}
-
 /** The page as JSON text, in parts (see lockerPageJson). */
 export function userLockerJson(ctx: Ctx): Buffer[] {
   return lockerPageJson(ctx.demo, ctx.store, lockerQuery(ctx));
+}
+
+/** The page as XML text, in parts (see lockerPageXml). */
+export function userLockerXml(ctx: Ctx): Buffer[] {
+  return lockerPageXml(ctx.demo, ctx.store, lockerQuery(ctx));
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DemoData, RELEASE_BASE, USER_IDS } from '../../../src/sandbox/demo-data';
-import { lockerPage, lockerPageJson, type LockerPageQuery } from '../../../src/sandbox/routes/locker';
+import { lockerPage, lockerPageJson, lockerPageXml, type LockerPageQuery } from '../../../src/sandbox/routes/locker';
 import { renderXml } from '../../../src/sandbox/render-xml';
 import { Store } from '../../../src/sandbox/store';
 
@@ -43,7 +43,10 @@ const q = (userId: string, page: number, pageSize: number, field: LockerPageQuer
 /** The page, as the JSON text the server sends: made from each entry's kept text. */
 const pageText = (o: LockerPageQuery) => Buffer.concat(lockerPageJson(demo, store, o)).toString('utf8');
 
-/** The JSON text the server sends and the XML it renders are those of the reference page. */
+/** The page, as the XML text the server sends: made from each entry's kept XML. */
+const pageXml = (o: LockerPageQuery) => Buffer.concat(lockerPageXml(demo, store, o)).toString('utf8');
+
+/** The JSON and the XML texts the server sends are those of the reference page. */
 function same(o: LockerPageQuery): void {
   const reference = referencePage(o);
   const text = JSON.stringify(reference);
@@ -51,7 +54,10 @@ function same(o: LockerPageQuery): void {
   // again, from the texts kept by the first
   expect(pageText(o)).toBe(text);
   expect(JSON.stringify(lockerPage(demo, store, o))).toBe(text);
-  expect(renderXml(lockerPage(demo, store, o))).toBe(renderXml(reference));
+  const xml = renderXml(reference);
+  expect(pageXml(o)).toBe(xml);
+  expect(pageXml(o)).toBe(xml);
+  expect(renderXml(lockerPage(demo, store, o))).toBe(xml);
 }
 
 describe('a locker page', () => {
@@ -101,14 +107,17 @@ describe('a locker page', () => {
     same(q(USER_IDS.locker, 1, 50, 'purchaseDate', 'desc', 'http://[::1]:80"\\x'));
   });
 
-  it('a title holding the count key\'s text moves no count (counters changed by the test before)', () => {
+  it('a title holding the count key\'s text (JSON\'s or XML\'s) moves no count (counters changed by the test before)', () => {
     const odd = new DemoData(1);
     const trackOf = odd.trackOf.bind(odd);
-    odd.trackOf = (r, n) => ({ ...trackOf(r, n), title: `Track "remainingDownloads":${n}` });
+    odd.trackOf = (r, n) => ({ ...trackOf(r, n), title: `Track "remainingDownloads":${n} <remainingDownloads>${n}` });
     const o = q(USER_IDS.locker, 1, 50);
     const text = Buffer.concat(lockerPageJson(odd, store, o)).toString('utf8');
     expect(text).toContain('\\"remainingDownloads\\":');
     expect(text).toBe(JSON.stringify(lockerPage(odd, store, o)));
+    const xml = Buffer.concat(lockerPageXml(odd, store, o)).toString('utf8');
+    expect(xml).toContain('&lt;remainingDownloads&gt;');
+    expect(xml).toBe(renderXml(lockerPage(odd, store, o)));
   });
 
   it('a page of texts made one after the other is sent from where they are kept, nothing copied; out of order, the same text', () => {
