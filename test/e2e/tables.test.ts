@@ -205,6 +205,33 @@ describe('through a pipe', () => {
     expect(r.stdout).not.toContain('Showing');
   });
 
+  it('the next page is named with the --page-size asked for, so that following it skips nothing', async () => {
+    const last = (s: string) => s.trimEnd().split('\n').pop();
+    const artist = String(sb.info.examples.artistWithManyReleases);
+    let r = await run(['artist', 'releases', artist, '-o', 'table', '--page-size', '5', '--page', '2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(last(r.stdout)).toBe('Showing 6–10 of 141 · --all for everything, --page 3 --page-size 5 for the next');
+    r = await run(['locker', '-o', 'table', '--page-size', '3']);
+    expect(last(r.stdout)).toBe('Showing 1–3 of 14 · --all for everything, --page 2 --page-size 3 for the next');
+    r = await run(['playlist', 'list', '-o', 'table', '--page-size', '2']);
+    expect(last(r.stdout)).toMatch(/^Showing 1–2 of \d+ · --all for everything, --page 2 --page-size 2 for the next$/);
+  });
+
+  it('a sheet at 40 and 20 columns: a value wider than its column (an id, a URL) is broken across lines, never cut', async () => {
+    const id = sb.info.examples.playlistIds[0];
+    const shown = JSON.parse((await run(['playlist', 'show', id, '-o', 'json'])).stdout).playlist;
+    for (const cols of ['40', '20']) {
+      const r = await run(['playlist', 'show', id, '-o', 'table'], { env: { COLUMNS: cols } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(widest(r.stdout), `at ${cols}`).toBeLessThanOrEqual(Number(cols));
+      const sheet = r.stdout.slice(0, r.stdout.search(/^#\s/m));
+      expect(sheet, `at ${cols}`).not.toContain('…');
+      const joined = sheet.replace(/\n\s*/g, '');
+      expect(joined).toMatch(new RegExp(`ID +${id}Name`));
+      expect(joined).toContain(`Image${' '.repeat(cols === '40' ? 13 : 5)}${shown.image}Tags`);
+    }
+  });
+
   it('--limit keeps the service\'s totalItems in json and xml, and says on stderr that it cut the list', async () => {
     const artist = String(sb.info.examples.artistWithManyReleases);
     let r = await run(['artist', 'releases', artist, '--limit', '3', '-o', 'json']);
