@@ -9,6 +9,7 @@
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
+import { cut } from './width';
 import { describeFsError, McatError } from '../client/errors';
 
 export interface WritableLike {
@@ -320,8 +321,10 @@ export function statusLine(opts: { off?: boolean } = {}): StatusLine {
     },
     show(text) {
       if (!active) return;
+      // cut by terminal cells, not characters: a line that wraps cannot be redrawn in place (the
+      // clear takes back its last row only), and a wide title takes two cells a character
       const width = Math.max(20, (stderr().columns || 80) - 1);
-      toStderr([...clean(text, 'line')].slice(0, width).join(''), 'text', CLEAR_LINE);
+      toStderr(cut(clean(text, 'line'), width), 'text', CLEAR_LINE);
       shown = true;
     },
     end() {

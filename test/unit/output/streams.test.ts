@@ -3,6 +3,7 @@ import path from 'node:path';
 import { capture } from '../../helpers/capture';
 import { describe, expect, it, vi } from 'vitest';
 import { say, statusLine, StreamWriter } from '../../../src/output/streams';
+import { textWidth } from '../../../src/output/width';
 import { createOutput } from '../../../src/output/sink';
 import { progressRenderer } from '../../../src/bulk/report';
 import type { Format, View } from '../../../src/output/types';
@@ -176,6 +177,35 @@ describe('a status line on a terminal', () => {
       else delete (process.stderr as { isTTY?: boolean }).isTTY;
     }
     expect(written).toEqual(['\r\u001b[2Kmcat: reading the locker: 50 of 22,000 releases\\u001b]0;x\\u0007', '\r\u001b[2K']);
+  });
+});
+
+describe('a status line wider than the terminal', () => {
+  it('is cut to the terminal by cells (wide characters take two), never by characters, so it is redrawn in place', () => {
+    const written: string[] = [];
+    const was = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    const wasCols = Object.getOwnPropertyDescriptor(process.stderr, 'columns');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    Object.defineProperty(process.stderr, 'columns', { value: 40, configurable: true });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      const line = statusLine();
+      line.show('東京の夜'.repeat(10) + ' ' + '█'.repeat(30) + ' 50%');
+      line.show('👩‍💻'.repeat(30));
+    } finally {
+      spy.mockRestore();
+      if (was) Object.defineProperty(process.stderr, 'isTTY', was);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+      if (wasCols) Object.defineProperty(process.stderr, 'columns', wasCols);
+      else delete (process.stderr as { columns?: number }).columns;
+    }
+    expect(written).toHaveLength(2);
+    for (const w of written) {
+      expect(w.startsWith('\r\u001b[2K')).toBe(true);
+      expect(textWidth(w.slice(5))).toBeLessThanOrEqual(39);
+      expect(w.endsWith('…')).toBe(true);
+    }
+    expect(written[1]).toBe('\r\u001b[2K' + '👩‍💻'.repeat(19) + '…'); // whole ZWJ sequences
   });
 });
 
