@@ -1,7 +1,7 @@
 // Tables at real size, as a support agent sees them: every table view in a pseudo-terminal at 60,
 // 80, 120 and 200 columns, the big locker (22,000 releases) streamed at 80, the pager, the
 // "Showing 1–10 of 14" line, whose data a table shows, envelopes that keep totalItems, dates.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,32 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     const ids = [String(sb.info.examples.releaseIds[0]), String(sb.info.examples.unknownReleaseId)];
     const r = await pty(`${mcatLine(['release', 'batch', ...ids])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env: { MCAT_PAGER: pager } });
     expect(r.out).toMatch(/PAGER-END\n(.*\n)*mcat: 1 of 2 release ids could not be read.*\n(.*\n)*EXIT=3/);
+  });
+
+  it('on a dumb terminal (TERM=dumb or unset) no less unless a pager is named: it would stop at "Press RETURN"', async () => {
+    // a 'less' first on PATH that records what it is given
+    const bin = join(dir, 'dumb-bin');
+    const input = join(dir, 'dumb.in');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'less'), `#!/bin/sh\ncat > ${q(input)}\necho LESS-RAN\n`);
+    chmodSync(join(bin, 'less'), 0o755);
+    const env = { MCAT_PAGER: undefined, PAGER: undefined, PATH: `${bin}:${process.env.PATH}` };
+    for (const term of ['TERM=dumb', 'unset TERM;']) {
+      const r = await pty(`${term} ${mcatLine(['playlist', 'list'])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env });
+      expect(r.out, term).toContain('EXIT=0');
+      expect(r.out, term).toContain('Morning Commute');
+      expect(r.out, term).not.toContain('LESS-RAN');
+      if (term === 'TERM=dumb') expect(r.out, term).not.toMatch(/\u001b\[/); // no colour either
+      expect(existsSync(input), term).toBe(false);
+    }
+    // the same less on an ordinary terminal, and a pager named on a dumb one: used
+    let r = await pty(`${mcatLine(['playlist', 'list'])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env });
+    expect(r.out).toContain('LESS-RAN');
+    expect(readFileSync(input, 'utf8')).toContain('Morning Commute');
+    const named = recorder('dumb-named');
+    r = await pty(`TERM=dumb ${mcatLine(['playlist', 'list'])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env: { ...env, PAGER: named.command } });
+    expect(r.out).toContain('PAGER-END');
+    expect(readFileSync(named.input, 'utf8')).toContain('Morning Commute');
   });
 
   it('a pager that does not exist: said once, the table printed anyway', async () => {
