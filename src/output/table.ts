@@ -247,7 +247,10 @@ export class TableStream {
     return this.plan !== undefined;
   }
 
-  /** The rows of one page (the first page: the header too). */
+  /**
+   * The rows of one page (the first page with rows: the header too). A page with no rows (a
+   * filtered walk's page where nothing matched) decides nothing: the widths come from rows.
+   */
   page(body: unknown): string {
     const lines = linesOf(this.view, body, this.readers, this.plan?.shown);
     this.tally?.add(body);
@@ -290,9 +293,10 @@ export class TableStream {
     return out;
   }
 
-  private lines(lines: readonly Line[]): string {
+  private lines(lines: readonly Line[], force = false): string {
     let out = '';
     if (!this.plan) {
+      if (!lines.length && !force) return '';
       const gutter = this.gutter ? 1 + SEP.length : 0;
       const { plan, dropped } = planColumns(this.all, lines.map((l) => l.cells), this.opts.width, gutter);
       this.plan = plan;
@@ -305,7 +309,7 @@ export class TableStream {
 
   /** The tally line, then any other lines (e.g. that this is one page of a longer list). */
   end(more: (string | undefined)[] = []): string {
-    let out = this.plan ? '' : this.page({});
+    let out = this.plan ? '' : this.lines([], true); // no row at all: the header alone
     for (const l of [this.tally?.line(), ...more]) if (l) out += dimLines(l, this.opts);
     return out;
   }

@@ -243,6 +243,17 @@ describe('through a pipe', () => {
     expect(last(r.stdout)).toMatch(/^Showing 1–2 of \d+ · --all for everything, --page 2 --page-size 2 for the next$/);
   });
 
+  it('a filtered walk whose first pages match nothing: the widths come from the rows found, not from the empty pages', async () => {
+    const json = JSON.parse((await run(['locker', '--all', '--no-downloads-left', '-o', 'json'])).stdout);
+    const title: string = json.locker.lockerReleases.lockerRelease[0].release.title;
+    const one = await run(['locker', '--all', '--no-downloads-left', '-o', 'table'], { env: { COLUMNS: '100' } });
+    // pages of one release: the first ones hold no match
+    const r = await run(['locker', '--all', '--page-size', '1', '--no-downloads-left', '-o', 'table'], { env: { COLUMNS: '100' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^\\s+\\d+\\s+${title}\\s`, 'm'));
+    expect(r.stdout).toBe(one.stdout);
+  });
+
   it('a sheet at 40 and 20 columns: a value wider than its column (an id, a URL) is broken across lines, never cut', async () => {
     const id = sb.info.examples.playlistIds[0];
     const shown = JSON.parse((await run(['playlist', 'show', id, '-o', 'json'])).stdout).playlist;

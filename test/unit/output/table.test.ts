@@ -180,6 +180,19 @@ describe('fitting the terminal', () => {
     expect(t.end()).toBe('');
   });
 
+  it('streams: pages with no rows (a filtered walk where nothing matched yet) decide nothing; the first rows do', () => {
+    const t = new TableStream(ranked, { color: false, width: 100 });
+    expect(t.page({ list: [] })).toBe('');
+    expect(t.page({ list: [] })).toBe('');
+    const text = t.page({ list: list.slice(0, 2) });
+    expect(text).toBe(new TableStream(ranked, { color: false, width: 100 }).page({ list: list.slice(0, 2) }));
+    expect(text).toContain('Title number 0 of');
+    // no row at all: the header alone, at the end
+    const empty = new TableStream(ranked, { color: false, width: 100 });
+    expect(empty.page({ list: [] })).toBe('');
+    expect(empty.end()).toMatch(/^\s*ID\s+Title/);
+  });
+
   it('streams: once the first page has left a column out, later pages do not compute its cells', () => {
     const read: Record<string, number> = {};
     const counted: View = {
