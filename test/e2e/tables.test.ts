@@ -339,5 +339,11 @@ describe('through a pipe', () => {
     expect(sheet.stdout).toMatch(/^\s*1\s+\d+\s.*2024-05-01 18:00$/m); // the tracks' dateAdded
     const csv = await run(['playlist', 'list', '-o', 'csv'], { env });
     expect(csv.stdout).toContain('2024-05-01T10:00:00.000Z');
+    // track metadata's "Tags updated" too (it showed the ISO timestamp as received)
+    const track = String(sb.info.examples.trackIds[0]);
+    const sent = JSON.parse((await run(['track', 'metadata', track, '-o', 'json'])).stdout).track.tagsUpdatedAt as string;
+    const local = new Date(sent).toLocaleString('sv-SE', { timeZone: 'Asia/Tokyo', hour12: false }).slice(0, 16);
+    const meta = await run(['track', 'metadata', track, '-o', 'table'], { env });
+    expect(meta.stdout).toMatch(new RegExp(`^Tags updated\\s+${local}$`, 'm'));
   });
 });
