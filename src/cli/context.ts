@@ -11,7 +11,7 @@ import { maskUrlCredentials } from '../config/mask';
 import { nodeCrypto } from '../client/lazy-crypto';
 import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
 import { noteUserScope } from './errors';
-import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
+import { say, statusLine, stdoutStream, suspendStatusLines, type StatusLine } from '../output/streams';
 
 export { say };
 
@@ -379,6 +379,7 @@ function openPager({ pagerSpec, startPager }: typeof import('../output/pager')):
     return stdoutStream();
   }
   const pager = startPager(spec);
+  suspendStatusLines(); // the pager draws the screen now: a progress line would be drawn into it
   const onInterrupt = () => {
     markInterrupted();
     pager.stop();

@@ -195,6 +195,26 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     expect(readFileSync(named.input, 'utf8')).toContain('Morning Commute');
   });
 
+  it('a progress line and the rows of a table on one terminal: each row and each notice starts at the left edge, never after the progress text', async () => {
+    const run = (pager: boolean) =>
+      pty(`${mcatLine(['locker', 'find', 'Gold for City', ...(pager ? [] : ['--no-pager'])])}; echo EXIT=$?`, {
+        cols: 80,
+        sandboxDir: sb.dataDir,
+        env: { ...userEnv(sb.info.examples.bigLockerUser), MCAT_PAGER: pager ? recorder('find').command : undefined },
+        timeout: 120_000,
+      });
+    const r = await run(false);
+    expect(r.out).toContain('EXIT=0');
+    expect(r.out).toMatch(/mcat: reading the locker: [\d,]+ of 22,000 releases/);
+    expect(r.out).toMatch(/Gold for City/);
+    // the progress text is always taken back (\r, erase line) before anything else is written
+    expect(r.out).not.toMatch(/of 22,000 releases(?!\r\u001b\[2K)/);
+    // with a pager, no progress line once the pager has the screen
+    const p = await run(true);
+    expect(p.out).toContain('PAGER-END');
+    expect(p.out.slice(p.out.indexOf('PAGER-END'))).not.toContain('reading the locker');
+  }, 130_000);
+
   it('a pager that does not exist: said once, the table printed anyway', async () => {
     const r = await pty(mcatLine(['playlist', 'list']), { cols: 80, sandboxDir: sb.dataDir, env: { MCAT_PAGER: 'no-such-pager-here --flag' } });
     expect(r.exitCode).toBe(0);
@@ -293,6 +313,9 @@ describe('through a pipe', () => {
   it('each table says whose data and from where; json does not', async () => {
     let r = await run(['locker', '-o', 'table']);
     expect(r.stdout.split('\n')[0]).toBe('Locker of user 10001 · sandbox');
+    r = await run(['locker', 'find', 'shadow', '-o', 'table']);
+    expect(r.stdout.split('\n')[0]).toBe('Locker of user 10001, matching "shadow" · sandbox');
+    expect((await run(['locker', 'find', 'shadow', '-o', 'csv'])).stdout).not.toContain('Locker of');
     r = await run(['locker', '-o', 'json']);
     expect(r.stdout).not.toContain('Locker of');
     // a token that is not the profile's (here the sandbox's) is named with where it came from

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { capture } from '../../helpers/capture';
 import { describe, expect, it, vi } from 'vitest';
-import { say, statusLine, StreamWriter } from '../../../src/output/streams';
+import { print, say, statusLine, StreamWriter, suspendStatusLines, useStreams, type StdStreams } from '../../../src/output/streams';
+import { Readable, Writable } from 'node:stream';
 import { textWidth } from '../../../src/output/width';
 import { createOutput } from '../../../src/output/sink';
 import { progressRenderer } from '../../../src/bulk/report';
@@ -206,6 +207,60 @@ describe('a status line wider than the terminal', () => {
       expect(w.endsWith('…')).toBe(true);
     }
     expect(written[1]).toBe('\r\u001b[2K' + '👩‍💻'.repeat(19) + '…'); // whole ZWJ sequences
+  });
+});
+
+describe('a status line and the other writes to its terminal', () => {
+  function terminal(): { log: string[]; streams: StdStreams } {
+    const log: string[] = [];
+    const tty = (name: string) =>
+      Object.assign(new Writable({ write(chunk, _enc, cb) { log.push(`${name}:${String(chunk)}`); cb(); } }), { isTTY: true, columns: 80 });
+    return { log, streams: { stdout: tty('out'), stderr: tty('err'), stdin: Readable.from([]) } as unknown as StdStreams };
+  }
+
+  it('a row on stdout and a line on stderr each take the status line back first; it is drawn again at its next show', async () => {
+    const { log, streams } = terminal();
+    useStreams(streams);
+    try {
+      const line = statusLine();
+      line.show('reading 50 of 100');
+      await print('row 1\n');
+      await print('row 2\n'); // nothing to take back: none drawn
+      line.show('reading 100 of 100');
+      say('mcat: a notice');
+      line.show('done');
+      line.end();
+      say('mcat: after the end'); // the ended line stays
+    } finally {
+      useStreams(undefined);
+    }
+    expect(log).toEqual([
+      'err:\r\u001b[2Kreading 50 of 100',
+      'err:\r\u001b[2K',
+      'out:row 1\n',
+      'out:row 2\n',
+      'err:\r\u001b[2Kreading 100 of 100',
+      'err:\r\u001b[2K',
+      'err:mcat: a notice\n',
+      'err:\r\u001b[2Kdone',
+      'err:\n',
+      'err:mcat: after the end\n',
+    ]);
+  });
+
+  it('once a pager has the terminal, no status line is drawn (the one drawn is taken back)', async () => {
+    const { log, streams } = terminal();
+    useStreams(streams);
+    try {
+      const line = statusLine();
+      line.show('reading 50 of 100');
+      suspendStatusLines();
+      line.show('reading 100 of 100');
+      line.clear();
+    } finally {
+      useStreams(undefined);
+    }
+    expect(log).toEqual(['err:\r\u001b[2Kreading 50 of 100', 'err:\r\u001b[2K']);
   });
 });
 
