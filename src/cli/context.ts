@@ -75,9 +75,13 @@ export function notice(line: string): void {
   if (!quiet()) say(line);
 }
 
-/** The progress line redrawn on stderr: on a terminal only, and not with --quiet. */
+/**
+ * The progress line redrawn on stderr: on a terminal only, not with --quiet, and not on one that
+ * says it is dumb (TERM=dumb: it cannot take the line back, '\r' and erase line, so each redraw
+ * would be another line or stray escape codes).
+ */
 export function progressLine(): StatusLine {
-  return statusLine({ off: quiet() });
+  return statusLine({ off: quiet() || runEnv().TERM === 'dumb' });
 }
 
 /** A whole non-negative integer flag value, or a usage error naming the flag. */

@@ -195,6 +195,19 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     expect(readFileSync(named.input, 'utf8')).toContain('Morning Commute');
   });
 
+  it('no progress line on a dumb terminal (it cannot take a line back): the sheet alone', async () => {
+    const r = await pty(`TERM=dumb ${mcatLine(['locker', 'summary'])}; echo EXIT=$?`, {
+      cols: 80,
+      sandboxDir: sb.dataDir,
+      env: userEnv(sb.info.examples.bigLockerUser),
+      timeout: 120_000,
+    });
+    expect(r.out).toContain('EXIT=0');
+    expect(r.out).toMatch(/\nReleases +22,000\n/);
+    expect(r.out).not.toContain('reading the locker');
+    expect(r.out).not.toContain('\u001b[2K');
+  }, 130_000);
+
   it('a progress line and the rows of a table on one terminal: each row and each notice starts at the left edge, never after the progress text', async () => {
     const run = (pager: boolean) =>
       pty(`${mcatLine(['locker', 'find', 'Gold for City', ...(pager ? [] : ['--no-pager'])])}; echo EXIT=$?`, {
