@@ -11,7 +11,7 @@ import { maskUrlCredentials } from '../config/mask';
 import { nodeCrypto } from '../client/lazy-crypto';
 import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
 import { noteUserScope } from './errors';
-import { say, statusLine, stdoutStream, type StatusLine } from '../output/streams';
+import { say, statusLine, stdoutStream, suspendStatusLines, type StatusLine } from '../output/streams';
 
 export { say };
 
@@ -75,9 +75,13 @@ export function notice(line: string): void {
   if (!quiet()) say(line);
 }
 
-/** The progress line redrawn on stderr: on a terminal only, and not with --quiet. */
+/**
+ * The progress line redrawn on stderr: on a terminal only, not with --quiet, and not on one that
+ * says it is dumb (TERM=dumb: it cannot take the line back, '\r' and erase line, so each redraw
+ * would be another line or stray escape codes).
+ */
 export function progressLine(): StatusLine {
-  return statusLine({ off: quiet() });
+  return statusLine({ off: quiet() || runEnv().TERM === 'dumb' });
 }
 
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
@@ -379,6 +383,7 @@ function openPager({ pagerSpec, startPager }: typeof import('../output/pager')):
     return stdoutStream();
   }
   const pager = startPager(spec);
+  suspendStatusLines(); // the pager draws the screen now: a progress line would be drawn into it
   const onInterrupt = () => {
     markInterrupted();
     pager.stop();

@@ -60,11 +60,16 @@ export function checkPaging(flags: PagingFlags, max: number): { page: number; pa
   return { page, pageSize: fromPage ? DEFAULT_PAGE_SIZE : pageSize, all, limit };
 }
 
-/** A table's last line when it shows part of a longer list; none when it shows it all. */
-export function showingLine(s: Shown, walked: boolean): string | undefined {
+/**
+ * A table's last line when it shows part of a longer list; none when it shows it all. The next
+ * page is named with the --page-size asked for (`pageSize`): --page alone would read pages of
+ * another size, and skip or repeat items.
+ */
+export function showingLine(s: Shown, walked: boolean, pageSize?: number): string | undefined {
   if (s.shown === 0 || s.shown >= s.total) return undefined;
   const last = s.first + s.shown - 1;
-  const next = !walked && last < s.total ? `, --page ${s.page + 1} for the next` : '';
+  const size = pageSize !== undefined ? ` --page-size ${pageSize}` : '';
+  const next = !walked && last < s.total ? `, --page ${s.page + 1}${size} for the next` : '';
   return `Showing ${s.first}–${last} of ${s.total} · --all for everything${next}`;
 }
 
@@ -79,10 +84,10 @@ export function limitLine(limit: number | undefined, s: Shown): string | undefin
  * What to say of a list shown in part: the table's last line, and for the other formats a
  * line on stderr when --limit stopped before the end (their envelope keeps the service's totalItems).
  */
-export function listInfo(pagingPath: string, o: { walked: boolean; limit?: number }): ListInfo {
+export function listInfo(pagingPath: string, o: { walked: boolean; limit?: number; pageSize?: number }): ListInfo {
   return {
     pagingPath,
-    more: (s) => showingLine(s, o.walked),
+    more: (s) => showingLine(s, o.walked, o.pageSize),
     cut: (s) => limitLine(o.limit, s),
   };
 }
@@ -99,7 +104,7 @@ export async function runListing(cmd: CommandContext, flags: PagingFlags, spec: 
   if (spec.heading) out.heading(spec.heading);
   if (!all && limit === undefined) {
     const body = await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10);
-    await out.document(body, spec.view, listInfo(spec.pagingPath, { walked: false }));
+    await out.document(body, spec.view, listInfo(spec.pagingPath, { walked: false, pageSize }));
     return;
   }
   const size = walkPageSize(spec, pageSize, limit);

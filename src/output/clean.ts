@@ -8,7 +8,7 @@
 // The escape is JSON's own, so JSON and NDJSON text cleaned this way still parse to the same
 // values (JSON.stringify escapes C0 itself; raw C1 and DEL can only stand inside its strings).
 //
-// Text for people (tables, and the lines on stderr: `line` and `styled`) also shows what would
+// Text for people (tables, and the lines on stderr: `line`, `lines` and `styled`) also shows what would
 // reorder or hide it: bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C), with
 // which a title or an id can be made to read as another ("Trojan Source"), and invisible
 // characters (U+200B–U+200D, U+2060–U+206F, U+FEFF, U+00AD, U+180E, tag characters
@@ -27,6 +27,8 @@ import { isAscii } from 'node:buffer';
  * - `styled`: a table mcat rendered: its cells were cleaned before colour was added, so the
  *   only escape sequences left are its own SGR colour codes, which are kept; the rest as `line`
  *   (line breaks kept).
+ * - `lines`: text for people over several lines with no colour of mcat's (auth status, a
+ *   --dry-run's diff): as `line`, line breaks and tabs kept; an escape sequence is shown, never kept.
  * - `xml`: an XML document: DEL and C1 become character references (`&#x9B;`, the same value
  *   to an XML reader); C0 characters that XML 1.0 cannot carry at all, even as references,
  *   become the visible escape; a lone CR becomes LF (what an XML reader makes of it anyway).
@@ -35,7 +37,7 @@ import { isAscii } from 'node:buffer';
  *   at memchr speed, without the regex pass over every character; any other is cleaned as `text`.
  *   Only for JSON.stringify's own output.
  */
-export type CleanMode = 'text' | 'line' | 'styled' | 'xml' | 'json';
+export type CleanMode = 'text' | 'line' | 'lines' | 'styled' | 'xml' | 'json';
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
 const ANY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\r]/;
@@ -139,7 +141,7 @@ export function clean(s: string, mode: CleanMode = 'text'): string {
     if (s.indexOf('\u007f') < 0 && Buffer.byteLength(s) === s.length) return s;
     mode = 'text';
   }
-  if (mode === 'line' || mode === 'styled') {
+  if (mode === 'line' || mode === 'lines' || mode === 'styled') {
     if (!ANY_HUMAN.test(s) && !(mode === 'line' && s.includes('\n'))) return s;
   } else if (!ANY_CONTROL.test(s)) return s;
   switch (mode) {
@@ -147,6 +149,8 @@ export function clean(s: string, mode: CleanMode = 'text'): string {
       return s.replace(CONTROL, visible);
     case 'line':
       return s.replace(/\s*\r?\n\s*/g, ' ').replace(HUMAN, human);
+    case 'lines':
+      return s.replace(HUMAN, human);
     case 'styled':
       // mcat's own colour codes are kept (group 1); the rest as HUMAN (its flag is group 2)
       return s.replace(HUMAN_OR_SGR, (m: string, sgr: string | undefined, flag: string | undefined, i: number, all: string) =>

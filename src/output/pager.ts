@@ -31,9 +31,15 @@ export function commandExists(command: string, env: Env): boolean {
   return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, word)));
 }
 
-/** The pager to use, or undefined for none (unset, empty, `cat`). */
+/**
+ * The pager to use, or undefined for none (unset, empty, `cat`). Without one named, less, but not
+ * on a terminal that says it cannot move the cursor (TERM dumb or unset, as in Emacs' shell): less
+ * stops there at 'WARNING: terminal is not fully functional - Press RETURN' and then draws the
+ * table with stray escape codes (systemd's pager stays off there too). A pager named is used.
+ */
 export function pagerSpec(env: Env): PagerSpec | { missing: string } | undefined {
   const chosen = env.MCAT_PAGER !== undefined ? env.MCAT_PAGER : env.PAGER;
+  if (chosen === undefined && (env.TERM === undefined || env.TERM === '' || env.TERM === 'dumb')) return undefined;
   const command = chosen === undefined ? 'less' : chosen.trim();
   if (command === '' || command === 'cat') return undefined;
   if (!commandExists(command, env)) return chosen === undefined ? undefined : { missing: command };

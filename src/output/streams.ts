@@ -9,6 +9,7 @@
 import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
+import { cut } from './width';
 import { describeFsError, McatError } from '../client/errors';
 
 export interface WritableLike {
@@ -36,6 +37,21 @@ export function isClosedPipe(err: unknown): boolean {
 
 /** Clears the terminal line and returns to its start: the progress line's redraw. */
 const CLEAR_LINE = '\r\u001b[2K';
+
+/**
+ * The status line on the terminal now, if any: stdout on the same terminal takes it back before
+ * it writes (else a row would be drawn after the progress text, on its line), and it is drawn
+ * again at its next show(). Once a pager draws the screen, none is shown (it would be drawn into
+ * the pager's screen).
+ */
+let drawnStatus: { hide(): void } | undefined;
+let statusSuspended = false;
+
+/** No more status lines this run (a pager has the terminal); the one drawn is taken back. */
+export function suspendStatusLines(): void {
+  drawnStatus?.hide();
+  statusSuspended = true;
+}
 
 /** Text to one stream, cleaned; writes wait for 'drain' (memory stays flat on a slow reader). */
 export class StreamWriter {
@@ -80,6 +96,7 @@ export class StreamWriter {
   async send(out: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.closed || this.stream.destroyed || out.length === 0) return;
+    if (drawnStatus && this.stream === stdout() && stdout().isTTY) drawnStatus.hide();
     let ok: boolean;
     try {
       ok = this.stream.write(out, (err) => {
@@ -149,6 +166,8 @@ let helpFailure: unknown;
 /** The run's streams from here on (runCli, with its context's io); undefined: the process's. */
 export function useStreams(streams: StdStreams | undefined): void {
   std = streams;
+  drawnStatus = undefined;
+  statusSuspended = false;
   stdoutUsed = false;
   helpWrites = [];
   helpFailure = undefined;
@@ -207,6 +226,9 @@ export function stdoutClosed(): boolean {
 }
 
 function toStderr(text: string, mode: CleanMode, lead: '' | typeof CLEAR_LINE = ''): void {
+  // a line for people while a status line is drawn: the status line is taken back first, so the
+  // line starts at the left edge (and the status line is drawn again under it at its next show)
+  if (lead === '' && drawnStatus) drawnStatus.hide();
   // stderr is not waited on: a message must not hang on a reader that stopped reading
   err().write(text, mode, lead).catch(() => {});
 }
@@ -313,24 +335,34 @@ export interface StatusLine {
 export function statusLine(opts: { off?: boolean } = {}): StatusLine {
   const active = Boolean(stderr().isTTY) && !opts.off;
   let shown = false;
+  const drawn = {
+    hide() {
+      if (shown) toStderr('', 'text', CLEAR_LINE);
+      shown = false;
+      if (drawnStatus === drawn) drawnStatus = undefined;
+    },
+  };
   return {
     active,
     get columns() {
       return stderr().columns || 80;
     },
     show(text) {
-      if (!active) return;
+      if (!active || statusSuspended) return;
+      // cut by terminal cells, not characters: a line that wraps cannot be redrawn in place (the
+      // clear takes back its last row only), and a wide title takes two cells a character
       const width = Math.max(20, (stderr().columns || 80) - 1);
-      toStderr([...clean(text, 'line')].slice(0, width).join(''), 'text', CLEAR_LINE);
+      toStderr(cut(clean(text, 'line'), width), 'text', CLEAR_LINE);
       shown = true;
+      drawnStatus = drawn;
     },
     end() {
+      if (drawnStatus === drawn) drawnStatus = undefined; // (before the newline that keeps it)
       if (shown) toStderr('\n', 'text');
       shown = false;
     },
     clear() {
-      if (shown) toStderr('', 'text', CLEAR_LINE);
-      shown = false;
+      drawn.hide();
     },
   };
 }

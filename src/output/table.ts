@@ -9,7 +9,7 @@ import { columnText, fieldReaders, type FieldReader } from './fields';
 import { cellText } from './cell';
 import { NOT_PLAIN_BUT_NUL } from './clean';
 import { FIELD_END, ROW_HEAD, type TableRows } from './table-rows';
-import { cut, plainAscii, textWidth } from './width';
+import { breakCells, cut, plainAscii, textWidth } from './width';
 
 export { cut, textWidth };
 
@@ -49,12 +49,12 @@ export function painter(color: boolean): (style: Style | undefined, s: string) =
 
 // ---- wrapping (sheets) ----
 
+/** Words wrapped at spaces to `max` cells; a word wider than that (an id, a URL) is broken across lines, never cut. */
 function wrapWords(s: string, max: number): string[] {
-  const words = s.split(/\s+/).filter(Boolean);
+  const words = s.split(/\s+/).filter(Boolean).flatMap((w) => breakCells(w, max));
   const lines: string[] = [];
   let cur = '';
-  for (const w of words) {
-    const word = cut(w, max);
+  for (const word of words) {
     if (!cur) cur = word;
     else if (textWidth(cur) + 1 + textWidth(word) <= max) cur += ' ' + word;
     else {
@@ -247,7 +247,10 @@ export class TableStream {
     return this.plan !== undefined;
   }
 
-  /** The rows of one page (the first page: the header too). */
+  /**
+   * The rows of one page (the first page with rows: the header too). A page with no rows (a
+   * filtered walk's page where nothing matched) decides nothing: the widths come from rows.
+   */
   page(body: unknown): string {
     const lines = linesOf(this.view, body, this.readers, this.plan?.shown);
     this.tally?.add(body);
@@ -290,9 +293,10 @@ export class TableStream {
     return out;
   }
 
-  private lines(lines: readonly Line[]): string {
+  private lines(lines: readonly Line[], force = false): string {
     let out = '';
     if (!this.plan) {
+      if (!lines.length && !force) return '';
       const gutter = this.gutter ? 1 + SEP.length : 0;
       const { plan, dropped } = planColumns(this.all, lines.map((l) => l.cells), this.opts.width, gutter);
       this.plan = plan;
@@ -305,7 +309,7 @@ export class TableStream {
 
   /** The tally line, then any other lines (e.g. that this is one page of a longer list). */
   end(more: (string | undefined)[] = []): string {
-    let out = this.plan ? '' : this.page({});
+    let out = this.plan ? '' : this.lines([], true); // no row at all: the header alone
     for (const l of [this.tally?.line(), ...more]) if (l) out += dimLines(l, this.opts);
     return out;
   }
@@ -376,7 +380,9 @@ export function renderTable(view: View, body: unknown, opts: TableOptions, more:
 
 /**
  * A label/value sheet (one resource's fields). A label starting with '# ' and an empty value
- * is a section heading. Long values wrap under themselves rather than being cut.
+ * is a section heading. Long values wrap under themselves rather than being cut (a word wider
+ * than the value's column is broken across lines); a label wider than its column (at most 40%
+ * of the line) stands on its own line above its value. Nothing is cut.
  */
 export function renderSheet(pairs: readonly (readonly [string, string])[], opts: { color: boolean; width: number }): string {
   const paint = painter(opts.color);
@@ -388,15 +394,21 @@ export function renderSheet(pairs: readonly (readonly [string, string])[], opts:
   for (const [rawLabel, rawValue] of pairs) {
     if (rawLabel.startsWith('# ') && rawValue === '') {
       if (out.length) out.push('');
-      out.push(paint('bold', cut(cellText(rawLabel.slice(2)), opts.width)));
+      for (const l of wrapWords(cellText(rawLabel.slice(2)), opts.width)) out.push(paint('bold', l));
       continue;
     }
-    const label = cut(cellText(rawLabel), labelWidth);
-    const padded = label + ' '.repeat(Math.max(0, labelWidth - textWidth(label)));
+    const label = cellText(rawLabel);
+    // a label wider than its column (an annotation's key, say) stands on its own line(s), its value under it
+    const alone = textWidth(label) > labelWidth;
+    if (alone) {
+      const lead = /^ */.exec(label)![0].slice(0, Math.floor(opts.width / 4)); // a sub-label keeps its indent
+      for (const l of wrapWords(label, opts.width - lead.length)) out.push(lead + paint('dim', l));
+    }
+    const padded = alone ? ' '.repeat(labelWidth) : paint('dim', label + ' '.repeat(labelWidth - textWidth(label)));
     const paragraphs = String(rawValue).split(/\r?\n/).map(cellText);
     const lines = paragraphs.flatMap((p) => (textWidth(p) <= valueWidth ? [p] : wrapWords(p, valueWidth)));
     lines.forEach((l, i) => {
-      const head = i === 0 ? paint('dim', padded) : ' '.repeat(labelWidth);
+      const head = i === 0 ? padded : ' '.repeat(labelWidth);
       out.push(`${head}  ${l}`.trimEnd());
     });
   }

@@ -122,6 +122,25 @@ export function textWidth(s: string): number {
   return measure(s, Infinity).width;
 }
 
+/**
+ * s broken into pieces of at most `max` cells each, in order, nothing left out; never splits a
+ * cluster (a cluster wider than `max` stands alone).
+ */
+export function breakCells(s: string, max: number): string[] {
+  const pieces: string[] = [];
+  let rest = s;
+  for (;;) {
+    // each step measures at most one piece's cells: linear in the length of s
+    let end = measure(rest, Math.max(1, max)).end;
+    if (end >= rest.length) break;
+    if (end === 0) end = measure(rest, 2).end; // one cluster wider than max: alone on its line
+    pieces.push(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  if (rest || !pieces.length) pieces.push(rest);
+  return pieces;
+}
+
 /** s cut to at most `max` cells, ending in '…' when cut; never splits a cluster. */
 export function cut(s: string, max: number): string {
   if (max <= 0) return '';

@@ -1,7 +1,7 @@
 // Tables at real size, as a support agent sees them: every table view in a pseudo-terminal at 60,
 // 80, 120 and 200 columns, the big locker (22,000 releases) streamed at 80, the pager, the
 // "Showing 1–10 of 14" line, whose data a table shows, envelopes that keep totalItems, dates.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,65 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
     expect(r.out).toMatch(/PAGER-END\n(.*\n)*mcat: 1 of 2 release ids could not be read.*\n(.*\n)*EXIT=3/);
   });
 
+  it('on a dumb terminal (TERM=dumb or unset) no less unless a pager is named: it would stop at "Press RETURN"', async () => {
+    // a 'less' first on PATH that records what it is given
+    const bin = join(dir, 'dumb-bin');
+    const input = join(dir, 'dumb.in');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'less'), `#!/bin/sh\ncat > ${q(input)}\necho LESS-RAN\n`);
+    chmodSync(join(bin, 'less'), 0o755);
+    const env = { MCAT_PAGER: undefined, PAGER: undefined, PATH: `${bin}:${process.env.PATH}` };
+    for (const term of ['TERM=dumb', 'unset TERM;']) {
+      const r = await pty(`${term} ${mcatLine(['playlist', 'list'])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env });
+      expect(r.out, term).toContain('EXIT=0');
+      expect(r.out, term).toContain('Morning Commute');
+      expect(r.out, term).not.toContain('LESS-RAN');
+      if (term === 'TERM=dumb') expect(r.out, term).not.toMatch(/\u001b\[/); // no colour either
+      expect(existsSync(input), term).toBe(false);
+    }
+    // the same less on an ordinary terminal, and a pager named on a dumb one: used
+    let r = await pty(`${mcatLine(['playlist', 'list'])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env });
+    expect(r.out).toContain('LESS-RAN');
+    expect(readFileSync(input, 'utf8')).toContain('Morning Commute');
+    const named = recorder('dumb-named');
+    r = await pty(`TERM=dumb ${mcatLine(['playlist', 'list'])}; echo EXIT=$?`, { cols: 80, sandboxDir: sb.dataDir, env: { ...env, PAGER: named.command } });
+    expect(r.out).toContain('PAGER-END');
+    expect(readFileSync(named.input, 'utf8')).toContain('Morning Commute');
+  });
+
+  it('no progress line on a dumb terminal (it cannot take a line back): the sheet alone', async () => {
+    const r = await pty(`TERM=dumb ${mcatLine(['locker', 'summary'])}; echo EXIT=$?`, {
+      cols: 80,
+      sandboxDir: sb.dataDir,
+      env: userEnv(sb.info.examples.bigLockerUser),
+      timeout: 120_000,
+    });
+    expect(r.out).toContain('EXIT=0');
+    expect(r.out).toMatch(/\nReleases +22,000\n/);
+    expect(r.out).not.toContain('reading the locker');
+    expect(r.out).not.toContain('\u001b[2K');
+  }, 130_000);
+
+  it('a progress line and the rows of a table on one terminal: each row and each notice starts at the left edge, never after the progress text', async () => {
+    const run = (pager: boolean) =>
+      pty(`${mcatLine(['locker', 'find', 'Gold for City', ...(pager ? [] : ['--no-pager'])])}; echo EXIT=$?`, {
+        cols: 80,
+        sandboxDir: sb.dataDir,
+        env: { ...userEnv(sb.info.examples.bigLockerUser), MCAT_PAGER: pager ? recorder('find').command : undefined },
+        timeout: 120_000,
+      });
+    const r = await run(false);
+    expect(r.out).toContain('EXIT=0');
+    expect(r.out).toMatch(/mcat: reading the locker: [\d,]+ of 22,000 releases/);
+    expect(r.out).toMatch(/Gold for City/);
+    // the progress text is always taken back (\r, erase line) before anything else is written
+    expect(r.out).not.toMatch(/of 22,000 releases(?!\r\u001b\[2K)/);
+    // with a pager, no progress line once the pager has the screen
+    const p = await run(true);
+    expect(p.out).toContain('PAGER-END');
+    expect(p.out.slice(p.out.indexOf('PAGER-END'))).not.toContain('reading the locker');
+  }, 130_000);
+
   it('a pager that does not exist: said once, the table printed anyway', async () => {
     const r = await pty(mcatLine(['playlist', 'list']), { cols: 80, sandboxDir: sb.dataDir, env: { MCAT_PAGER: 'no-such-pager-here --flag' } });
     expect(r.exitCode).toBe(0);
@@ -205,6 +264,44 @@ describe('through a pipe', () => {
     expect(r.stdout).not.toContain('Showing');
   });
 
+  it('the next page is named with the --page-size asked for, so that following it skips nothing', async () => {
+    const last = (s: string) => s.trimEnd().split('\n').pop();
+    const artist = String(sb.info.examples.artistWithManyReleases);
+    let r = await run(['artist', 'releases', artist, '-o', 'table', '--page-size', '5', '--page', '2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(last(r.stdout)).toBe('Showing 6–10 of 141 · --all for everything, --page 3 --page-size 5 for the next');
+    r = await run(['locker', '-o', 'table', '--page-size', '3']);
+    expect(last(r.stdout)).toBe('Showing 1–3 of 14 · --all for everything, --page 2 --page-size 3 for the next');
+    r = await run(['playlist', 'list', '-o', 'table', '--page-size', '2']);
+    expect(last(r.stdout)).toMatch(/^Showing 1–2 of \d+ · --all for everything, --page 2 --page-size 2 for the next$/);
+  });
+
+  it('a filtered walk whose first pages match nothing: the widths come from the rows found, not from the empty pages', async () => {
+    const json = JSON.parse((await run(['locker', '--all', '--no-downloads-left', '-o', 'json'])).stdout);
+    const title: string = json.locker.lockerReleases.lockerRelease[0].release.title;
+    const one = await run(['locker', '--all', '--no-downloads-left', '-o', 'table'], { env: { COLUMNS: '100' } });
+    // pages of one release: the first ones hold no match
+    const r = await run(['locker', '--all', '--page-size', '1', '--no-downloads-left', '-o', 'table'], { env: { COLUMNS: '100' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^\\s+\\d+\\s+${title}\\s`, 'm'));
+    expect(r.stdout).toBe(one.stdout);
+  });
+
+  it('a sheet at 40 and 20 columns: a value wider than its column (an id, a URL) is broken across lines, never cut', async () => {
+    const id = sb.info.examples.playlistIds[0];
+    const shown = JSON.parse((await run(['playlist', 'show', id, '-o', 'json'])).stdout).playlist;
+    for (const cols of ['40', '20']) {
+      const r = await run(['playlist', 'show', id, '-o', 'table'], { env: { COLUMNS: cols } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(widest(r.stdout), `at ${cols}`).toBeLessThanOrEqual(Number(cols));
+      const sheet = r.stdout.slice(0, r.stdout.search(/^#\s/m));
+      expect(sheet, `at ${cols}`).not.toContain('…');
+      const joined = sheet.replace(/\n\s*/g, '');
+      expect(joined).toMatch(new RegExp(`ID +${id}Name`));
+      expect(joined).toContain(`Image${' '.repeat(cols === '40' ? 13 : 5)}${shown.image}Tags`);
+    }
+  });
+
   it('--limit keeps the service\'s totalItems in json and xml, and says on stderr that it cut the list', async () => {
     const artist = String(sb.info.examples.artistWithManyReleases);
     let r = await run(['artist', 'releases', artist, '--limit', '3', '-o', 'json']);
@@ -229,6 +326,9 @@ describe('through a pipe', () => {
   it('each table says whose data and from where; json does not', async () => {
     let r = await run(['locker', '-o', 'table']);
     expect(r.stdout.split('\n')[0]).toBe('Locker of user 10001 · sandbox');
+    r = await run(['locker', 'find', 'shadow', '-o', 'table']);
+    expect(r.stdout.split('\n')[0]).toBe('Locker of user 10001, matching "shadow" · sandbox');
+    expect((await run(['locker', 'find', 'shadow', '-o', 'csv'])).stdout).not.toContain('Locker of');
     r = await run(['locker', '-o', 'json']);
     expect(r.stdout).not.toContain('Locker of');
     // a token that is not the profile's (here the sandbox's) is named with where it came from
@@ -275,5 +375,11 @@ describe('through a pipe', () => {
     expect(sheet.stdout).toMatch(/^\s*1\s+\d+\s.*2024-05-01 18:00$/m); // the tracks' dateAdded
     const csv = await run(['playlist', 'list', '-o', 'csv'], { env });
     expect(csv.stdout).toContain('2024-05-01T10:00:00.000Z');
+    // track metadata's "Tags updated" too (it showed the ISO timestamp as received)
+    const track = String(sb.info.examples.trackIds[0]);
+    const sent = JSON.parse((await run(['track', 'metadata', track, '-o', 'json'])).stdout).track.tagsUpdatedAt as string;
+    const local = new Date(sent).toLocaleString('sv-SE', { timeZone: 'Asia/Tokyo', hour12: false }).slice(0, 16);
+    const meta = await run(['track', 'metadata', track, '-o', 'table'], { env });
+    expect(meta.stdout).toMatch(new RegExp(`^Tags updated\\s+${local}$`, 'm'));
   });
 });

@@ -1,7 +1,10 @@
 // Bidi controls and invisible characters in server text: a playlist name that would read reversed
 // on a terminal ("Trojan Source"), or hide text, is shown with visible escapes in a table and in the
 // lines on stderr, while json, ndjson and csv carry it exactly as the server sent it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/mcat';
 import { mcatIn as mcat } from '../helpers/mcat-in';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { startEvilTextServer, type EvilTextServer } from '../helpers/evil-text-server';
@@ -58,6 +61,41 @@ describe('a playlist name with bidi controls and invisible characters', () => {
 
     const csv = await mcat(['playlist', 'list', '-o', 'csv', '--fields', 'id,name'], { env: env() });
     expect(csv.stdout).toContain(`${id},${NAME}\r\n`);
+  });
+
+  it('the dry runs of replace and apply show the escapes in their diffs; their json keeps the name', async () => {
+    const home = tempHome();
+    const id = sb.info.examples.playlistIds[0];
+    const from = join(home, 'replace.json');
+    writeFileSync(from, JSON.stringify({ name: NAME, tracks: [{ trackId: String(sb.info.examples.trackIds[0]) }] }));
+    let r = await mcat(['playlist', 'replace', id, '--from', from, '--dry-run', '-o', 'table'], { env: env(), home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('(dry run)');
+    expect(r.stdout).not.toMatch(UNSEEN);
+    expect(r.stdout).toContain(SHOWN);
+    r = await mcat(['playlist', 'replace', id, '--from', from, '--dry-run', '-o', 'json'], { env: env(), home });
+    expect(JSON.parse(r.stdout).request.name).toBe(NAME);
+
+    const edits = join(home, 'edits.ndjson');
+    writeFileSync(edits, JSON.stringify({ op: 'details', playlistId: id, name: NAME }) + '\n');
+    r = await mcat(['playlist', 'apply', edits, '--dry-run', '-o', 'table'], { env: env(), home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(UNSEEN);
+    expect(r.stdout).toContain(SHOWN);
+  });
+
+  it('auth status: a profile name from the conf file is shown with the escapes, its lines still fitted', async () => {
+    const home = tempHome();
+    const dir = join(home, '.config', 'mcat');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const conf = { profiles: { [NAME]: { baseUrl: sb.baseUrl, consumerKey: 'key-1234', consumerSecret: 'secret', country: 'GB' } }, current: NAME };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(conf), { mode: 0o600 });
+    const r = await mcat(['auth', 'status', '--no-verify', '-o', 'table'], { env: { ...env(), COLUMNS: '60' }, home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^profile:/);
+    expect(r.stdout).not.toMatch(UNSEEN);
+    expect(r.stdout.replace(/\n\s*/g, ' ')).toContain(SHOWN);
+    for (const l of r.stdout.split('\n')) expect(textWidth(l), l).toBeLessThanOrEqual(60);
   });
 
   it('an error message from the server: the stderr line shows the escapes', async () => {

@@ -2,6 +2,7 @@
 // keys and tokens masked, a password in a base URL too, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
 import { maskSecret, maskUrlCredentials } from '../../config/mask';
 import type { View } from '../../output/types';
+import { cellText } from '../../output/cell';
 import { textWidth } from '../../output/width';
 import type { CredentialCheck, CredentialChecks } from '../verify';
 import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
@@ -169,7 +170,9 @@ export function statusLines(v: StatusView, lineWidth?: number): string[] {
     if (v.checks.countryRefused) rows.push(['country check', `rejected: ${v.checks.countryRefused}`]);
   }
   const label = Math.max(...rows.map(([l]) => l.length)) + 2;
-  return rows.flatMap(([l, val]) => fitted((l + ':').padEnd(label), val, lineWidth));
+  // each value as a table cell shows it (a profile name or URL from the conf file may hold escape
+  // sequences or bidi controls), before it is fitted: the widths measured are the ones drawn
+  return rows.flatMap(([l, val]) => fitted((l + ':').padEnd(label), cellText(val), lineWidth));
 }
 
 /**

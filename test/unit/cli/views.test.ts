@@ -52,6 +52,10 @@ describe('one page of a longer list', () => {
     expect(showingLine({ first: 1, shown: 14, total: 14, page: 1 }, false)).toBeUndefined();
     expect(showingLine({ first: 1, shown: 0, total: 0, page: 1 }, false)).toBeUndefined();
   });
+  it('names the next page with the --page-size asked for', () => {
+    expect(showingLine({ first: 6, shown: 5, total: 141, page: 2 }, false, 5)).toBe('Showing 6–10 of 141 · --all for everything, --page 3 --page-size 5 for the next');
+    expect(listInfo('releases', { walked: false, pageSize: 5 }).more!({ first: 1, shown: 5, total: 141, page: 1 })).toBe('Showing 1–5 of 141 · --all for everything, --page 2 --page-size 5 for the next');
+  });
   it('--limit that cuts the list is said (on stderr, by the caller); one that does not, is not', () => {
     const info = listInfo('releases', { walked: true, limit: 5 });
     expect(info.cut!({ first: 1, shown: 5, total: 141, page: 1 })).toBe('mcat: stopped at --limit 5: 5 of 141 shown (--all for everything)');

@@ -131,15 +131,20 @@ describe('clean: bidi controls and invisible characters, in text for people only
   const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e'];
   const hexOf = (c: string) => c.codePointAt(0)!.toString(16).padStart(4, '0');
 
-  it.each(['line', 'styled'] as const)('%s: each bidi control becomes its escape, mixed with normal text', (mode) => {
+  it.each(['line', 'lines', 'styled'] as const)('%s: each bidi control becomes its escape, mixed with normal text', (mode) => {
     for (const c of BIDI) expect(clean(`Title ${c}evil${c} end`, mode)).toBe(`Title \\u${hexOf(c)}evil\\u${hexOf(c)} end`);
     // the Trojan Source spoof of an id: what the terminal would show reversed is shown as sent
     expect(clean('id 1234\u202e5678\u202c', mode)).toBe('id 1234\\u202e5678\\u202c');
   });
 
-  it.each(['line', 'styled'] as const)('%s: each zero-width or invisible character becomes its escape between Latin letters', (mode) => {
+  it.each(['line', 'lines', 'styled'] as const)('%s: each zero-width or invisible character becomes its escape between Latin letters', (mode) => {
     for (const c of INVISIBLE) expect(clean(`ad${c}min`, mode)).toBe(`ad\\u${hexOf(c)}min`);
     expect(clean('a\u2062b\u206ac', mode)).toBe('a\\u2062b\\u206ac');
+  });
+
+  it('lines: line breaks and tabs kept, every escape sequence shown (none is mcat\'s own there)', () => {
+    expect(clean('name: "a\u202eb"\n\tnext\r\n\u001b[31mred\u001b[0m', 'lines')).toBe('name: "a\\u202eb"\n\tnext\r\n\\u001b[31mred\\u001b[0m');
+    expect(clean('plain\ntext', 'lines')).toBe('plain\ntext');
   });
 
   it('tag characters (ASCII smuggled out of sight) become \\u{e00xx} escapes; a subdivision flag is kept', () => {

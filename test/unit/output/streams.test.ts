@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { capture } from '../../helpers/capture';
 import { describe, expect, it, vi } from 'vitest';
-import { say, statusLine, StreamWriter } from '../../../src/output/streams';
+import { print, say, statusLine, StreamWriter, suspendStatusLines, useStreams, type StdStreams } from '../../../src/output/streams';
+import { Readable, Writable } from 'node:stream';
+import { textWidth } from '../../../src/output/width';
 import { createOutput } from '../../../src/output/sink';
 import { progressRenderer } from '../../../src/bulk/report';
 import type { Format, View } from '../../../src/output/types';
@@ -176,6 +178,89 @@ describe('a status line on a terminal', () => {
       else delete (process.stderr as { isTTY?: boolean }).isTTY;
     }
     expect(written).toEqual(['\r\u001b[2Kmcat: reading the locker: 50 of 22,000 releases\\u001b]0;x\\u0007', '\r\u001b[2K']);
+  });
+});
+
+describe('a status line wider than the terminal', () => {
+  it('is cut to the terminal by cells (wide characters take two), never by characters, so it is redrawn in place', () => {
+    const written: string[] = [];
+    const was = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    const wasCols = Object.getOwnPropertyDescriptor(process.stderr, 'columns');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    Object.defineProperty(process.stderr, 'columns', { value: 40, configurable: true });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (written.push(String(s)), true)) as any);
+    try {
+      const line = statusLine();
+      line.show('東京の夜'.repeat(10) + ' ' + '█'.repeat(30) + ' 50%');
+      line.show('👩‍💻'.repeat(30));
+    } finally {
+      spy.mockRestore();
+      if (was) Object.defineProperty(process.stderr, 'isTTY', was);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+      if (wasCols) Object.defineProperty(process.stderr, 'columns', wasCols);
+      else delete (process.stderr as { columns?: number }).columns;
+    }
+    expect(written).toHaveLength(2);
+    for (const w of written) {
+      expect(w.startsWith('\r\u001b[2K')).toBe(true);
+      expect(textWidth(w.slice(5))).toBeLessThanOrEqual(39);
+      expect(w.endsWith('…')).toBe(true);
+    }
+    expect(written[1]).toBe('\r\u001b[2K' + '👩‍💻'.repeat(19) + '…'); // whole ZWJ sequences
+  });
+});
+
+describe('a status line and the other writes to its terminal', () => {
+  function terminal(): { log: string[]; streams: StdStreams } {
+    const log: string[] = [];
+    const tty = (name: string) =>
+      Object.assign(new Writable({ write(chunk, _enc, cb) { log.push(`${name}:${String(chunk)}`); cb(); } }), { isTTY: true, columns: 80 });
+    return { log, streams: { stdout: tty('out'), stderr: tty('err'), stdin: Readable.from([]) } as unknown as StdStreams };
+  }
+
+  it('a row on stdout and a line on stderr each take the status line back first; it is drawn again at its next show', async () => {
+    const { log, streams } = terminal();
+    useStreams(streams);
+    try {
+      const line = statusLine();
+      line.show('reading 50 of 100');
+      await print('row 1\n');
+      await print('row 2\n'); // nothing to take back: none drawn
+      line.show('reading 100 of 100');
+      say('mcat: a notice');
+      line.show('done');
+      line.end();
+      say('mcat: after the end'); // the ended line stays
+    } finally {
+      useStreams(undefined);
+    }
+    expect(log).toEqual([
+      'err:\r\u001b[2Kreading 50 of 100',
+      'err:\r\u001b[2K',
+      'out:row 1\n',
+      'out:row 2\n',
+      'err:\r\u001b[2Kreading 100 of 100',
+      'err:\r\u001b[2K',
+      'err:mcat: a notice\n',
+      'err:\r\u001b[2Kdone',
+      'err:\n',
+      'err:mcat: after the end\n',
+    ]);
+  });
+
+  it('once a pager has the terminal, no status line is drawn (the one drawn is taken back)', async () => {
+    const { log, streams } = terminal();
+    useStreams(streams);
+    try {
+      const line = statusLine();
+      line.show('reading 50 of 100');
+      suspendStatusLines();
+      line.show('reading 100 of 100');
+      line.clear();
+    } finally {
+      useStreams(undefined);
+    }
+    expect(log).toEqual(['err:\r\u001b[2Kreading 50 of 100', 'err:\r\u001b[2K']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cut, renderSheet, renderTable, TableStream, textWidth } from '../../../src/output/table';
+import { cut, dimLines, renderSheet, renderTable, TableStream, textWidth } from '../../../src/output/table';
+import { breakCells } from '../../../src/output/width';
 import type { Row, View } from '../../../src/output/types';
 
 const ESC = /\u001b\[/;
@@ -179,6 +180,19 @@ describe('fitting the terminal', () => {
     expect(t.end()).toBe('');
   });
 
+  it('streams: pages with no rows (a filtered walk where nothing matched yet) decide nothing; the first rows do', () => {
+    const t = new TableStream(ranked, { color: false, width: 100 });
+    expect(t.page({ list: [] })).toBe('');
+    expect(t.page({ list: [] })).toBe('');
+    const text = t.page({ list: list.slice(0, 2) });
+    expect(text).toBe(new TableStream(ranked, { color: false, width: 100 }).page({ list: list.slice(0, 2) }));
+    expect(text).toContain('Title number 0 of');
+    // no row at all: the header alone, at the end
+    const empty = new TableStream(ranked, { color: false, width: 100 });
+    expect(empty.page({ list: [] })).toBe('');
+    expect(empty.end()).toMatch(/^\s*ID\s+Title/);
+  });
+
   it('streams: once the first page has left a column out, later pages do not compute its cells', () => {
     const read: Record<string, number> = {};
     const counted: View = {
@@ -251,6 +265,22 @@ describe('fitting helpers', () => {
     expect(cut('🇬🇧🇫🇷', 3)).toBe('🇬🇧…');
     expect(cut('❤️❤️', 3)).toBe('❤️…');
   });
+  it('breakCells: pieces of at most the width, by whole clusters, nothing lost', () => {
+    expect(breakCells('abcdefg', 3)).toEqual(['abc', 'def', 'g']);
+    expect(breakCells('abc', 3)).toEqual(['abc']);
+    expect(breakCells('', 3)).toEqual(['']);
+    expect(breakCells('東京東京東', 3)).toEqual(['東', '京', '東', '京', '東']);
+    expect(breakCells('e\u0301e\u0301e\u0301', 2)).toEqual(['e\u0301e\u0301', 'e\u0301']);
+    expect(breakCells('👩‍💻👩‍💻🇬🇧❤️', 4)).toEqual(['👩‍💻👩‍💻', '🇬🇧❤️']);
+    // a cluster wider than the width stands alone rather than being split or lost
+    expect(breakCells('a東b', 1)).toEqual(['a', '東', 'b']);
+    // linear: a megabyte with no space is broken in one pass
+    const long = 'x'.repeat(1_000_000);
+    const started = Date.now();
+    const pieces = breakCells(long, 20);
+    expect(pieces.join('')).toBe(long);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
 });
 
 describe('renderSheet', () => {
@@ -274,5 +304,29 @@ describe('renderSheet', () => {
     expect(lines.slice(5).join(' ').replace(/\s+/g, ' ').trim()).toBe('Description ' + 'word '.repeat(40).trim());
     expect(text).not.toMatch(ESC);
     expect(renderSheet(pairs, { color: true, width: 60 })).toMatch(ESC);
+  });
+  it('a value with a word wider than its column (an id, a URL) is broken across lines, never cut', () => {
+    const id = 'ad0ed2b4b45b8d81945103f4';
+    const url = 'https://images.sandbox.invalid/playlist/ad0ed2b4b45b8d81945103f4_$size$.jpg';
+    for (const width of [20, 40, 60]) {
+      const text = renderSheet([['ID', id], ['Image', url], ['Name', `東京の夜${'東'.repeat(30)} end`]], { color: false, width });
+      expect(widest(text), `at ${width}`).toBeLessThanOrEqual(width);
+      expect(text).not.toContain('…');
+      const values = text.trimEnd().split('\n').map((l) => l.slice(7)).join('');
+      expect(values).toContain(id);
+      expect(values).toContain(url);
+      expect(values.replace(/ /g, '')).toContain(`東京の夜${'東'.repeat(30)}end`);
+    }
+  });
+  it('a label wider than its column stands whole on its own line, its value under it; a sub-label keeps its indent', () => {
+    const text = renderSheet([['Tracks', '93'], ['  no downloads left', '1'], ['Annotation another key', 'value']], { color: false, width: 20 });
+    expect(text).toBe('Tracks    93\n  no downloads left\n          1\nAnnotation another\nkey\n          value\n');
+    expect(widest(text)).toBeLessThanOrEqual(20);
+  });
+  it('the lines above and under a table wrap, a long word broken, not cut', () => {
+    const text = dimLines('Playlist ad0ed2b4b45b8d81945103f4 of user 10001', { color: false, width: 20 });
+    expect(widest(text)).toBeLessThanOrEqual(20);
+    expect(text).not.toContain('…');
+    expect(text.replace(/\n/g, '')).toContain('ad0ed2b4b45b8d81945103f4');
   });
 });

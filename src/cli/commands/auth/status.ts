@@ -122,7 +122,7 @@ async function runStatus(flags: { verify?: boolean }, ctx: CommandContext): Prom
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
   if (flags.verify !== false) view.checks = await statusChecks(ctx);
   // no line wider than the terminal (COLUMNS, else its width, else 80)
-  if (format === 'table') await print(statusLines(view, terminalWidth(ctx.io.stdout, ctx.env)).join('\n') + '\n');
+  if (format === 'table') await print(statusLines(view, terminalWidth(ctx.io.stdout, ctx.env)).join('\n') + '\n', 'lines');
   else if (format === 'json') await (await import('../../json-out')).printJson(ctx, view);
   else await print(JSON.stringify(view) + '\n');
   if (view.checks) statusOutcome(view.checks, view.profile, Object.values(view.sources).includes('env'));

@@ -7,7 +7,8 @@ import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
 import type { DownloadUrl } from '../../../client/schemas/locker';
 import { pipeToStdout, stdoutClosed } from '../../../output/streams';
-import { safeFileName } from '../../../output/clean';
+import { clean, safeFileName } from '../../../output/clean';
+import { cut } from '../../../output/width';
 import { InterruptedError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 
@@ -170,7 +171,7 @@ function progressBar(total: number, label: string): { tick(n: number): void; don
     const frac = total ? Math.min(1, got / total) : 0;
     const bar = total ? '█'.repeat(Math.round(frac * width)).padEnd(width, '░') : '';
     const pct = total ? `${Math.round(frac * 100)}%` : `${got} bytes`;
-    line.show(`${label.slice(0, 30)} ${bar} ${pct}`);
+    line.show(`${cut(clean(label, 'line'), 30)} ${bar} ${pct}`); // 30 cells of the title, whole clusters
   };
   return {
     tick(n) {

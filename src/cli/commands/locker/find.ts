@@ -1,7 +1,7 @@
 // `mcat locker find TEXT`: the releases and tracks of the whole locker whose title, artist,
 // release or ISRC contain the text, in any case and with or without accents.
 import { UsageError } from '../../errors';
-import { output, outputFormat, say } from '../../context';
+import { about, ofUser, output, outputFormat, say } from '../../context';
 import { InterruptedError } from '../../errors';
 import { interrupted } from '../../lifecycle';
 import { setPath } from '../../../client/paging';
@@ -36,6 +36,7 @@ async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
   const match = lockerMatcher(query);
   const signal = ctx.signal;
   const out = await output(ctx);
+  out.heading(about(s, `Locker of ${ofUser(s.userId)}, matching "${query}"`)); // whose data, from where (tables only)
   let searched = 0;
   let found = 0;
   async function* pages(): AsyncGenerator<unknown> {

@@ -105,7 +105,7 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
   if (!walk) {
     const body = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
-    await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false }));
+    await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false, pageSize: paging.pageSize }));
     return;
   }
 

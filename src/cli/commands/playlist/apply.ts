@@ -119,7 +119,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   if (flags.dryRun) {
     const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
     if (fmt === 'table') {
-      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n');
+      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n', 'lines'); // text for people: bidi controls shown
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
       if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));

@@ -58,7 +58,7 @@ async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: Com
     const diff = diffPlaylist(current.playlist, body);
     if (fmt === 'table') {
       const lines = [`playlist ${id}: replace (dry run)`, ...formatDiff(diff, { maxTracks: 1000 }).map((l) => `  ${l}`), 'nothing was sent'];
-      await print(lines.join('\n') + '\n');
+      await print(lines.join('\n') + '\n', 'lines'); // text for people: names and titles with bidi controls shown
     } else {
       const doc = { playlistId: id, dryRun: true, diff, request: body };
       if (fmt === 'ndjson') await print(JSON.stringify(doc) + '\n');

@@ -3,7 +3,7 @@ import type { View } from '../../../output/types';
 import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, outputFormat, session, sheetTo } from '../../context';
 import { parseIntegerId } from '../../ids';
-import { duration } from '../../views/format';
+import { duration, when } from '../../views/format';
 import type { EnhancedTrack, TrackMetadataBody } from '../../../client/schemas/track';
 
 /** The view's one cast: a body handed to it is the metadata call's answer, as the client read it. */
@@ -78,7 +78,7 @@ export function metadataSheet(t: Partial<EnhancedTrack>, opts: { top: number; em
     rows.push([`# Strongest tag strengths (top ${strengths.length})`, '']);
     for (const [k, v] of strengths) rows.push([k, (v as number).toFixed(3)]);
   }
-  add('Tags updated', t.tagsUpdatedAt);
+  add('Tags updated', when(t.tagsUpdatedAt)); // a moment: the sheets' one short local form
   if (opts.embeddings && Array.isArray(t.embeddings)) {
     rows.push([`# Embeddings (${t.embeddings.length} values)`, '']);
     rows.push(['Vector', t.embeddings.map((x: number) => (typeof x === 'number' ? x.toFixed(4) : String(x))).join(' ')]);
