@@ -1,0 +1,60 @@
+// End to end: runs that overlap, as two cron jobs started at the same minute do. Processes of the
+// built binary started together on the same state: the profiles file, and one input applied
+// split two ways at once.
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mcat, spawnMcat, tempHome } from '../helpers/mcat';
+
+describe('profiles saved by processes running at once', () => {
+  it('16 `auth login` at once: every profile is kept, the file whole and 0600, no lock left behind', async () => {
+    const home = tempHome();
+    const n = 16;
+    const runs = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        spawnMcat(['auth', 'login', '--profile', `p${i}`, '--base-url', 'https://api.example.com', '--no-verify', '--with-secrets-from-stdin'], {
+          home,
+          input: `key-${i}\nsecret-${i}\n\n\n`,
+        }),
+      ),
+    );
+    for (const r of runs) expect(r.exitCode, String(r.stderr)).toBe(0);
+    const dir = join(home, '.config/mcat');
+    const file = join(dir, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(saved.profiles).sort()).toEqual(Array.from({ length: n }, (_, i) => `p${i}`).sort());
+    for (let i = 0; i < n; i++) expect(saved.profiles[`p${i}`]).toMatchObject({ consumerKey: `key-${i}`, consumerSecret: `secret-${i}` });
+    // the first to save became current, and it is one of them
+    expect(Object.keys(saved.profiles)).toContain(saved.current);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+
+    // logouts at once, while others log in: each takes its own profile out, and only it
+    const more = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => spawnMcat(['auth', 'logout', '--profile', `p${i}`], { home })),
+      ...Array.from({ length: 8 }, (_, i) =>
+        spawnMcat(['auth', 'login', '--profile', `q${i}`, '--base-url', 'https://api.example.com', '--no-verify', '--with-secrets-from-stdin'], {
+          home,
+          input: `key-q${i}\nsecret-q${i}\n\n\n`,
+        }),
+      ),
+    ]);
+    for (const r of more) expect(r.exitCode, String(r.stderr)).toBe(0);
+    const after = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(after.profiles).sort()).toEqual([...Array.from({ length: 8 }, (_, i) => `p${i + 8}`), ...Array.from({ length: 8 }, (_, i) => `q${i}`)].sort());
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  }, 120_000);
+
+  it('a lock left by a save that was killed is taken over', async () => {
+    const home = tempHome();
+    const dir = join(home, '.config/mcat');
+    const first = await mcat(['auth', 'login', '--profile', 'a', '--base-url', 'https://api.example.com', '--no-verify', '--with-secrets-from-stdin'], { home, input: 'k\ns\n\n\n' });
+    expect(first.exitCode, first.stderr).toBe(0);
+    // a process that is gone (pid 2^22 + 1 is past Linux's pid_max): what SIGKILL mid-save leaves
+    writeFileSync(join(dir, 'config.json.lock'), JSON.stringify({ pid: 4194305, token: 'x' }) + '\n', { mode: 0o600 });
+    const r = await mcat(['auth', 'login', '--profile', 'b', '--base-url', 'https://api.example.com', '--no-verify', '--with-secrets-from-stdin'], { home, input: 'k\ns\n\n\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).sort()).toEqual(['a', 'b']);
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  }, 60_000);
+});
