@@ -237,6 +237,8 @@ export interface OpenJournalOptions {
   now?: () => Date;
   io?: JournalIo;
   lock?: JournalLockOptions;
+  /** checks made holding the lock, before the journal is read or written: a throw releases it */
+  afterLock?: () => void;
 }
 
 export interface OpenedJournal {
@@ -292,6 +294,7 @@ export class Journal {
     const notes: string[] = [];
     if (lock.tookOverFrom) notes.push(`took over the lock of an earlier run (pid ${lock.tookOverFrom.pid}), which is no longer running`);
     try {
+      opts.afterLock?.();
       const exists = inspect(file);
       if (exists) {
         const contents = readOrRefuse(file);

@@ -125,6 +125,27 @@ export class JournalLock {
   }
 }
 
+/**
+ * The run holding the lock of `journal` now, if any (a released lock, one whose process is gone,
+ * or no lock at all: undefined). Only looks: a lock folder that is a link or not a folder of
+ * ours is nobody's.
+ */
+export function lockHolder(journal: string): LockHolder | undefined {
+  const dir = `${journal}.lock`;
+  try {
+    const st = fs.lstatSync(dir);
+    const uid = process.getuid?.();
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) return undefined;
+    const top = highest(dir);
+    if (top === 0) return undefined;
+    const c = readClaim(path.join(dir, String(top)));
+    if (!c || !isLive(c) || c.pid === undefined) return undefined;
+    return { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
 function busy(journal: string, dir: string, c: Claim): InputError {
   const elsewhere = c.host && c.host !== os.hostname();
   return new InputError(

@@ -2,9 +2,13 @@
 // built binary started together on the same state: the profiles file, and one input applied
 // split two ways at once.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { mcat, spawnMcat, tempHome } from '../helpers/mcat';
+import { sandboxPerTest } from '../helpers/sandbox';
+
+const sandbox = sandboxPerTest();
 
 describe('profiles saved by processes running at once', () => {
   it('16 `auth login` at once: every profile is kept, the file whole and 0600, no lock left behind', async () => {
@@ -57,4 +61,31 @@ describe('profiles saved by processes running at once', () => {
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).sort()).toEqual(['a', 'b']);
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
   }, 60_000);
+});
+
+describe('one input applied split two ways at the same moment', () => {
+  it('`--shard 1/2` and an unsplit run started together: one is refused before it sends anything, no playlist is made twice', async () => {
+    // latency keeps each run going while the other starts
+    const sb = await sandbox({ faults: 'latency=10ms' });
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-overlap-'));
+    // three pairs, each on its own input and state: before the check held the lock, most pairs
+    // both ran, and the shard's creates were made twice
+    for (let pair = 0; pair < 3; pair++) {
+      const home = tempHome();
+      const file = join(dir, `nightly-${pair}.ndjson`);
+      writeFileSync(file, Array.from({ length: 60 }, (_, i) => JSON.stringify({ op: 'create', name: `pair${pair}-${i}` })).join('\n') + '\n');
+      const start = (args: string[]) => spawnMcat(['playlist', 'apply', file, '--concurrency', '2', ...args], { sandboxDir: sb.dataDir, home, cwd: dir, env: { JOB_COMPLETION_INDEX: undefined } });
+      const [split, whole] = await Promise.all([start(['--shard', '1/2']), start([])]);
+      const codes = [split.exitCode, whole.exitCode];
+      expect(codes.every((c) => c === 0 || c === 2), `${split.stderr}\n${whole.stderr}`).toBe(true);
+      expect(codes).toContain(2);
+      for (const r of [split, whole].filter((x) => x.exitCode === 2)) {
+        expect(String(r.stderr)).toMatch(/^mcat: (another mcat run \(pid \d+\) is applying these edits|an unfinished run of these edits split them) split another way|split them another way/m);
+      }
+      const r = await mcat(['playlist', 'export'], { sandboxDir: sb.dataDir, home });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const names = r.stdout.trim().split('\n').map((l) => JSON.parse(l).name).filter((n: string) => n.startsWith(`pair${pair}-`));
+      expect(names.length - new Set(names).size, 'playlists made twice').toBe(0);
+    }
+  }, 120_000);
 });

@@ -105,8 +105,6 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table, json or ndjson, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: ctx.env, ...(shard ? { shard } : {}) });
-  // the input split another way by a run that has not finished: its edits would be applied twice
-  if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
 
   // one connection per edit that can be in flight: a smaller pool would cap --concurrency (or the
   // adaptive limit) without a word, a larger one only opens connections no edit waits for
@@ -142,6 +140,10 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       // without --concurrency: grows while the service keeps up, shrinks on 429s (bulk/adaptive.ts)
       concurrency: concurrency ?? 'auto',
       journalPath,
+      // the input split another way by a run that has not finished, or that runs now: its edits
+      // would be applied twice. Checked holding this run's lock, so of two runs started at the
+      // same moment at least one sees the other
+      ...(flags.journal === undefined ? { afterLock: () => bulk.checkOtherSplits(journalPath, shard, file) } : {}),
       env: ctx.env,
       maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
