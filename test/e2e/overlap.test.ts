@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mcat, spawnMcat, tempHome } from '../helpers/mcat';
-import { sandboxPerTest } from '../helpers/sandbox';
+import { sandboxPerTest, sandboxProfileEnv } from '../helpers/sandbox';
 
 const sandbox = sandboxPerTest();
 
@@ -88,4 +88,27 @@ describe('one input applied split two ways at the same moment', () => {
       expect(names.length - new Set(names).size, 'playlists made twice').toBe(0);
     }
   }, 120_000);
+});
+
+describe('a download killed mid-file', () => {
+  it('SIGKILL leaves its temporary file; the next download of that name completes and takes it away', async () => {
+    // every body sent in 8 parts 60 ms apart: time to kill the run mid-file
+    const sb = await sandbox({ faults: 'slow=1' });
+    const env = sandboxProfileEnv(sb);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-overlap-dl-'));
+    const file = join(dir, 'song.mp3');
+    const track = String(sb.info.examples.trackIds[0]);
+    const child = spawnMcat(['locker', 'download', track, '-O', file], { env });
+    const parts = () => readdirSync(dir).filter((n) => n.endsWith('.part'));
+    const t0 = Date.now();
+    while (parts().length === 0 && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 5));
+    expect(parts()).toHaveLength(1);
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+    // SIGKILL runs no exit handler: the temporary file stays, the target was never written
+    expect(readdirSync(dir)).toEqual(parts());
+    const again = await mcat(['locker', 'download', track, '-O', file], { env, timeout: 30_000 });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual(['song.mp3']);
+  }, 60_000);
 });

@@ -32,6 +32,25 @@ describe('checkTarget', () => {
 });
 
 describe('PartFile', () => {
+  it("removes what killed downloads of the same name left (their process gone); never a running one's, a link, or another name's", async () => {
+    const d = folder();
+    const target = join(d, 'a.mp3');
+    const victim = join(folder(), 'victim');
+    writeFileSync(victim, 'precious');
+    // pids past Linux's pid_max (2^22) name no process
+    const dead = ['.a.mp3.4194305-deadbeef.part', '.a.mp3.4194399-0badf00d.part'];
+    for (const n of dead) writeFileSync(join(d, n), 'half a track');
+    const kept = ['.a.mp3.1-deadbeef.part', '.b.mp3.4194305-deadbeef.part', '.a.mp3.4194305.part', 'a.mp3.4194305-deadbeef.part'];
+    for (const n of kept) writeFileSync(join(d, n), 'x');
+    symlinkSync(victim, join(d, '.a.mp3.4194306-deadbeef.part'));
+    const part = await PartFile.create(target);
+    const left = readdirSync(d).sort();
+    for (const n of dead) expect(left).not.toContain(n);
+    expect(left).toEqual([...kept, '.a.mp3.4194306-deadbeef.part', part.path.slice(d.length + 1)].sort());
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    await part.discard();
+  });
+
   it('fills a hidden 0600 file beside the target and moves it into place', async () => {
     const d = folder();
     const target = join(d, 'a.mp3');
