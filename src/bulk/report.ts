@@ -2,7 +2,7 @@
 // stderr summary, the exit code, and the progress line shown while it runs (TTY only).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { McatError, InputError } from '../client/errors';
+import { describeFsError, McatError, InputError } from '../client/errors';
 import type { ApplyProgress, ApplyResult } from './apply';
 import { canonicalEdit } from './edits';
 import { removeFile } from './files';
@@ -109,7 +109,9 @@ export function runReport(file: string, result: ApplyResult): void {
     }
   } catch (e) {
     if (e instanceof McatError) throw e;
-    throw new McatError(`cannot write the report ${file}: ${(e as Error).message}`);
+    const err = new McatError(`cannot write the report ${file}: ${describeFsError(e)}`);
+    err.hint = 'the summary above says what the run did; free some space, or name another --report';
+    throw err;
   }
 }
 

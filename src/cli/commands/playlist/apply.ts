@@ -161,13 +161,24 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     untune();
     progress.end();
   }
-  if (flags.report) bulk.runReport(flags.report, result);
+  // a report that cannot be written (a full disk) is said after the summary: what the run did is
+  // in its journal and must still be said
+  let reportError: unknown;
+  if (flags.report) {
+    try {
+      bulk.runReport(flags.report, result);
+    } catch (e) {
+      reportError = e;
+    }
+  }
   // finished journals over 30 days old in mcat's own folder (bulk/prune.ts); never one named by --journal
   if (flags.journal === undefined) bulk.pruneJournals(bulk.journalDir(ctx.env), { keep: journalPath });
   // quiet: the summary only when something failed or was left undone
-  if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
-    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
+  if (reportError !== undefined || !quiet() || result.failed.length || result.pending.length || result.interrupted) {
+    const reportPath = reportError === undefined ? flags.report : undefined;
+    for (const line of bulk.summaryLines(result, { fileName: name, reportPath, ...(label ? { shard: label } : {}) })) say(line);
   }
+  if (reportError !== undefined) throw reportError;
 
   if (flags.verify && !result.interrupted) {
     const v = await bulk.verifyEdits({ api, edits, created: result.created, country: q.country, userId: q.userId });
