@@ -196,8 +196,18 @@ function lockStore(lock: string, file: string): () => void {
     if (fd !== undefined) {
       try {
         writeSync(fd, JSON.stringify({ pid: process.pid, token }) + '\n');
-      } finally {
+      } catch (err) {
+        // a full disk: an empty lock would hold up the next save for a while
         closeSync(fd);
+        fd = undefined;
+        try {
+          unlinkSync(lock);
+        } catch {
+          // gone already
+        }
+        throw err;
+      } finally {
+        if (fd !== undefined) closeSync(fd);
       }
       return () => {
         try {
@@ -280,7 +290,8 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
     if (err instanceof McatError) return err;
     if (err instanceof SyntaxError) return new InputError(`config file ${path} is not valid JSON`, FIX_HINT);
     const e = new McatError(`cannot write config file ${path}: ${reasonOf(err)}`);
-    e.hint = `check the permissions of ${dir}, or set ${ENV.configDir} to another directory`;
+    const full = ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException | undefined)?.code ?? '');
+    e.hint = full ? `free some space on that disk, or set ${ENV.configDir} to another directory` : `check the permissions of ${dir}, or set ${ENV.configDir} to another directory`;
     return e;
   }
 
