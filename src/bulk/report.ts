@@ -84,6 +84,38 @@ function firstBytes(s: string, max: number): string {
 }
 
 /**
+ * The temporary files of report writes killed before their rename (`.<name>.<pid>-<id>.tmp`):
+ * regular files of this user whose process is gone. Never a link, nor another name's.
+ */
+function removeLeftovers(dir: string, stem: string): void {
+  const prefix = `.${stem}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const m = /^([0-9]{1,10})-[0-9a-z]{1,6}\.tmp$/.exec(n.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    try {
+      const st = fs.lstatSync(path.join(dir, n));
+      if (st.isFile() && (uid === undefined || st.uid === uid)) fs.unlinkSync(path.join(dir, n));
+    } catch {
+      // tidying only
+    }
+  }
+}
+
+/**
  * Writes the NDJSON report (`--report FILE`); an empty file when nothing failed. Written 0600
  * to a new file beside it, then renamed into place: never through a symbolic link (nor a hard
  * link), and a reader never sees half a report. A device or pipe (/dev/null) is written as such.
@@ -98,7 +130,9 @@ export function runReport(file: string, result: ApplyResult): void {
       return;
     }
     // (the name's first 100 bytes: a report named to the file system's 255-byte limit still gets one)
-    const tmp = path.join(path.dirname(file), `.${firstBytes(path.basename(file), 100)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    const stem = firstBytes(path.basename(file), 100);
+    const tmp = path.join(path.dirname(file), `.${stem}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    removeLeftovers(path.dirname(file), stem);
     let done = false;
     try {
       writeAll(fs.openSync(tmp, 'wx', 0o600), text);
