@@ -2,7 +2,7 @@
 // Reading never writes (no file, no directory is created just to look); every write leaves
 // the file at mode 0600 in a folder 0700, whatever conf or the umask did, and never writes
 // through a symbolic link (conf would: it writes to the link's target). conf is loaded only to write.
-import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -252,6 +252,28 @@ function lockStore(lock: string, file: string): () => void {
   }
 }
 
+/**
+ * conf writes the file through a temporary one beside it (`config.json.tmp-<16>`, by atomically),
+ * which a save killed mid-write leaves behind, secrets and all. Holding the lock, no save is
+ * under way: every such file is a leftover. Regular files only (a link is not ours to remove).
+ */
+function removeLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!/^config\.json\.tmp-[0-9]{10}[0-9a-f]{6}$/.test(n)) continue;
+    try {
+      if (lstatSync(join(dir, n)).isFile()) unlinkSync(join(dir, n));
+    } catch {
+      // tidying only
+    }
+  }
+}
+
 /** The stored profiles, read without conf (which costs ~30 ms to load): for commands that only read settings. */
 export function readStore(env: NodeJS.ProcessEnv = process.env): StoreSnapshot {
   return readSnapshot(join(configDir(env), 'config.json'));
@@ -315,6 +337,7 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
       throw writeFailure(err);
     }
     try {
+      removeLeftovers(dir);
       const next = fresh();
       if (change(next)) write(next);
     } finally {

@@ -113,6 +113,19 @@ describe('openStore', () => {
     expect(Object.keys((await openStore(env)).snapshot().profiles).sort()).toEqual(['one', 'two']);
   });
 
+  it("a save removes the temporary files of saves killed mid-write (secrets and all); never a link, or another name", async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'keep');
+    writeFileSync(join(dir, 'config.json.tmp-1732761234abc123'), '{"profiles":{"half":{"consumerSecret":"TOP-SEC', { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json.tmp-x'), 'not conf\'s');
+    symlinkSync(victim, join(dir, 'config.json.tmp-17327612340badf0'));
+    const store = await openStore(env);
+    store.setProfile('a', secretProfile);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-17327612340badf0', 'config.json.tmp-x']);
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
+  });
+
   it('a corrupt file: one clear usage error naming the file, no secret from it', async () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'config.json');
