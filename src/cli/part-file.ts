@@ -155,20 +155,26 @@ export class PartFile {
         await link(this.path, this.target);
         await unlink(this.path);
       } catch (e) {
-        if (code(e) === 'EEXIST') throw this.appeared();
+        if (code(e) === 'EEXIST') throw await this.appeared();
         if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK'].includes(code(e) ?? '')) throw e;
         // a file system without hard links: check, then rename
-        if (await lstat(this.target).then(() => true, () => false)) throw this.appeared();
+        if (await lstat(this.target).then(() => true, () => false)) throw await this.appeared();
         await rename(this.path, this.target);
       }
     }
     this.finish();
   }
 
-  private appeared(): McatError {
+  private async appeared(): Promise<McatError> {
     this.finish(); // keep the download: it used one of the track's downloads
+    // under a name the next download's sweep of killed downloads' .part files leaves alone
+    const kept = this.path.replace(/\.part$/, '.kept');
+    const at = await rename(this.path, kept).then(
+      () => kept,
+      () => this.path,
+    );
     const e = new McatError(`${this.target} appeared during the download; not overwritten`);
-    e.hint = `the download was kept as ${this.path}`;
+    e.hint = `the download was kept as ${at}`;
     return e;
   }
 

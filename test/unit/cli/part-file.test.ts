@@ -72,11 +72,16 @@ describe('PartFile', () => {
     const err = await part.commit(false).catch((e) => e);
     expect(err).toBeInstanceOf(McatError);
     expect(err.message).toBe(`${target} appeared during the download; not overwritten`);
-    expect(err.hint).toBe(`the download was kept as ${part.path}`);
+    const kept = part.path.replace(/\.part$/, '.kept');
+    expect(err.hint).toBe(`the download was kept as ${kept}`);
     expect(readFileSync(target, 'utf8')).toBe('theirs');
-    expect(readFileSync(part.path, 'utf8')).toBe('new');
+    expect(readFileSync(kept, 'utf8')).toBe('new');
     await part.discard();
-    expect(existsSync(part.path)).toBe(true);
+    expect(existsSync(kept)).toBe(true);
+    // the next download of that name (once this process is gone) leaves it alone
+    const next = await PartFile.create(target);
+    await next.discard();
+    expect(readdirSync(d).sort()).toEqual([kept.slice(d.length + 1), 'a.mp3'].sort());
   });
 
   it('discard removes the temporary file; so does the process exiting (a second Ctrl-C)', async () => {
