@@ -70,6 +70,32 @@ export function checkReportPath(file: string): void {
   }
 }
 
+/** Whether two paths name one file: the same inode when both exist, else the same absolute path. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = fs.statSync(a, { throwIfNoEntry: false });
+    const y = fs.statSync(b, { throwIfNoEntry: false });
+    if (x && y) return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    // compared by name below
+  }
+  return path.resolve(a) === path.resolve(b);
+}
+
+/**
+ * Refuses (exit 2, before anything is sent) a report that would replace the input or the run's
+ * journal: the report is written over its path at the end, and the edits (or the record of what
+ * was applied, which --resume needs) would be lost.
+ */
+export function checkReportClash(file: string, others: { input?: string; journal: string }): void {
+  if (others.input !== undefined && sameFile(file, others.input)) {
+    throw new InputError(`--report ${file} is the input file: the report would replace the edits`, 'name another file for the report');
+  }
+  if (sameFile(file, others.journal)) {
+    throw new InputError(`--report ${file} is this run's journal: the report would replace it`, 'name another file for the report, or give --journal another path');
+  }
+}
+
 /** The longest start of `s` that is at most `max` bytes of UTF-8, cut between characters. */
 function firstBytes(s: string, max: number): string {
   if (Buffer.byteLength(s) <= max) return s;

@@ -105,6 +105,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table, json or ndjson, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: ctx.env, ...(shard ? { shard } : {}) });
+  if (flags.report && !flags.dryRun) bulk.checkReportClash(flags.report, { ...(file !== '-' ? { input: file } : {}), journal: journalPath });
 
   // one connection per edit that can be in flight: a smaller pool would cap --concurrency (or the
   // adaptive limit) without a word, a larger one only opens connections no edit waits for
