@@ -3,7 +3,6 @@
 // the file at mode 0600 in a folder 0700, whatever conf or the umask did, and never writes
 // through a symbolic link (conf would: it writes to the link's target). conf is loaded only to write.
 import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Conf from 'conf';
@@ -184,7 +183,8 @@ function pause(ms: number): void {
  * release, which removes the lock only while it is still ours.
  */
 function lockStore(lock: string, file: string): () => void {
-  const token = randomBytes(8).toString('hex');
+  // unique enough to tell this save's lock from another's (node:crypto is not loaded for it: every read imports this file)
+  const token = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     let fd: number | undefined;
