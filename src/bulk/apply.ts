@@ -122,6 +122,8 @@ export interface ApplyOptions {
   /** for tests: the journal's file calls (a failing write, a view of what is on disk) and lock hooks */
   journalIo?: JournalIo;
   journalLock?: JournalLockOptions;
+  /** checks made holding the journal's lock, before anything is read, written or sent (a throw ends the run) */
+  afterLock?: () => void;
 }
 
 interface EditState {
@@ -233,6 +235,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.journalIo ? { io: opts.journalIo } : {}),
     ...(opts.journalLock ? { lock: opts.journalLock } : {}),
+    ...(opts.afterLock ? { afterLock: opts.afterLock } : {}),
   });
   const { journal, state } = opened;
   for (const n of opened.notes) notice(n);

@@ -2,7 +2,7 @@
 // `bulk.<name>` after one lazy import. Other layers import the bulk modules themselves.
 export { parseEdits, canonicalEdit } from './edits';
 export { applyEdits, mostInFlight } from './apply';
-export { runReport, checkReportPath, summaryLines, applyExitCode, progressRenderer } from './report';
+export { runReport, checkReportPath, checkReportClash, summaryLines, applyExitCode, progressRenderer } from './report';
 export { defaultJournalPath, journalDir } from './files';
 export { pruneJournals } from './prune';
 export { ADAPTIVE_MAX } from './adaptive';

@@ -237,6 +237,8 @@ export interface OpenJournalOptions {
   now?: () => Date;
   io?: JournalIo;
   lock?: JournalLockOptions;
+  /** checks made holding the lock, before the journal is read or written: a throw releases it */
+  afterLock?: () => void;
 }
 
 export interface OpenedJournal {
@@ -292,6 +294,7 @@ export class Journal {
     const notes: string[] = [];
     if (lock.tookOverFrom) notes.push(`took over the lock of an earlier run (pid ${lock.tookOverFrom.pid}), which is no longer running`);
     try {
+      opts.afterLock?.();
       const exists = inspect(file);
       if (exists) {
         const contents = readOrRefuse(file);
@@ -324,7 +327,12 @@ export class Journal {
             return { journal: j, state, resumed: true, complete, notes };
           }
         } else {
-          // no header: killed before it was written; nothing happened yet
+          // no header: a run killed before it was written (nothing happened yet) leaves an empty
+          // file or the start of a header; anything else is not ours (the input named as the
+          // journal by mistake, a report): never removed
+          if (!cutBeforeHeader(file, contents)) {
+            throw new InputError(`${file} is not an mcat journal; refusing to replace it`, 'give --journal a file of its own (a new name)');
+          }
           fs.unlinkSync(file);
         }
       } else if (opts.resume) {
@@ -591,6 +599,22 @@ function inspect(file: string): boolean {
   if (st.isSymbolicLink()) throw new InputError(`the journal ${file} is a symbolic link; refusing to write through it`, 'remove it, or give another --journal');
   if (!st.isFile()) throw new InputError(`the journal ${file} is not a regular file`, 'remove it, or give another --journal');
   return true;
+}
+
+const HEADER_START = '{"type":"header"';
+
+/** Whether a journal without a header is what a run killed while writing it leaves: nothing, or a header cut short. */
+function cutBeforeHeader(file: string, contents: JournalContents): boolean {
+  if (contents.records.length || contents.corruptLines.length || contents.validBytes) return false;
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
+  try {
+    const buf = Buffer.alloc(HEADER_START.length + 1);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const head = buf.subarray(0, n).toString('utf8');
+    return n === 0 || (n > HEADER_START.length ? head.startsWith(HEADER_START) : HEADER_START.startsWith(head));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function readOrRefuse(file: string): JournalContents {

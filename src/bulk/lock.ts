@@ -60,6 +60,7 @@ export class JournalLock {
     const token = randomBytes(8).toString('hex');
     const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString() };
     const tmp = path.join(dir, `.tmp-${process.pid}-${token}`);
+    removeLeftovers(dir);
     writeNew(tmp, JSON.stringify(me) + '\n', dir);
     try {
       for (let round = 0; round < 50; round++) {
@@ -121,6 +122,57 @@ export class JournalLock {
       }
     } catch {
       // tidying only: claims below the holder's decide nothing
+    }
+  }
+}
+
+/**
+ * The run holding the lock of `journal` now, if any (a released lock, one whose process is gone,
+ * or no lock at all: undefined). Only looks: a lock folder that is a link or not a folder of
+ * ours is nobody's.
+ */
+export function lockHolder(journal: string): LockHolder | undefined {
+  const dir = `${journal}.lock`;
+  try {
+    const st = fs.lstatSync(dir);
+    const uid = process.getuid?.();
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) return undefined;
+    const top = highest(dir);
+    if (top === 0) return undefined;
+    const c = readClaim(path.join(dir, String(top)));
+    if (!c || !isLive(c) || c.pid === undefined) return undefined;
+    return { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The temporary claims of runs killed between making one and linking it (`.tmp-<pid>-<token>`,
+ * `…-free`): removed once their process is gone, or the lock folder would keep them for ever.
+ */
+function removeLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^\.tmp-([0-9]{1,10})-[0-9a-f]{16}(?:-free)?$/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    try {
+      removeFile(path.join(dir, name));
+    } catch {
+      // tidying only
     }
   }
 }

@@ -2,7 +2,7 @@
 // stderr summary, the exit code, and the progress line shown while it runs (TTY only).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { McatError, InputError } from '../client/errors';
+import { describeFsError, McatError, InputError } from '../client/errors';
 import type { ApplyProgress, ApplyResult } from './apply';
 import { canonicalEdit } from './edits';
 import { removeFile } from './files';
@@ -70,6 +70,32 @@ export function checkReportPath(file: string): void {
   }
 }
 
+/** Whether two paths name one file: the same inode when both exist, else the same absolute path. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = fs.statSync(a, { throwIfNoEntry: false });
+    const y = fs.statSync(b, { throwIfNoEntry: false });
+    if (x && y) return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    // compared by name below
+  }
+  return path.resolve(a) === path.resolve(b);
+}
+
+/**
+ * Refuses (exit 2, before anything is sent) a report that would replace the input or the run's
+ * journal: the report is written over its path at the end, and the edits (or the record of what
+ * was applied, which --resume needs) would be lost.
+ */
+export function checkReportClash(file: string, others: { input?: string; journal: string }): void {
+  if (others.input !== undefined && sameFile(file, others.input)) {
+    throw new InputError(`--report ${file} is the input file: the report would replace the edits`, 'name another file for the report');
+  }
+  if (sameFile(file, others.journal)) {
+    throw new InputError(`--report ${file} is this run's journal: the report would replace it`, 'name another file for the report, or give --journal another path');
+  }
+}
+
 /** The longest start of `s` that is at most `max` bytes of UTF-8, cut between characters. */
 function firstBytes(s: string, max: number): string {
   if (Buffer.byteLength(s) <= max) return s;
@@ -81,6 +107,38 @@ function firstBytes(s: string, max: number): string {
     end += ch.length;
   }
   return s.slice(0, end);
+}
+
+/**
+ * The temporary files of report writes killed before their rename (`.<name>.<pid>-<id>.tmp`):
+ * regular files of this user whose process is gone. Never a link, nor another name's.
+ */
+function removeLeftovers(dir: string, stem: string): void {
+  const prefix = `.${stem}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const m = /^([0-9]{1,10})-[0-9a-z]{1,6}\.tmp$/.exec(n.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    try {
+      const st = fs.lstatSync(path.join(dir, n));
+      if (st.isFile() && (uid === undefined || st.uid === uid)) fs.unlinkSync(path.join(dir, n));
+    } catch {
+      // tidying only
+    }
+  }
 }
 
 /**
@@ -98,7 +156,9 @@ export function runReport(file: string, result: ApplyResult): void {
       return;
     }
     // (the name's first 100 bytes: a report named to the file system's 255-byte limit still gets one)
-    const tmp = path.join(path.dirname(file), `.${firstBytes(path.basename(file), 100)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    const stem = firstBytes(path.basename(file), 100);
+    const tmp = path.join(path.dirname(file), `.${stem}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+    removeLeftovers(path.dirname(file), stem);
     let done = false;
     try {
       writeAll(fs.openSync(tmp, 'wx', 0o600), text);
@@ -109,7 +169,9 @@ export function runReport(file: string, result: ApplyResult): void {
     }
   } catch (e) {
     if (e instanceof McatError) throw e;
-    throw new McatError(`cannot write the report ${file}: ${(e as Error).message}`);
+    const err = new McatError(`cannot write the report ${file}: ${describeFsError(e)}`);
+    err.hint = 'the summary above says what the run did; free some space, or name another --report';
+    throw err;
   }
 }
 

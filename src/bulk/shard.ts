@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { InputError } from '../client/errors';
 import type { ParsedEdit } from './edits';
 import { isComplete, isUntouched, readJournal, stateOf } from './journal';
+import { lockHolder } from './lock';
 
 /** Shard `index` (1 to `count`) of `count`. */
 export interface Shard {
@@ -98,10 +99,13 @@ const JOURNAL_NAME = /^(.*?)(?:\.shard-([0-9]+)-of-([0-9]+))?\.journal$/;
 
 /**
  * The default journals of the same input split another way (another N, or not split), whose
- * runs sent edits and did not finish. Running or resuming now would apply those edits again
- * under other shards: a create would be made twice. Only this machine's journals can be seen.
+ * runs sent edits and did not finish, or that a run holds now (it may not have sent anything
+ * yet: two runs started at the same moment). Running or resuming now would apply those edits
+ * again under other shards: a create would be made twice. Called with this run's own lock held,
+ * so of two runs started together at least one sees the other. Only this machine's journals
+ * can be seen.
  */
-export function otherSplits(journalPath: string, shard: Shard | undefined): { path: string; split: string }[] {
+export function otherSplits(journalPath: string, shard: Shard | undefined): { path: string; split: string; pid?: number }[] {
   const dir = path.dirname(journalPath);
   const stem = JOURNAL_NAME.exec(path.basename(journalPath))?.[1];
   if (stem === undefined) return [];
@@ -111,23 +115,31 @@ export function otherSplits(journalPath: string, shard: Shard | undefined): { pa
   } catch {
     return [];
   }
-  const out: { path: string; split: string }[] = [];
-  for (const name of names.sort()) {
+  // a run holds its lock (`<journal>.lock`) before its journal is made
+  const journals = new Set(names.map((n) => n.replace(/\.lock$/, '')));
+  const out: { path: string; split: string; pid?: number }[] = [];
+  for (const name of [...journals].sort()) {
     const m = JOURNAL_NAME.exec(name);
     if (!m || m[1] !== stem) continue;
     const count = m[3] === undefined ? undefined : Number(m[3]);
     if (count === shard?.count) continue;
     const file = path.join(dir, name);
+    const split = count === undefined ? 'not split' : `shard ${m[2]}/${count}`;
+    const holder = lockHolder(file);
+    if (holder) {
+      out.push({ path: file, split, pid: holder.pid });
+      continue;
+    }
     try {
       const c = readJournal(file);
       if (!c.header) continue;
       const st = stateOf(c.header.runId, c.records);
       if (isUntouched(st) || isComplete(c, st)) continue;
     } catch {
-      // a journal that cannot be read is refused by its own run; it is not ours to judge
+      // no journal, or one that cannot be read (refused by its own run): not ours to judge
       continue;
     }
-    out.push({ path: file, split: count === undefined ? 'not split' : `shard ${m[2]}/${count}` });
+    out.push({ path: file, split });
   }
   return out;
 }
@@ -138,6 +150,12 @@ export function checkOtherSplits(journalPath: string, shard: Shard | undefined, 
   if (!others.length) return;
   const first = others[0];
   const how = first.split === 'not split' ? '' : ` --shard ${first.split.replace(/^shard /, '')}`;
+  if (first.pid !== undefined) {
+    throw new InputError(
+      `another mcat run (pid ${first.pid}) is applying these edits split another way (${first.split}: ${first.path}); running now could apply its edits twice`,
+      `wait for it to finish, and split every run of one input the same way (mcat playlist apply ${input}${how} --resume carries it on)`,
+    );
+  }
   throw new InputError(
     `an unfinished run of these edits split them another way (${first.split}: ${first.path}${others.length > 1 ? `, and ${others.length - 1} more` : ''}); running now could apply its edits twice`,
     `finish that run first (mcat playlist apply ${input}${how} --resume), or remove its journal to abandon it`,

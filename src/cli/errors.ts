@@ -188,7 +188,9 @@ export function formatError(err: unknown): string {
     hint = err.hint;
   } else if (isSandboxFileError(err)) {
     line = err.message;
-    hint = 'choose another sandbox data directory with --data or MCAT_SANDBOX_DIR';
+    // a file the user named (--log) has its own hint; the data dir's files this one
+    const own = (err as { hint?: unknown }).hint;
+    hint = typeof own === 'string' ? own : 'choose another sandbox data directory with --data or MCAT_SANDBOX_DIR';
   } else if (nativeModuleMismatch(err)) {
     const [, built, wanted] = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(err.message) ?? [];
     const name = /better.sqlite3/.test(err.message) ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module';

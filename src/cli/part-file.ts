@@ -2,7 +2,7 @@
 // symlink, never half-written. Bytes go to a new temporary file in the target's folder (O_EXCL,
 // 0600), which is moved into place only once complete and removed on failure or Ctrl-C.
 import { constants, unlinkSync } from 'node:fs';
-import { link, lstat, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { cutToBytes } from '../output/clean';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
@@ -53,6 +53,43 @@ export async function checkTarget(target: string, clobber: boolean): Promise<voi
   if (!d.isDirectory()) throw new UsageError(`cannot write ${target}: ${dir} is not a folder`);
 }
 
+/** Whether a process of this pid runs (another user's too). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return code(e) === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of downloads of the same name that were killed (SIGKILL, a crash:
+ * no exit handler ran): `.<name>.<pid>-<8 hex>.part`, regular files of this user whose process is
+ * gone. Never a link, never another name's, never a running download's.
+ */
+async function sweepLeftovers(dir: string, stem: string): Promise<void> {
+  const prefix = `.${stem}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const m = /^([0-9]{1,10})-[0-9a-f]{8}\.part$/.exec(n.slice(prefix.length));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || running(pid)) continue;
+    const p = join(dir, n);
+    const st = await lstat(p).catch(() => undefined);
+    if (!st?.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+    await unlink(p).catch(() => undefined);
+  }
+}
+
 export class PartFile {
   private done = false;
   // a second Ctrl-C exits at once (lifecycle.ts): the temporary file goes with the process
@@ -80,14 +117,19 @@ export class PartFile {
   /** A new, empty temporary file beside `target` (created, never opened through a symlink). */
   static async create(target: string): Promise<PartFile> {
     // a name the file system takes: at most 100 bytes of the target's (up to 255), cut at a whole character
-    const name = `.${cutToBytes(basename(target), 100)}.${process.pid}-${randomBytes(4).toString('hex')}.part`;
+    const stem = cutToBytes(basename(target), 100);
+    const name = `.${stem}.${process.pid}-${randomBytes(4).toString('hex')}.part`;
     const path = join(dirname(target), name);
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+    let part: PartFile;
     try {
-      return new PartFile(target, path, await open(path, flags, 0o600));
+      part = new PartFile(target, path, await open(path, flags, 0o600));
     } catch (e) {
       throw new UsageError(`cannot write in ${dirname(target)}: ${why(e)}`);
     }
+    // what a killed download of this name left: the folder would keep it for ever
+    await sweepLeftovers(dirname(target), stem);
+    return part;
   }
 
   /** Copies `source` (through `through`) into the file; stops with the signal. */
@@ -113,20 +155,26 @@ export class PartFile {
         await link(this.path, this.target);
         await unlink(this.path);
       } catch (e) {
-        if (code(e) === 'EEXIST') throw this.appeared();
+        if (code(e) === 'EEXIST') throw await this.appeared();
         if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK'].includes(code(e) ?? '')) throw e;
         // a file system without hard links: check, then rename
-        if (await lstat(this.target).then(() => true, () => false)) throw this.appeared();
+        if (await lstat(this.target).then(() => true, () => false)) throw await this.appeared();
         await rename(this.path, this.target);
       }
     }
     this.finish();
   }
 
-  private appeared(): McatError {
+  private async appeared(): Promise<McatError> {
     this.finish(); // keep the download: it used one of the track's downloads
+    // under a name the next download's sweep of killed downloads' .part files leaves alone
+    const kept = this.path.replace(/\.part$/, '.kept');
+    const at = await rename(this.path, kept).then(
+      () => kept,
+      () => this.path,
+    );
     const e = new McatError(`${this.target} appeared during the download; not overwritten`);
-    e.hint = `the download was kept as ${this.path}`;
+    e.hint = `the download was kept as ${at}`;
     return e;
   }
 

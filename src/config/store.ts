@@ -2,7 +2,7 @@
 // Reading never writes (no file, no directory is created just to look); every write leaves
 // the file at mode 0600 in a folder 0700, whatever conf or the umask did, and never writes
 // through a symbolic link (conf would: it writes to the link's target). conf is loaded only to write.
-import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Conf from 'conf';
@@ -123,6 +123,157 @@ function clean(p: Profile): Profile {
   return out;
 }
 
+/** The longest a save waits for another mcat's save to finish (each takes milliseconds). */
+const LOCK_WAIT_MS = 10_000;
+/** A lock this old was left by a process that hung or was stopped mid-save: it is taken over. */
+const LOCK_STALE_MS = 10_000;
+
+interface LockSeen {
+  token?: string;
+  live: boolean;
+}
+
+/** What the lock file says: undefined when it is gone (released meanwhile). Never read through a link. */
+function readLock(lock: string): LockSeen | undefined {
+  let fd: number;
+  try {
+    fd = openSync(lock, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // a link or something else planted there: not a lock of ours, and nobody holds it
+    return { live: false };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { live: false };
+    const age = Date.now() - st.mtimeMs;
+    let pid: unknown;
+    let token: unknown;
+    try {
+      ({ pid, token } = JSON.parse(readFileSync(fd, 'utf8')) as { pid?: unknown; token?: unknown });
+    } catch {
+      // made but not yet written (or cut by a crash): held for a moment at most
+      return { live: age < 2000 };
+    }
+    const seen: LockSeen = { live: false };
+    if (typeof token === 'string') seen.token = token;
+    if (age > LOCK_STALE_MS || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return seen;
+    // this process saves synchronously: a lock naming it was left by an earlier failure
+    if (pid === process.pid) return seen;
+    try {
+      process.kill(pid, 0);
+      seen.live = true;
+    } catch (err) {
+      seen.live = (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    return seen;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Takes the profiles file's lock: `<file>.lock`, made with O_EXCL (0600, never through a link)
+ * and naming this process. Waits while another live mcat holds it; a lock whose process is gone
+ * (killed mid-save) or that is older than any save takes is moved aside and removed. Returns the
+ * release, which removes the lock only while it is still ours.
+ */
+function lockStore(lock: string, file: string): () => void {
+  // unique enough to tell this save's lock from another's (node:crypto is not loaded for it: every read imports this file)
+  const token = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(lock, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, FILE_MODE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (fd !== undefined) {
+      try {
+        writeSync(fd, JSON.stringify({ pid: process.pid, token }) + '\n');
+      } catch (err) {
+        // a full disk: an empty lock would hold up the next save for a while
+        closeSync(fd);
+        fd = undefined;
+        try {
+          unlinkSync(lock);
+        } catch {
+          // gone already
+        }
+        throw err;
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+      return () => {
+        try {
+          if (readLock(lock)?.token === token) unlinkSync(lock);
+        } catch {
+          // gone already
+        }
+      };
+    }
+    const seen = readLock(lock);
+    if (seen === undefined) continue;
+    if (!seen.live) {
+      // moved aside first: of two processes taking over one stale lock, one moves it
+      const aside = `${lock}.${process.pid}-${token}.stale`;
+      try {
+        renameSync(lock, aside);
+      } catch {
+        continue;
+      }
+      const moved = readLock(aside);
+      // a lock made since by a live process was moved by mistake: put it back (unless another is there now)
+      if (moved?.live && moved.token !== seen.token) {
+        try {
+          linkSync(aside, lock);
+        } catch {
+          // another process holds a new lock: the next look finds it
+        }
+      }
+      try {
+        unlinkSync(aside);
+      } catch {
+        // gone already
+      }
+      continue;
+    }
+    if (Date.now() > deadline) {
+      const e = new McatError(`cannot write config file ${file}: another mcat process is changing it`);
+      e.hint = `try again; if no mcat is running, remove ${lock}`;
+      throw e;
+    }
+    pause(5 + Math.floor(Math.random() * 20));
+  }
+}
+
+/**
+ * conf writes the file through a temporary one beside it (`config.json.tmp-<16>`, by atomically),
+ * which a save killed mid-write leaves behind, secrets and all. Holding the lock, no save is
+ * under way: every such file is a leftover. Regular files only (a link is not ours to remove).
+ */
+function removeLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!/^config\.json\.tmp-[0-9]{10}[0-9a-f]{6}$/.test(n)) continue;
+    try {
+      if (lstatSync(join(dir, n)).isFile()) unlinkSync(join(dir, n));
+    } catch {
+      // tidying only
+    }
+  }
+}
+
 /** The stored profiles, read without conf (which costs ~30 ms to load): for commands that only read settings. */
 export function readStore(env: NodeJS.ProcessEnv = process.env): StoreSnapshot {
   return readSnapshot(join(configDir(env), 'config.json'));
@@ -156,10 +307,46 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
     }
   }
 
-  function write(next: StoreSnapshot): void {
+  /** The failure of a file operation on the store, as one line naming the file. */
+  function writeFailure(err: unknown): McatError {
+    if (err instanceof McatError) return err;
+    if (err instanceof SyntaxError) return new InputError(`config file ${path} is not valid JSON`, FIX_HINT);
+    const e = new McatError(`cannot write config file ${path}: ${reasonOf(err)}`);
+    const full = ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException | undefined)?.code ?? '');
+    e.hint = full ? `free some space on that disk, or set ${ENV.configDir} to another directory` : `check the permissions of ${dir}, or set ${ENV.configDir} to another directory`;
+    return e;
+  }
+
+  /**
+   * Reads the file as it is now, changes it and writes it back, holding the store's lock
+   * throughout: two mcat processes saving at once (two logins from two cron jobs) would
+   * otherwise each write back what it read, and the first one's profile would be lost.
+   * `change` returns false when there is nothing to write.
+   */
+  function mutate(change: (next: StoreSnapshot) => boolean): void {
     try {
       if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
       checkPlace();
+    } catch (err) {
+      throw writeFailure(err);
+    }
+    let release: () => void;
+    try {
+      release = lockStore(`${path}.lock`, path);
+    } catch (err) {
+      throw writeFailure(err);
+    }
+    try {
+      removeLeftovers(dir);
+      const next = fresh();
+      if (change(next)) write(next);
+    } finally {
+      release();
+    }
+  }
+
+  function write(next: StoreSnapshot): void {
+    try {
       // built only now: conf's constructor reads the file and may create the directory
       conf ??= new ConfClass<Data>({
         projectName: 'mcat',
@@ -181,11 +368,7 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
         closeSync(fd);
       }
     } catch (err) {
-      if (err instanceof McatError) throw err;
-      if (err instanceof SyntaxError) throw new InputError(`config file ${path} is not valid JSON`, FIX_HINT);
-      const e = new McatError(`cannot write config file ${path}: ${reasonOf(err)}`);
-      e.hint = `check the permissions of ${dir}, or set ${ENV.configDir} to another directory`;
-      throw e;
+      throw writeFailure(err);
     }
     state = next;
   }
@@ -208,30 +391,34 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
     current: () => state.current,
     setProfile(name, p) {
       checkProfileName(name);
-      const next = fresh();
-      next.profiles[name] = clean(p);
-      write(next);
+      mutate((next) => {
+        next.profiles[name] = clean(p);
+        return true;
+      });
     },
     removeProfile(name) {
-      const next = fresh();
-      if (!Object.hasOwn(next.profiles, name)) return false;
-      delete next.profiles[name];
-      if (next.current === name) delete next.current;
-      write(next);
-      return true;
+      let removed = false;
+      mutate((next) => {
+        if (!Object.hasOwn(next.profiles, name)) return false;
+        delete next.profiles[name];
+        if (next.current === name) delete next.current;
+        return (removed = true);
+      });
+      return removed;
     },
     /** Makes a stored profile current; 'sandbox' (when no profile of that name is stored) clears the selection. */
     use(name) {
-      const next = fresh();
-      if (Object.hasOwn(next.profiles, name)) {
-        next.current = name;
-      } else if (name === SANDBOX_PROFILE) {
-        if (next.current === undefined) return;
-        delete next.current;
-      } else {
-        throw new InputError(`no profile named '${name}'`, `log in first with 'mcat auth login --profile ${name}'`);
-      }
-      write(next);
+      mutate((next) => {
+        if (Object.hasOwn(next.profiles, name)) {
+          next.current = name;
+        } else if (name === SANDBOX_PROFILE) {
+          if (next.current === undefined) return false;
+          delete next.current;
+        } else {
+          throw new InputError(`no profile named '${name}'`, `log in first with 'mcat auth login --profile ${name}'`);
+        }
+        return true;
+      });
     },
   };
 }

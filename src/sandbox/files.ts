@@ -4,7 +4,11 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openS
 
 /** A data dir or file the sandbox will not use; the message names it and why. */
 export class SandboxFileError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** what to do, when it is not to choose another data dir */
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = 'SandboxFileError';
   }

@@ -74,7 +74,22 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const { Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
   const { startServer } = await import('./server');
-  const store = Store.open(opts.dataDir, opts.seed);
+  let share: import('./server-lock').DataDirShare | undefined;
+  if (opts.advertise !== false) {
+    // joined before the store is opened: its --seed may re-initialise the data under another server
+    const { secureDataDir } = await import('./files');
+    const { shareDataDir } = await import('./server-lock');
+    secureDataDir(opts.dataDir);
+    share = shareDataDir(opts.dataDir);
+  }
+  const unlock = () => share?.release();
+  let store: import('./store').Store;
+  try {
+    store = Store.open(opts.dataDir, opts.seed, share ? { beforeReseed: (seed) => share.beforeReseed(seed) } : {});
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   const demo = new DemoData(store.seed);
   let running;
   let log: import('./request-log').RequestLog | undefined;
@@ -95,6 +110,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   } catch (e) {
     log?.close();
     store.close();
+    unlock();
     throw e;
   }
   const { baseUrl } = running;
@@ -109,6 +125,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
         await running.close();
         log?.close();
         store.close();
+        unlock();
         // another server may have taken the file over since: remove only our own
         try {
           const cur = JSON.parse(readFileSync(serverFile, 'utf8'));

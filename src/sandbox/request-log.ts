@@ -6,6 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { parseAuthorizationHeader, parseForm } from './auth';
 import { SandboxFileError } from './files';
 
+const LOG_HINT = 'name the file itself, or another file with --log';
+
 /** A key as people may see it: '…' and its last 4 characters; short values fully hidden. */
 export function maskKey(key: string | undefined): string | null {
   if (!key) return null;
@@ -62,13 +64,13 @@ export class RequestLog {
       fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP' || code === 'EMLINK') throw new SandboxFileError(`log file ${file} is a symbolic link: the sandbox will not write through it`);
-      throw new SandboxFileError(`cannot open log file ${file}: ${(e as Error).message}`);
+      if (code === 'ELOOP' || code === 'EMLINK') throw new SandboxFileError(`log file ${file} is a symbolic link: the sandbox will not write through it`, LOG_HINT);
+      throw new SandboxFileError(`cannot open log file ${file}: ${(e as Error).message}`, LOG_HINT);
     }
     const st = fstatSync(fd);
     if (!st.isFile()) {
       closeSync(fd);
-      throw new SandboxFileError(`log file ${file} is not a regular file`);
+      throw new SandboxFileError(`log file ${file} is not a regular file`, LOG_HINT);
     }
     return new RequestLog(fd);
   }

@@ -154,7 +154,8 @@ export class Store {
     };
   }
 
-  static open(dataDir: string, seed?: number): Store {
+  /** `beforeReseed`: called before existing data is re-initialised for another seed; a throw leaves it as it is. */
+  static open(dataDir: string, seed?: number, opts: { beforeReseed?: (seed: number) => void } = {}): Store {
     // users' data: 0600 files in a 0700 folder, never opened through a planted symlink
     secureDataDir(dataDir);
     const file = join(dataDir, DB_FILE);
@@ -170,6 +171,7 @@ export class Store {
       const stored = row ? Number(row.value) : undefined;
       const use = seed ?? stored ?? DEFAULT_SEED;
       if (stored === undefined || stored !== use) {
+        if (stored !== undefined) opts.beforeReseed?.(use);
         wipe(db);
         db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('seed', ?)").run(String(use));
         seedState(db, use);

@@ -188,6 +188,40 @@ describe('playlist apply: a journal path that cannot be used', () => {
     expect(existsSync(join(d, 'nowhere'))).toBe(false);
     expect(await allPlaylists(run)).toEqual(before);
   }, 60_000);
+
+  it('a file that is not a journal (the input itself, notes, a report) is never replaced: exit 2, nothing sent; an empty one or a header cut short is', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const before = await allPlaylists(run);
+    const d = tempDir();
+    const file = join(d, 'e.ndjson');
+    const text = ndjson([{ op: 'create', name: 'never' }, { op: 'details', playlistId: sb.info.examples.playlistIds[0], name: 'never' }]);
+    writeFileSync(file, text);
+    const notes = join(d, 'notes.txt');
+    writeFileSync(notes, 'one line without an end');
+    const report = join(d, 'report.ndjson');
+    writeFileSync(report, '{"edit":{"op":"create","name":"x"},"line":1,"outcome":"failed"}\n');
+    for (const journal of [file, notes, report]) {
+      const kept = readFileSync(journal, 'utf8');
+      for (const resume of [[], ['--resume']]) {
+        const r = await run(['playlist', 'apply', file, '--journal', journal, ...resume]);
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(errors(r.stderr)).toBe(`mcat: ${journal} is not an mcat journal; refusing to replace it\nhint: give --journal a file of its own (a new name)\n`);
+        expect(readFileSync(journal, 'utf8')).toBe(kept);
+      }
+    }
+    expect(await allPlaylists(run)).toEqual(before);
+    // what a run killed before its header was whole leaves: replaced by the new run
+    for (const left of ['', '{"type":"hea', '{"type":"header","version":1,"ru']) {
+      const journal = join(d, `cut-${left.length}.journal`);
+      writeFileSync(journal, left);
+      const r = await run(['playlist', 'apply', file, '--journal', journal, '--dry-run']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const real = await run(['playlist', 'apply', file, '--journal', journal]);
+      expect(real.exitCode, real.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(journal, 'utf8').split('\n')[0])).toMatchObject({ type: 'header' });
+    }
+  }, 60_000);
 });
 
 describe('playlist apply: a crash of the machine at any record', () => {

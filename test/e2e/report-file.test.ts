@@ -50,6 +50,37 @@ describe('playlist apply --report', () => {
     expect(await nameOf(pl)).toBe(before);
   });
 
+  it.skipIf(!existsSync('/dev/full'))('a report the disk has no room for (/dev/full): the summary of what was applied still said, then one line and a hint, exit 1', async () => {
+    const { pl, run } = setUp('applied, report lost');
+    const r = await run('/dev/full');
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.some((l) => /^mcat: 1 applied, 0 already done, 1 failed of 2 edits/.test(l) || /^mcat: 1 applied, 1 failed of 2 edits/.test(l)), r.stderr).toBe(true);
+    expect(r.stderr).not.toMatch(/report of failures written/);
+    expect(lines.slice(-2)).toEqual(['mcat: cannot write the report /dev/full: no space left on the device (ENOSPC)', 'hint: the summary above says what the run did; free some space, or name another --report']);
+    expect(await nameOf(pl)).toBe('applied, report lost');
+  });
+
+  it('a report at the input file or at the journal is refused before anything is sent: exit 2, both kept', async () => {
+    const { d, pl, run } = setUp('never applied either');
+    const before = await nameOf(pl);
+    const edits = join(d, 'edits.ndjson');
+    const text = readFileSync(edits, 'utf8');
+    const r = await run(edits);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`mcat: --report ${edits} is the input file: the report would replace the edits\nhint: name another file for the report\n`);
+    expect(readFileSync(edits, 'utf8')).toBe(text);
+    expect(existsSync(join(d, 'journal'))).toBe(false);
+    // the journal: named the same way, or through another path to it
+    for (const report of [join(d, 'journal'), join(d, '.', 'journal')]) {
+      const j = await run(report);
+      expect(j.exitCode).toBe(2);
+      expect(j.stderr).toBe(`mcat: --report ${report} is this run's journal: the report would replace it\nhint: name another file for the report, or give --journal another path\n`);
+    }
+    expect(await nameOf(pl)).toBe(before);
+  });
+
   it('the report is written 0600, replacing a regular file that was there', async () => {
     const { d, pl, run } = setUp('applied with a report');
     const report = join(d, 'report.ndjson');

@@ -86,4 +86,70 @@ describe('sandbox files from the command line', () => {
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(mode(victim)).toBe(0o644);
   }, 30_000);
+
+  it('a second server with another --seed on a data dir in use: refused (exit 2, one line naming the first), the data it serves untouched; once that server is killed the seed can change', async () => {
+    const home = tempHome();
+    made.push(home);
+    const dir = join(home, 'sb');
+    const env = mcatEnv({ home, sandboxDir: dir }) as Record<string, string>;
+    const first = execa(process.execPath, [binPath, 'sandbox', 'start', '--port', '0', '--data', dir], { env, reject: false, stdin: 'ignore' });
+    let err = '';
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      first.stderr!.on('data', (d) => {
+        err += d;
+        const m = /listening on (http:\/\/\S+)/.exec(err);
+        if (m) resolve(m[1]);
+      });
+      first.on('exit', () => reject(new Error(err)));
+    });
+    const shownName = async (id: string) => {
+      const shown = await mcat(['playlist', 'show', id, '-o', 'json'], { home, sandboxDir: dir });
+      expect(shown.exitCode, shown.stderr).toBe(0);
+      expect(shown.stderr).toContain(baseUrl);
+      return JSON.parse(shown.stdout).playlist.name;
+    };
+    try {
+      const made1 = await mcat(['playlist', 'create', '--name', 'kept', '-o', 'json'], { home, sandboxDir: dir });
+      expect(made1.exitCode, made1.stderr).toBe(0);
+      const id = JSON.parse(made1.stdout).playlist.id;
+      expectPrivate(dir, ['server.lock']);
+      // another seed would re-initialise the data under the first server (which keeps seed 1's credentials)
+      const r = await mcat(['sandbox', 'start', '--port', '0', '--data', dir, '--seed', '2'], { home, sandboxDir: dir, timeout: 10_000 });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `mcat: sandbox data directory ${dir} is in use by another sandbox server at ${baseUrl} (pid ${first.pid}): seed 2 would re-initialise its data\nhint: stop that server first, or choose another sandbox data directory with --data\n`,
+      );
+      expect(await shownName(id)).toBe('kept');
+      // the same seed: a second server shares the folder (as before)
+      const second = execa(process.execPath, [binPath, 'sandbox', 'start', '--port', '0', '--data', dir, '--seed', '1'], { env, reject: false, stdin: 'ignore' });
+      let err2 = '';
+      await new Promise<void>((resolve, reject) => {
+        second.stderr!.on('data', (d) => {
+          err2 += d;
+          if (/listening on/.test(err2)) resolve();
+        });
+        second.on('exit', () => reject(new Error(err2)));
+      });
+      second.kill('SIGTERM');
+      await second;
+    } finally {
+      first.kill('SIGKILL');
+      await first;
+    }
+    // the lock went with the process: the seed can change now
+    await whileServing(['--data', dir, '--seed', '2'], home, dir, () => expectPrivate(dir, ['server.json', 'server.lock']));
+  }, 60_000);
+
+  it('a symlink at --log: one line naming it, and a hint about the log (not the data dir)', async () => {
+    const home = tempHome();
+    made.push(home);
+    const victim = join(home, 'victim');
+    writeFileSync(victim, 'precious', { mode: 0o644 });
+    symlinkSync(victim, join(home, 'requests.ndjson'));
+    const r = await mcat(['sandbox', 'start', '--port', '0', '--data', join(home, 'sb'), '--log', join(home, 'requests.ndjson')], { home, timeout: 10_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`mcat: log file ${join(home, 'requests.ndjson')} is a symbolic link: the sandbox will not write through it\nhint: name the file itself, or another file with --log\n`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+  }, 30_000);
 });

@@ -127,6 +127,20 @@ describe('journal lock', () => {
     holder!.release();
   });
 
+  it('temporary claims of runs killed before they linked them are removed; a live process\'s are kept', () => {
+    const j = path.join(dir, 'j');
+    const dead = deadPid();
+    const left = [`.tmp-${dead}-0123456789abcdef`, `.tmp-${dead}-0123456789abcdef-free`];
+    const kept = [`.tmp-1-0123456789abcdef`, '.tmp-x', 'notes'];
+    fs.mkdirSync(`${j}.lock`, { mode: 0o700 });
+    for (const n of [...left, ...kept]) fs.writeFileSync(path.join(`${j}.lock`, n), '{}', { mode: 0o600 });
+    const lock = JournalLock.acquire(j);
+    lock.release();
+    const names = fs.readdirSync(`${j}.lock`);
+    for (const n of left) expect(names).not.toContain(n);
+    for (const n of kept) expect(names).toContain(n);
+  });
+
   it('refuses a lock folder that is a symlink or not a folder', () => {
     const j = path.join(dir, 'j');
     fs.symlinkSync(dir, `${j}.lock`);

@@ -64,6 +64,20 @@ describe('runReport', () => {
     expect(fs.readFileSync(file, 'utf8')).toMatch(/^\{"edit".*\n$/);
   });
 
+  it('removes what report writes killed before their rename left (their process gone); never a live one\'s, a link, or another name\'s', () => {
+    const file = path.join(dir, 'report.ndjson');
+    const target = path.join(dir, 'target');
+    fs.writeFileSync(target, 'keep');
+    // pids past Linux's pid_max (2^22) name no process
+    const dead = ['.report.ndjson.4194305-abc123.tmp', '.report.ndjson.4194399-z9.tmp'];
+    const kept = ['.report.ndjson.1-abc123.tmp', '.other.ndjson.4194305-abc123.tmp', 'report.ndjson.4194305-abc123.tmp', 'target'];
+    for (const n of [...dead, ...kept]) if (n !== 'target') fs.writeFileSync(path.join(dir, n), 'half');
+    fs.symlinkSync(target, path.join(dir, '.report.ndjson.4194306-abc123.tmp'));
+    runReport(file, result);
+    expect(fs.readdirSync(dir).sort()).toEqual([...kept, '.report.ndjson.4194306-abc123.tmp', 'report.ndjson'].sort());
+    expect(fs.readFileSync(target, 'utf8')).toBe('keep');
+  });
+
   it('never writes through a symbolic link: refused, the target untouched', () => {
     const target = path.join(dir, 'target');
     fs.writeFileSync(target, 'keep', { mode: 0o644 });
@@ -95,7 +109,8 @@ describe('runReport', () => {
   it('a failed write is one line naming the file', () => {
     const err = thrown(() => runReport(path.join(dir, 'missing', 'report.ndjson'), result));
     expect(err).toBeInstanceOf(McatError);
-    expect((err as Error).message).toMatch(new RegExp(`^cannot write the report ${dir}/missing/report\\.ndjson: ENOENT`));
+    expect((err as Error).message).toBe(`cannot write the report ${dir}/missing/report.ndjson: no such file or folder (ENOENT)`);
+    expect((err as McatError).hint).toBe('the summary above says what the run did; free some space, or name another --report');
   });
 });
 

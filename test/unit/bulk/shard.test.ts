@@ -202,4 +202,29 @@ describe('shard journals', () => {
     );
     expect(() => checkOtherSplits(at(), undefined, 'big.ndjson')).not.toThrow();
   });
+
+  it('two runs split two ways started at the same moment: the one that looks while the other holds its lock is refused, before anything is sent', async () => {
+    const f = path.join(dir, 'big.ndjson');
+    fs.writeFileSync(f, '');
+    const e = env();
+    const at = (shard?: { index: number; count: number }) => defaultJournalPath(f, 'h', { env: e, ...(shard ? { shard } : {}) });
+    // shard 1/2 has its lock and journal, and has sent nothing yet
+    const s1 = Journal.open(at({ index: 1, count: 2 }), { inputHash: 'h', total: 2, resume: false, shard: '1/2', env: e });
+    const open = () => Journal.open(at(), { inputHash: 'h', total: 4, resume: false, env: e, afterLock: () => checkOtherSplits(at(), undefined, 'big.ndjson') });
+    expect(open).toThrow(
+      expect.objectContaining({
+        message: `another mcat run (pid ${process.pid}) is applying these edits split another way (shard 1/2: ${at({ index: 1, count: 2 })}); running now could apply its edits twice`,
+        hint: 'wait for it to finish, and split every run of one input the same way (mcat playlist apply big.ndjson --shard 1/2 --resume carries it on)',
+      }),
+    );
+    // refused holding its own lock, which it gave back; no journal made
+    expect(fs.existsSync(at())).toBe(false);
+    // a run that holds only its lock (its journal not made yet) counts too
+    fs.rmSync(at({ index: 1, count: 2 }));
+    expect(otherSplits(at(), undefined)).toEqual([{ path: at({ index: 1, count: 2 }), split: 'shard 1/2', pid: process.pid }]);
+    await s1.journal.close();
+    // once it has finished (here: sent nothing and ended), the other split may run
+    const whole = open();
+    await whole.journal.close();
+  });
 });

@@ -32,6 +32,25 @@ describe('checkTarget', () => {
 });
 
 describe('PartFile', () => {
+  it("removes what killed downloads of the same name left (their process gone); never a running one's, a link, or another name's", async () => {
+    const d = folder();
+    const target = join(d, 'a.mp3');
+    const victim = join(folder(), 'victim');
+    writeFileSync(victim, 'precious');
+    // pids past Linux's pid_max (2^22) name no process
+    const dead = ['.a.mp3.4194305-deadbeef.part', '.a.mp3.4194399-0badf00d.part'];
+    for (const n of dead) writeFileSync(join(d, n), 'half a track');
+    const kept = ['.a.mp3.1-deadbeef.part', '.b.mp3.4194305-deadbeef.part', '.a.mp3.4194305.part', 'a.mp3.4194305-deadbeef.part'];
+    for (const n of kept) writeFileSync(join(d, n), 'x');
+    symlinkSync(victim, join(d, '.a.mp3.4194306-deadbeef.part'));
+    const part = await PartFile.create(target);
+    const left = readdirSync(d).sort();
+    for (const n of dead) expect(left).not.toContain(n);
+    expect(left).toEqual([...kept, '.a.mp3.4194306-deadbeef.part', part.path.slice(d.length + 1)].sort());
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    await part.discard();
+  });
+
   it('fills a hidden 0600 file beside the target and moves it into place', async () => {
     const d = folder();
     const target = join(d, 'a.mp3');
@@ -53,11 +72,16 @@ describe('PartFile', () => {
     const err = await part.commit(false).catch((e) => e);
     expect(err).toBeInstanceOf(McatError);
     expect(err.message).toBe(`${target} appeared during the download; not overwritten`);
-    expect(err.hint).toBe(`the download was kept as ${part.path}`);
+    const kept = part.path.replace(/\.part$/, '.kept');
+    expect(err.hint).toBe(`the download was kept as ${kept}`);
     expect(readFileSync(target, 'utf8')).toBe('theirs');
-    expect(readFileSync(part.path, 'utf8')).toBe('new');
+    expect(readFileSync(kept, 'utf8')).toBe('new');
     await part.discard();
-    expect(existsSync(part.path)).toBe(true);
+    expect(existsSync(kept)).toBe(true);
+    // the next download of that name (once this process is gone) leaves it alone
+    const next = await PartFile.create(target);
+    await next.discard();
+    expect(readdirSync(d).sort()).toEqual([kept.slice(d.length + 1), 'a.mp3'].sort());
   });
 
   it('discard removes the temporary file; so does the process exiting (a second Ctrl-C)', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { configDir, openStore } from '../../../src/config/store';
 import { McatError, InputError } from '../../../src/client/errors';
@@ -112,6 +113,19 @@ describe('openStore', () => {
     expect(Object.keys((await openStore(env)).snapshot().profiles).sort()).toEqual(['one', 'two']);
   });
 
+  it("a save removes the temporary files of saves killed mid-write (secrets and all); never a link, or another name", async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'keep');
+    writeFileSync(join(dir, 'config.json.tmp-1732761234abc123'), '{"profiles":{"half":{"consumerSecret":"TOP-SEC', { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json.tmp-x'), 'not conf\'s');
+    symlinkSync(victim, join(dir, 'config.json.tmp-17327612340badf0'));
+    const store = await openStore(env);
+    store.setProfile('a', secretProfile);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-17327612340badf0', 'config.json.tmp-x']);
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
+  });
+
   it('a corrupt file: one clear usage error naming the file, no secret from it', async () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'config.json');
@@ -146,6 +160,57 @@ describe('openStore', () => {
     writeFileSync(join(root, 'blocker'), 'x');
     const store = await openStore({ MCAT_CONFIG_DIR: join(root, 'blocker', 'sub') });
     expect(() => store.setProfile('a', {})).toThrow(/cannot write config file .*blocker\/sub\/config\.json: a part of the path is not a directory/);
+  });
+
+  // a full disk: a small tmpfs, where this machine lets the tests mount one (root on Linux)
+  const fullDisk = (() => {
+    if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
+    return (at: string): boolean => {
+      mkdirSync(at, { recursive: true });
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', at], { stdio: 'ignore' });
+      } catch {
+        return false;
+      }
+      return true;
+    };
+  })();
+  it.skipIf(!fullDisk)('a full disk: one line and a hint about space, the profiles saved before kept, no file left behind (not even the lock)', async () => {
+    const disk = join(root, 'disk');
+    if (!fullDisk!(disk)) return;
+    try {
+      const env = { MCAT_CONFIG_DIR: join(disk, 'conf'), HOME: root };
+      const store = await openStore(env);
+      store.setProfile('kept', { consumerKey: 'k' });
+      const before = readFileSync(join(disk, 'conf', 'config.json'), 'utf8');
+      // fill what is left
+      try {
+        writeFileSync(join(disk, 'fill'), Buffer.alloc(64 * 1024));
+      } catch {
+        // full
+      }
+      const again = await openStore(env);
+      const err = (() => {
+        try {
+          again.setProfile('big', { consumerKey: 'k'.repeat(20_000) });
+        } catch (e) {
+          return e as McatError;
+        }
+      })();
+      expect(err).toBeInstanceOf(McatError);
+      expect(err!.message).toBe(`cannot write config file ${join(disk, 'conf', 'config.json')}: no space left on device`);
+      expect(err!.hint).toBe('free some space on that disk, or set MCAT_CONFIG_DIR to another directory');
+      expect(readFileSync(join(disk, 'conf', 'config.json'), 'utf8')).toBe(before);
+      expect(readdirSync(join(disk, 'conf'))).toEqual(['config.json']);
+      // the disk has room again: the next save is not held up
+      rmSync(join(disk, 'fill'));
+      const t0 = Date.now();
+      again.setProfile('next', { consumerKey: 'k' });
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(Object.keys((await openStore(env)).snapshot().profiles).sort()).toEqual(['kept', 'next']);
+    } finally {
+      execFileSync('umount', [disk], { stdio: 'ignore' });
+    }
   });
 
   it('never writes through a symbolic link at the profiles file: exit-1 error naming it, the target untouched', async () => {

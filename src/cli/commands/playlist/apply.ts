@@ -105,8 +105,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table, json or ndjson, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: ctx.env, ...(shard ? { shard } : {}) });
-  // the input split another way by a run that has not finished: its edits would be applied twice
-  if (!flags.dryRun && flags.journal === undefined) bulk.checkOtherSplits(journalPath, shard, file);
+  if (flags.report && !flags.dryRun) bulk.checkReportClash(flags.report, { ...(file !== '-' ? { input: file } : {}), journal: journalPath });
 
   // one connection per edit that can be in flight: a smaller pool would cap --concurrency (or the
   // adaptive limit) without a word, a larger one only opens connections no edit waits for
@@ -142,6 +141,10 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       // without --concurrency: grows while the service keeps up, shrinks on 429s (bulk/adaptive.ts)
       concurrency: concurrency ?? 'auto',
       journalPath,
+      // the input split another way by a run that has not finished, or that runs now: its edits
+      // would be applied twice. Checked holding this run's lock, so of two runs started at the
+      // same moment at least one sees the other
+      ...(flags.journal === undefined ? { afterLock: () => bulk.checkOtherSplits(journalPath, shard, file) } : {}),
       env: ctx.env,
       maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
@@ -159,13 +162,24 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     untune();
     progress.end();
   }
-  if (flags.report) bulk.runReport(flags.report, result);
+  // a report that cannot be written (a full disk) is said after the summary: what the run did is
+  // in its journal and must still be said
+  let reportError: unknown;
+  if (flags.report) {
+    try {
+      bulk.runReport(flags.report, result);
+    } catch (e) {
+      reportError = e;
+    }
+  }
   // finished journals over 30 days old in mcat's own folder (bulk/prune.ts); never one named by --journal
   if (flags.journal === undefined) bulk.pruneJournals(bulk.journalDir(ctx.env), { keep: journalPath });
   // quiet: the summary only when something failed or was left undone
-  if (!quiet() || result.failed.length || result.pending.length || result.interrupted) {
-    for (const line of bulk.summaryLines(result, { fileName: name, reportPath: flags.report, ...(label ? { shard: label } : {}) })) say(line);
+  if (reportError !== undefined || !quiet() || result.failed.length || result.pending.length || result.interrupted) {
+    const reportPath = reportError === undefined ? flags.report : undefined;
+    for (const line of bulk.summaryLines(result, { fileName: name, reportPath, ...(label ? { shard: label } : {}) })) say(line);
   }
+  if (reportError !== undefined) throw reportError;
 
   if (flags.verify && !result.interrupted) {
     const v = await bulk.verifyEdits({ api, edits, created: result.created, country: q.country, userId: q.userId });
