@@ -4,7 +4,7 @@
 import type { ZodMiniType } from 'zod/mini';
 import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
 import { parseRetryAfter } from './retry-after';
-import { maskQuery } from './trace';
+import { maskQuery, maskSecretsInText, scrubError } from './trace';
 import { parseInPlace } from './schemas/in-place';
 import type { isPlainOkXml as IsPlainOkXml, parseApiXml as ParseApiXml } from './xml';
 
@@ -93,7 +93,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
         return throwIt(httpError(status, text, headers));
       }
       if (e instanceof ResponseError && what) e.message = `${label}${e.message}`;
-      throw e;
+      return throwIt(e as Error);
     }
     if (!isRecord(body) || body.status === undefined) {
       if (status >= 400) return throwIt(httpError(status, text, headers));
@@ -145,8 +145,9 @@ function httpError(status: number, text: string, headers: Record<string, string>
   return e;
 }
 
+/** Throws an error of interpret(): what it quotes of the server's text is masked (a server may echo the signed request). */
 function throwIt(e: Error): never {
-  throw e;
+  throw scrubError(e, maskSecretsInText);
 }
 
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */

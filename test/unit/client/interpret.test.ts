@@ -42,3 +42,38 @@ describe('interpret', () => {
     expect(interpret(200, {}, ' \n')).toBeUndefined();
   });
 });
+
+describe('interpret: a server that quotes the signed request', () => {
+  const header = 'OAuth oauth_consumer_key="key1", oauth_signature="AbCd%2BeF%3D", oauth_token="tok-1234", oauth_version="1.0"';
+  const query = '/1.2/user/locker?page=1&oauth_token=tok-1234&oauth_signature=AbCd%2BeF%3D';
+  const thrown = (f: () => unknown): Error & Record<string, unknown> => {
+    try {
+      f();
+    } catch (e) {
+      return e as Error & Record<string, unknown>;
+    }
+    throw new Error('did not throw');
+  };
+  const secretFree = (e: Error & Record<string, unknown>) => {
+    for (const k of ['message', 'apiMessage', 'reason', 'location']) {
+      const v = String(e[k] ?? '');
+      expect(v, k).not.toMatch(/AbCd|tok-1234/);
+    }
+  };
+
+  it('masks the signature and token in API errors, OAuth errors, HTML and text pages, malformed JSON and redirects', () => {
+    const api = thrown(() => interpret(400, json, JSON.stringify({ status: 'error', error: { code: 1002, errorMessage: `bad ${header} at ${query}` } })));
+    expect(api).toBeInstanceOf(ApiError);
+    expect(api.message).toContain('oauth_signature="***"');
+    expect(api.message).toContain('oauth_token=***');
+    expect(api.message).toContain('oauth_consumer_key="key1"');
+    secretFree(api);
+    secretFree(thrown(() => interpret(401, { 'content-type': 'text/plain' }, `OAuth authentication error: invalid signature ${header}`)));
+    secretFree(thrown(() => interpret(502, { 'content-type': 'text/html' }, `<html><title>${query}</title></html>`)));
+    secretFree(thrown(() => interpret(400, { 'content-type': 'text/plain' }, `nope ${header}`)));
+    secretFree(thrown(() => interpret(200, json, `{"x": "${query}`)));
+    const moved = thrown(() => interpret(302, { location: `https://elsewhere.example/?from=${encodeURIComponent(header)}` }, ''));
+    expect(moved.message).toContain('oauth_signature%3D%22***%22');
+    secretFree(moved);
+  });
+});

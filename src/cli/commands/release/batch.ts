@@ -70,7 +70,8 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   }
   if (errors.length) {
     for (const e of errors) {
-      say(`mcat: release ${e.itemId}: ${e.errorMessage || 'not found'} (${e.code})`);
+      // the service's words, which may quote the signed request: what it quotes of a secret masked
+      say(s.client.scrub(`mcat: release ${e.itemId}: ${e.errorMessage || 'not found'} (${e.code})`));
     }
     // "the others were printed" only when there were others
     const rest = errors.length < ids.length ? '; the others were printed' : '';

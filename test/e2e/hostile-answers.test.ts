@@ -1,0 +1,110 @@
+// Answers of a server nobody here wrote (test/helpers/hostile-server.ts), beyond hostile.test.ts's
+// endless, silent and redirecting ones. Each run ends with one clean line on stderr and its exit
+// code, and prints no secret (CONVENTIONS.md, Errors and Credentials).
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { mcat } from '../helpers/mcat';
+import { hostileEnv, hostilePerTest, json, type Behaviour, type HostileServer } from '../helpers/hostile-server';
+
+const hostile = hostilePerTest();
+const run = (s: HostileServer, args: string[], env: Record<string, string> = {}) => mcat(args, { env: hostileEnv(s, env), timeout: 20_000 });
+
+/** stderr as one `mcat: ` line and at most one hint, no stack trace */
+function oneLineError(stderr: string): string {
+  const lines = stderr.split('\n').filter((l) => l && !l.startsWith('> '));
+  expect(lines.length, stderr).toBeGreaterThanOrEqual(1);
+  expect(lines.length, stderr).toBeLessThanOrEqual(2);
+  expect(lines[0]).toMatch(/^mcat: /);
+  if (lines[1]) expect(lines[1]).toMatch(/^hint: /);
+  expect(stderr).not.toMatch(/unexpected error|\n\s+at /);
+  return lines[0];
+}
+
+// --- a server that quotes the request back ------------------------------------------------
+
+/** the OAuth signature of a request, decoded, from its Authorization header or its query */
+function signatureOf(req: IncomingMessage): string {
+  const fromHeader = /oauth_signature="([^"]*)"/.exec(req.headers.authorization ?? '')?.[1];
+  if (fromHeader) return decodeURIComponent(fromHeader);
+  return new URL(req.url ?? '/', 'http://x').searchParams.get('oauth_signature') ?? '';
+}
+
+/** the signature and token parameters as the request carried them (header or query form), first */
+function quoted(req: IncomingMessage): string {
+  const text = `${req.headers.authorization ?? ''} ${req.url ?? ''}`;
+  return [...text.matchAll(/oauth_(?:signature|token)=("[^"]*"|[^&\s]*)/g)].map((m) => m[0]).join(', ');
+}
+
+/** What the request carried that must never be printed: the token and the signature, as sent and encoded. */
+function leaks(text: string, signatures: string[]): string[] {
+  const found: string[] = [];
+  if (text.includes('hostile-token')) found.push('the token');
+  for (const s of signatures) {
+    for (const form of [s, encodeURIComponent(s), encodeURIComponent(encodeURIComponent(s))]) {
+      if (text.includes(form)) found.push(`a signature (${form.slice(0, 8)}…)`);
+    }
+  }
+  return found;
+}
+
+/** Quotes of the request in the ways a server's error message may carry it. */
+const ECHOES: Record<string, (sigs: string[]) => Behaviour> = {
+  'an API error quoting the Authorization header and the URL': (sigs) => (req, res) => {
+    sigs.push(signatureOf(req));
+    json({ status: 'error', version: '1.2', error: { code: 1002, errorMessage: `bad request: ${req.headers.authorization} at ${req.url}` } }, 400)(req, res, new URL('http://x'));
+  },
+  'an API error naming the signature bare': (sigs) => (req, res) => {
+    const sig = signatureOf(req);
+    sigs.push(sig);
+    json({ status: 'error', version: '1.2', error: { code: 1002, errorMessage: `signature ${sig} does not match; token ${'hostile-token'}` } }, 400)(req, res, new URL('http://x'));
+  },
+  'a 401 OAuth error quoting the request': (sigs) => (req, res) => {
+    sigs.push(signatureOf(req));
+    res.writeHead(401, { 'content-type': 'text/plain' }).end(`OAuth authentication error: invalid signature in ${req.headers.authorization ?? ''} ${req.url}`);
+  },
+  'a plain-text 400 quoting the request': (sigs) => (req, res) => {
+    sigs.push(signatureOf(req));
+    res.writeHead(400, { 'content-type': 'text/plain' }).end(`invalid: ${quoted(req)}`);
+  },
+  "an HTML page's title quoting the request": (sigs) => (req, res) => {
+    sigs.push(signatureOf(req));
+    res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><title>Bad gateway for ${quoted(req)}</title></html>`);
+  },
+  'a redirect carrying the request, percent-encoded, in its Location': (sigs) => (req, res) => {
+    sigs.push(signatureOf(req));
+    const back = encodeURIComponent(`${req.headers.authorization ?? ''} ${req.url}`);
+    res.writeHead(302, { location: `https://elsewhere.example/?from=${back}` }).end();
+  },
+  "a batch's per-id error quoting the request": (sigs) => (req, res) => {
+    sigs.push(signatureOf(req));
+    const errorMessage = `not found for ${req.headers.authorization ?? ''} ${req.url}`;
+    json({ status: 'ok', version: '1.2', items: { releases: [], errors: [{ itemId: 1, code: 2001, errorMessage }] } })(req, res, new URL('http://x'));
+  },
+};
+
+describe('a server that quotes the signed request in its errors: no token, no signature printed', () => {
+  for (const [name, behaviour] of Object.entries(ECHOES)) {
+    it(name, async () => {
+      const s = await hostile();
+      const sigs: string[] = [];
+      const path = name.includes('batch') ? '/1.2/release/details/batch' : '/1.2/user/locker';
+      const args = name.includes('batch') ? ['release', 'batch', '1'] : ['locker'];
+      s.on(path, behaviour(sigs));
+      for (const authIn of ['header', 'query']) {
+        for (const verbose of [[], ['--verbose']]) {
+          const r = await run(s, ['--retries', '0', '--auth-in', authIn, ...verbose, ...args, '-o', 'json']);
+          expect(r.exitCode, r.stderr).not.toBe(0);
+          // a batch's JSON is the service's body, its per-id messages as sent: data, on stdout
+          const printed = name.includes('batch') ? r.stderr : r.stderr + r.stdout;
+          expect(leaks(printed, sigs), `${authIn} ${verbose.join('')}: ${r.stderr}`).toEqual([]);
+          if (!name.includes('batch')) {
+            expect(r.stdout).toBe('');
+            oneLineError(r.stderr);
+          }
+        }
+      }
+      expect(sigs.length).toBe(4);
+      expect(sigs.every((x) => x.length > 10)).toBe(true);
+    });
+  }
+});
