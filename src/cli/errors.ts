@@ -121,6 +121,11 @@ function suffix(parts: (string | undefined)[]): string {
   return p.length ? ` (${p.join(', ')})` : '';
 }
 
+/** V8's stack overflow: only data nested thousands of levels deep (a server's answer) makes one. */
+function isStackOverflow(err: unknown): err is RangeError {
+  return err instanceof RangeError && /maximum call stack size/i.test(err.message);
+}
+
 /** Node's refusal to load an addon compiled for another Node (e.g. the sandbox's SQLite under a newer Node). */
 function nativeModuleMismatch(err: unknown): err is Error {
   return err instanceof Error && (err as { code?: string }).code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(err.message);
@@ -182,6 +187,10 @@ export function formatError(err: unknown): string {
     hint = /better.sqlite3/.test(err.message)
       ? "run 'npm rebuild better-sqlite3' in mcat's folder, or use a profile with a real API"
       : "run 'npm rebuild' in mcat's folder";
+  } else if (isStackOverflow(err)) {
+    // JSON.parse reads any depth; printing it (JSON.stringify, the XML and field renderers) recurses
+    line = 'the data is nested too deeply to process (more levels than the stack holds)';
+    hint = "an answer nested this deep is broken or hostile: 'mcat api' prints it as received";
   } else if (err instanceof Error) {
     line = `unexpected error: ${err.message}`;
   } else {

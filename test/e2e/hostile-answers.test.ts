@@ -108,3 +108,18 @@ describe('a server that quotes the signed request in its errors: no token, no si
     });
   }
 });
+
+describe('an answer nested past any stack', () => {
+  it('100,000 levels in a track: json, xml, ndjson, --fields and --jq end with one clean line, exit 1, nothing on stdout', async () => {
+    const s = await hostile();
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const body = `{"status":"ok","version":"1.2","tracks":{"page":1,"pageSize":10,"totalItems":1,"tracks":[{"id":5,"title":"T","artist":{"id":1,"name":"A"},"x":${deep}}]}}`;
+    s.on('/1.2/release/tracks', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    for (const out of [['-o', 'json'], ['-o', 'xml'], ['-o', 'ndjson'], ['--fields', 'x'], ['--jq', '.tracks']]) {
+      const r = await run(s, ['release', 'tracks', '1', ...out]);
+      expect(r.exitCode, `${out.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(oneLineError(r.stderr)).toBe('mcat: the data is nested too deeply to process (more levels than the stack holds)');
+    }
+  });
+});
