@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
-import { AuthError, HttpError, McatError } from './errors';
+import { AuthError, HttpError, McatError, ResponseError } from './errors';
 import { authorizationHeader, encodeParams, mergeParams, oauthParams, percentEncode, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport, decodeUtf8 } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
@@ -412,6 +412,19 @@ export class ApiClient {
       confirmNotApplied: opts.confirmNotApplied,
       trace: this.tracer.on ? (l) => this.tracer.line(l) : undefined,
     });
+
+    // mcat asks for no encoding (no Accept-Encoding): an encoded body is not what it asked for, and
+    // would be printed or saved as the encoded bytes (a file saved gzip'd, "malformed JSON"), or
+    // if decoded, could be a bomb. Refused, unread.
+    const encoding = a.headers['content-encoding']?.trim();
+    if (encoding && !/^identity$/i.test(encoding) && a.status >= 200 && a.status < 300) {
+      await a.discard();
+      const shownEncoding = encoding.length > 40 ? encoding.slice(0, 39) + '…' : encoding;
+      throw new ResponseError(
+        `${opts.what ? `${opts.what}: ` : ''}the answer is encoded (Content-Encoding: ${shownEncoding}), which mcat did not ask for and does not read`,
+        a.status,
+      );
+    }
 
     if (stream && a.status >= 200 && a.status < 300) {
       this.tracer.line(`${a.label} (streaming)`);

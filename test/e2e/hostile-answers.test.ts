@@ -1,10 +1,14 @@
 // Answers of a server nobody here wrote (test/helpers/hostile-server.ts), beyond hostile.test.ts's
 // endless, silent and redirecting ones. Each run ends with one clean line on stderr and its exit
 // code, and prints no secret (CONVENTIONS.md, Errors and Credentials).
+import { mkdtempSync, readdirSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { mcat } from '../helpers/mcat';
-import { hostileEnv, hostilePerTest, json, type Behaviour, type HostileServer } from '../helpers/hostile-server';
+import { hostileEnv, hostilePerTest, json, lockerWithTrack, type Behaviour, type HostileServer } from '../helpers/hostile-server';
 
 const hostile = hostilePerTest();
 const run = (s: HostileServer, args: string[], env: Record<string, string> = {}) => mcat(args, { env: hostileEnv(s, env), timeout: 20_000 });
@@ -121,5 +125,61 @@ describe('an answer nested past any stack', () => {
       expect(r.stdout).toBe('');
       expect(oneLineError(r.stderr)).toBe('mcat: the data is nested too deeply to process (more levels than the stack holds)');
     }
+  });
+});
+
+const TRACK = 7000001;
+const DOWNLOAD = `/media/download/${TRACK}`;
+
+describe('a download with no file in it', () => {
+  const answers: Record<string, Behaviour> = {
+    'a 204': (_req, res) => void res.writeHead(204).end(),
+    'a 200 with Content-Length 0': (_req, res) => void res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': '0' }).end(),
+    'a chunked 200 with no chunk': (_req, res) => void res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(),
+  };
+  for (const [name, answer] of Object.entries(answers)) {
+    it(`${name}: not "saved", exit 1, no file left (to a file and to stdout)`, async () => {
+      const s = await hostile();
+      s.on('/1.2/user/locker', json(lockerWithTrack(TRACK)));
+      s.on(DOWNLOAD, answer);
+      const dir = mkdtempSync(join(tmpdir(), 'mcat-answers-dl-'));
+      const r = await run(s, ['locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')]);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(oneLineError(r.stderr)).toMatch(/^mcat: unreadable response: the service sent no file for track 7000001 \(Slow Song\): the answer was empty \(HTTP 20[04]\)$/);
+      expect(readdirSync(dir)).toEqual([]);
+      const out = await run(s, ['locker', 'download', String(TRACK), '-o', '-']);
+      expect(out.exitCode, out.stderr).toBe(1);
+      expect(out.stdout).toBe('');
+      oneLineError(out.stderr);
+    });
+  }
+});
+
+describe('a body in an encoding mcat did not ask for', () => {
+  /** 50 MiB of spaces, gzip'd to ~50 kB: read as sent it is garbage, inflated it is a bomb */
+  const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, ' '));
+  const gzipped: Behaviour = (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb);
+
+  it('a listing, mcat api and a download: refused unread, exit 1, nothing on stdout, no file', async () => {
+    const s = await hostile();
+    s.on('/1.2/release/tracks', gzipped);
+    s.on('/1.2/user/locker', json(lockerWithTrack(TRACK)));
+    s.on(DOWNLOAD, gzipped);
+    const listing = await run(s, ['release', 'tracks', '1', '-o', 'json']);
+    expect(listing.exitCode).toBe(1);
+    expect(listing.stdout).toBe('');
+    expect(oneLineError(listing.stderr)).toBe(
+      'mcat: unreadable response: release tracks: the answer is encoded (Content-Encoding: gzip), which mcat did not ask for and does not read (HTTP 200)',
+    );
+    const api = await run(s, ['api', 'GET', '/1.2/release/tracks']);
+    expect(api.exitCode).toBe(1);
+    expect(api.stdout).toBe('');
+    expect(oneLineError(api.stderr)).toMatch(/Content-Encoding: gzip/);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-answers-dl-'));
+    const dl = await run(s, ['locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')]);
+    expect(dl.exitCode).toBe(1);
+    expect(oneLineError(dl.stderr)).toMatch(/^mcat: unreadable response: download: the answer is encoded \(Content-Encoding: gzip\)/);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // `mcat locker download ID`: a purchased track to a file (or standard output), using one download.
-import { ApiError, HttpError, McatError } from '../../../client/errors';
+import { ApiError, HttpError, McatError, ResponseError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
@@ -125,17 +125,23 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
     const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
     total = Number(res.headers['content-length'] ?? 0);
     const shown = (bar = progressBar(total, title));
+    let got = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
+        got += chunk.length;
         shown.tick(chunk.length);
         cb(null, chunk);
       },
     });
+    // no file is an empty file (a 204, a 200 with nothing in it): not saved, and not "saved"
+    const empty = () => new ResponseError(`the service sent no file for track ${trackId} (${title}): the answer was empty`, res.status);
     if (part) {
       await part.fill(res.body, [counter], signal);
+      if (got === 0) throw empty();
       await part.commit(clobber);
     } else {
       await pipeToStdout(res.body, counter, { signal });
+      if (got === 0) throw empty();
     }
   } catch (e) {
     await part?.discard();
