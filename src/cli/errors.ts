@@ -13,6 +13,7 @@ import {
   ResponseError,
   TimeoutError,
   InputError,
+  waitWords,
   type TimeoutPhase,
 } from '../client/errors';
 import { inRun, runValue } from './lifecycle';
@@ -145,7 +146,7 @@ export function formatError(err: unknown): string {
     hint = err.hint ?? "check the profile's credentials with 'mcat auth status', or log in again with 'mcat auth login'";
   } else if (err instanceof RateLimitError) {
     line = err.message + suffix([`HTTP ${err.httpStatus}`]);
-    hint = err.hint ?? `try again in ${err.retryAfterSeconds} s`;
+    hint = err.hint ?? (err.retryAfterSeconds > 366 * 86400 ? 'the service gave no usable time to try again' : `try again in ${waitWords(err.retryAfterSeconds)}`);
   } else if (err instanceof HttpError) {
     line = err.message + suffix([`HTTP ${err.httpStatus}`]);
     hint = err.hint;

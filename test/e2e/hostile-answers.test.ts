@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { mcat } from '../helpers/mcat';
-import { hostileEnv, hostilePerTest, json, lockerWithTrack, type Behaviour, type HostileServer } from '../helpers/hostile-server';
+import { hostileEnv, hostilePerTest, json, lockerWithTrack, releasesPage, type Behaviour, type HostileServer } from '../helpers/hostile-server';
 
 const hostile = hostilePerTest();
 const run = (s: HostileServer, args: string[], env: Record<string, string> = {}) => mcat(args, { env: hostileEnv(s, env), timeout: 20_000 });
@@ -181,5 +181,31 @@ describe('a body in an encoding mcat did not ask for', () => {
     expect(dl.exitCode).toBe(1);
     expect(oneLineError(dl.stderr)).toMatch(/^mcat: unreadable response: download: the answer is encoded \(Content-Encoding: gzip\)/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('rate headers that ask for forever', () => {
+  it('X-RateLimit-Current over the Limit with a Reset of 10^12 s: the walk stops at once with the wait in words, no timer warnings', async () => {
+    const s = await hostile();
+    s.on('/1.2/artist/releases', (req, res, url) => {
+      const page = Number(url.searchParams.get('page'));
+      const body = releasesPage({ page, pageSize: 10, totalItems: 30, firstId: page * 100 });
+      json(body, 200, { 'x-ratelimit-limit': '1', 'x-ratelimit-current': '5', 'x-ratelimit-reset': '1000000000000' })(req, res, url);
+    });
+    const t0 = Date.now();
+    const r = await run(s, ['artist', 'releases', '1', '--all', '-o', 'json']);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(/Warning/);
+    expect(oneLineError(r.stderr)).toBe('mcat: rate limited: the service asks to wait more than a year, more than the 60 s mcat waits (HTTP 200)');
+  });
+
+  it('a Retry-After of 10^23 s on a 503: the wait in words, not 1e+23 s', async () => {
+    const s = await hostile();
+    s.on('/1.2/release/tracks', (_req, res) => void res.writeHead(503, { 'retry-after': '99999999999999999999999', 'content-length': '0' }).end());
+    const r = await run(s, ['release', 'tracks', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('mcat: rate limited: the service asks to wait more than a year, more than the 60 s mcat waits (HTTP 503)\nhint: the service gave no usable time to try again\n');
   });
 });
