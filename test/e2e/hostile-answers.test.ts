@@ -209,3 +209,25 @@ describe('rate headers that ask for forever', () => {
     expect(r.stderr).toBe('mcat: rate limited: the service asks to wait more than a year, more than the 60 s mcat waits (HTTP 503)\nhint: the service gave no usable time to try again\n');
   });
 });
+
+describe('headers past the cap', () => {
+  it('a 100 kB header, and 2,000 Set-Cookie: one line saying so, exit 1, not retried', async () => {
+    const s = await hostile();
+    const body = JSON.stringify({ status: 'ok', version: '1.2', tracks: { page: 1, pageSize: 10, totalItems: 0, tracks: [] } });
+    s.on('/1.2/release/tracks', (_req, res) => {
+      res.setHeader('x-big', 'v'.repeat(100 * 1024));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    s.on('/1.2/artist/releases', (_req, res) => {
+      res.setHeader('set-cookie', Array.from({ length: 2000 }, (_, i) => `c${i}=v`));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    for (const args of [['release', 'tracks', '1'], ['artist', 'releases', '1']]) {
+      const r = await run(s, [...args, '-o', 'json']);
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^mcat: the answer from 127\.0\.0\.1:\d+ has headers larger than 16 KiB; mcat reads no more\n$/);
+    }
+    expect(s.requests).toHaveLength(2);
+  });
+});
