@@ -153,6 +153,8 @@ function throwIt(e: Error): never {
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
 export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status?: number): unknown {
   if (!schema) return data;
+  // interpret()'s reading of an empty 2xx (a 204, a 200 with nothing in it): said as such, not as zod's "received undefined"
+  if (data === undefined) throw new ResponseError(`${what ?? 'response'}: the answer was empty`, status);
   // the common case, a body that fits, without zod's copy of it; anything else is zod's to say
   const fast = parseInPlace(schema, data);
   if (fast) return fast.value;

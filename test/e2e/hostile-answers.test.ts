@@ -231,3 +231,24 @@ describe('headers past the cap', () => {
     expect(s.requests).toHaveLength(2);
   });
 });
+
+describe('an empty answer where a body is expected', () => {
+  it('a 204 and an empty 200 to reads and writes: "the answer was empty", exit 1, nothing on stdout', async () => {
+    const s = await hostile();
+    const empty = (status: number): Behaviour => (_req, res) => void res.writeHead(status, { 'content-length': '0' }).end();
+    s.on('/1.2/artist/releases', empty(204));
+    s.on('/1.2/user/locker', empty(200));
+    s.on(`/1.2/user/playlists/groups/${'b'.repeat(24)}`, empty(204));
+    const cases: [string[], string][] = [
+      [['artist', 'releases', '1', '-o', 'json'], 'mcat: unreadable response: artist releases: the answer was empty (HTTP 204)'],
+      [['locker', 'summary'], 'mcat: unreadable response: locker: the answer was empty (HTTP 200)'],
+      [['group', 'add', 'b'.repeat(24), '--playlist', 'a'.repeat(24), '--user', 'u1'], 'mcat: unreadable response: playlist group: the answer was empty (HTTP 204)'],
+    ];
+    for (const [args, line] of cases) {
+      const r = await run(s, args);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(oneLineError(r.stderr)).toBe(line);
+    }
+  });
+});
