@@ -81,6 +81,9 @@ export function progressLine(): StatusLine {
 }
 
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
+/** The longest a Node timer waits, ms (2^31 - 1, ~24.8 days): a longer one fires at once, with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function intOption(value: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
   if (value === undefined) return undefined;
   const min = opts.min ?? 0;
@@ -209,7 +212,7 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
 
   const { ApiClient } = await import('../client/http');
-  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1 });
+  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS });
   const retries = intOption(g.retries, '--retries', { max: 20 });
   const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
   const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);

@@ -252,3 +252,19 @@ describe('an empty answer where a body is expected', () => {
     }
   });
 });
+
+describe('a timeout longer than a timer can wait', () => {
+  it('--timeout and --download-timeout over 2^31-1 ms: a usage error before any request (they timed out at once, with a Node warning)', async () => {
+    const s = await hostile();
+    s.on('/1.2/release/tracks', json({ status: 'ok', version: '1.2', tracks: { page: 1, pageSize: 10, totalItems: 0, tracks: [] } }));
+    const r = await run(s, ['--timeout', '3000000000', 'release', 'tracks', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('mcat: --timeout must be at most 2147483647, got 3000000000\n');
+    const d = await run(s, ['locker', 'download', String(TRACK), '-o', '-', '--download-timeout', '3000000000']);
+    expect(d.exitCode).toBe(2);
+    expect(d.stderr).toBe('mcat: --download-timeout must be at most 2147483647, got 3000000000\n');
+    expect(s.requests).toEqual([]);
+    const fine = await run(s, ['--timeout', '2147483647', 'release', 'tracks', '1', '-o', 'json']);
+    expect(fine.exitCode, fine.stderr).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 // `mcat locker download ID`: a purchased track to a file (or standard output), using one download.
 import { ApiError, HttpError, McatError, ResponseError } from '../../../client/errors';
 import { UsageError } from '../../errors';
-import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '../../context';
+import { flagOrEnv, intOption, MAX_TIMER_MS, notice, progressLine, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
@@ -74,7 +74,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   const trackId = parseIntegerId(flags.trackId, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
   const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
-  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1 }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1, max: MAX_TIMER_MS }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
   const clobber = Boolean(flags.clobber);
   const g = ctx.globals;
   let dest = flags.outputFile;
