@@ -80,10 +80,10 @@ export function progressLine(): StatusLine {
   return statusLine({ off: quiet() });
 }
 
-/** A whole non-negative integer flag value, or a usage error naming the flag. */
 /** The longest a Node timer waits, ms (2^31 - 1, ~24.8 days): a longer one fires at once, with a warning. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A whole non-negative integer flag value, or a usage error naming the flag. */
 export function intOption(value: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
   if (value === undefined) return undefined;
   const min = opts.min ?? 0;

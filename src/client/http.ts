@@ -419,7 +419,7 @@ export class ApiClient {
     const encoding = a.headers['content-encoding']?.trim();
     if (encoding && !/^identity$/i.test(encoding) && a.status >= 200 && a.status < 300) {
       await a.discard();
-      const shownEncoding = encoding.length > 40 ? encoding.slice(0, 39) + '…' : encoding;
+      const shownEncoding = this.scrub(encoding.length > 40 ? encoding.slice(0, 39) + '…' : encoding);
       throw new ResponseError(
         `${opts.what ? `${opts.what}: ` : ''}the answer is encoded (Content-Encoding: ${shownEncoding}), which mcat did not ask for and does not read`,
         a.status,
