@@ -268,3 +268,51 @@ describe('a timeout longer than a timer can wait', () => {
     expect(fine.exitCode, fine.stderr).toBe(0);
   });
 });
+
+describe('broken framing (sound: kept so)', () => {
+  const body = JSON.stringify({ status: 'ok', version: '1.2', tracks: { page: 1, pageSize: 10, totalItems: 0, tracks: [] } });
+  const raw = (text: string, then?: 'destroy' | 'end'): Behaviour => (_req, res) => {
+    res.socket!.write(text);
+    if (then) setTimeout(() => (then === 'destroy' ? res.socket!.destroy() : res.socket!.end()), 20);
+  };
+  const answers: Record<string, [Behaviour, RegExp]> = {
+    'a Content-Length longer than the body, then the connection closed': [
+      raw(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"a":1}`, 'destroy'),
+      /^mcat: connection to 127\.0\.0\.1:\d+ was reset$/,
+    ],
+    'a Content-Length longer than the body, the connection held open': [
+      raw(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"a":1}`),
+      /^mcat: the answer from 127\.0\.0\.1:\d+ did not complete within 1500 ms$/,
+    ],
+    'a Content-Length shorter than the body': [
+      raw(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 5\r\n\r\n${body}`),
+      /^mcat: unreadable response: release tracks: malformed JSON \(.*\) \(HTTP 200\)$/,
+    ],
+    'chunked encoding broken mid-way': [
+      raw(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"sta\r\nZZZ\r\n`, 'end'),
+      /^mcat: network error talking to 127\.0\.0\.1:\d+: Response does not match the HTTP\/1\.1 protocol/,
+    ],
+    'a reset after the headers': [
+      raw(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, 'destroy'),
+      /^mcat: connection to 127\.0\.0\.1:\d+ was reset$/,
+    ],
+    'Content-Length and Transfer-Encoding both': [
+      raw(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 3\r\ntransfer-encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`),
+      /^mcat: network error talking to 127\.0\.0\.1:\d+: /,
+    ],
+    'an escape sequence where the status line should be': [raw('\u001b]0;owned\u0007 NOT HTTP\r\n\r\n', 'destroy'), /^mcat: network error talking to 127\.0\.0\.1:\d+: /],
+  };
+  for (const [name, [answer, line]] of Object.entries(answers)) {
+    it(`${name}: one line, exit 1, nothing on stdout, within the timeout`, async () => {
+      const s = await hostile();
+      s.on('/1.2/release/tracks', answer);
+      const t0 = Date.now();
+      const r = await run(s, ['--timeout', '1500', '--retries', '1', 'release', 'tracks', '1', '-o', 'json']);
+      expect(Date.now() - t0).toBeLessThan(8_000);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(oneLineError(r.stderr)).toMatch(line);
+      expect(r.stderr).not.toMatch(/\u001b/);
+    });
+  }
+});
