@@ -64,7 +64,11 @@ const MAYBE_SECRET_IN_TEXT = /oauth_(?:signature|token)|secret/i;
  */
 export function maskSecretsInText(text: string): string {
   if (!MAYBE_SECRET_IN_TEXT.test(text)) return text;
-  return text.replace(SECRET_IN_TEXT, (m, name: string, sep: string, value: string) => (value ? `${name}${sep}***` : m));
+  return text.replace(SECRET_IN_TEXT, (m, name: string, sep: string, value: string) => {
+    // a word with "secret" in it before a bare colon is prose ("Top secret: the album"), not a parameter
+    if (!value || (!/^oauth_/i.test(name) && sep.includes(':') && !/^("|%22)/i.test(sep))) return m;
+    return `${name}${sep}***`;
+  });
 }
 
 /** Masks the values of oauth_signature, oauth_token and other secret parameters in a URL. */

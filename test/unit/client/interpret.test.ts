@@ -72,6 +72,9 @@ describe('interpret: a server that quotes the signed request', () => {
     secretFree(thrown(() => interpret(502, { 'content-type': 'text/html' }, `<html><title>${query}</title></html>`)));
     secretFree(thrown(() => interpret(400, { 'content-type': 'text/plain' }, `nope ${header}`)));
     secretFree(thrown(() => interpret(200, json, `{"x": "${query}`)));
+    // a parameter named like a secret is masked; prose with the word in it is not
+    const json2 = thrown(() => interpret(400, json, JSON.stringify({ status: 'error', error: { code: 2001, errorMessage: 'Top secret: the album; {"client_secret":"zz9"} consumer_secret=yy8' } })));
+    expect(json2.message).toBe('Top secret: the album; {"client_secret":"***"} consumer_secret=***');
     const moved = thrown(() => interpret(302, { location: `https://elsewhere.example/?from=${encodeURIComponent(header)}` }, ''));
     expect(moved.message).toContain('oauth_signature%3D%22***%22');
     secretFree(moved);
