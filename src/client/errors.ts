@@ -170,6 +170,16 @@ export class PagingError extends McatError {
   }
 }
 
+/** The most of a server's own message an error quotes: its line is for a person (a server may send 10 MB). */
+const MAX_SERVER_WORDS = 300;
+
+/** A server's message as an error quotes it: cut to MAX_SERVER_WORDS characters, never in a surrogate pair. */
+export function serverWords(text: string): string {
+  if (text.length <= MAX_SERVER_WORDS) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text[MAX_SERVER_WORDS - 2]) ? MAX_SERVER_WORDS - 2 : MAX_SERVER_WORDS - 1;
+  return text.slice(0, cut) + '…';
+}
+
 /** A wait in seconds for a message: seconds up to an hour, then hours, days, and no number past a year (a server may say 10^23). */
 export function waitWords(seconds: number): string {
   if (seconds <= 3600) return `${seconds} s`;

@@ -2,7 +2,7 @@
 // shape) and returns it, or throws the error it stands for (ApiError, AuthError, HttpError,
 // RedirectError, ResponseError). Knows nothing of sending.
 import type { ZodMiniType } from 'zod/mini';
-import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
+import { ApiError, AuthError, HttpError, RedirectError, ResponseError, serverWords } from './errors';
 import { parseRetryAfter } from './retry-after';
 import { maskQuery, maskSecretsInText, scrubError } from './trace';
 import { parseInPlace } from './schemas/in-place';
@@ -59,7 +59,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
   const kind = sniff(text, headers['content-type']);
   const label = what ? `${what}: ` : '';
   if (kind === 'oauth') {
-    const reason = text.trim().replace(/^OAuth authentication error:?\s*/i, '') || 'rejected';
+    const reason = serverWords(text.trim().replace(/^OAuth authentication error:?\s*/i, '')) || 'rejected';
     return throwIt(new AuthError(reason, status));
   }
   // A 429 that outlived the retries: always the same error, whatever its body, carrying its
@@ -104,7 +104,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
   const errObj = obj && isRecord(obj.error) ? obj.error : undefined;
   if (obj && (obj.status === 'error' || (errObj && obj.status === undefined && ('code' in errObj || 'errorMessage' in errObj)))) {
     const code = errObj?.code !== undefined && errObj.code !== '' && Number.isFinite(Number(errObj.code)) ? Number(errObj.code) : undefined;
-    const message = typeof errObj?.errorMessage === 'string' ? errObj.errorMessage : '';
+    const message = typeof errObj?.errorMessage === 'string' ? serverWords(errObj.errorMessage) : '';
     if (status === 401) return throwIt(new AuthError(message || 'access denied', status, code));
     return throwIt(new ApiError(code, message, status, url));
   }

@@ -51,9 +51,11 @@ const MAYBE_SECRET = /oauth|secret|%/i;
 
 // A secret parameter quoted in free text (a server's error message that echoes the request): its
 // name, then = or : (bare, in quotes, or percent-encoded as in a URL that carries the header),
-// then its value up to what ends it in a header, a query, JSON or their percent-encodings.
+// then its value up to what ends it in a header, a query, JSON or their percent-encodings. The
+// name is bounded (the text is a hostile server's: an unbounded run of letters before "secret"
+// made each position scan the rest of the run, quadratic in megabytes of letters).
 const SECRET_IN_TEXT =
-  /(oauth_(?:signature|token(?:_secret)?|consumer_secret)|[A-Za-z0-9_-]*secret[A-Za-z0-9_-]*)((?:"|%22)?\s*(?:=|:|%3D)\s*(?:"|'|%22)?)((?:(?!%2[026C])[^\s"'&,;<>])*)/gi;
+  /(oauth_(?:signature|token(?:_secret)?|consumer_secret)|[A-Za-z0-9_-]{0,40}secret[A-Za-z0-9_-]{0,40})((?:"|%22)?\s*(?:=|:|%3D)\s*(?:"|'|%22)?)((?:(?!%2[026C])[^\s"'&,;<>])*)/gi;
 const MAYBE_SECRET_IN_TEXT = /oauth_(?:signature|token)|secret/i;
 
 /**
@@ -83,8 +85,12 @@ export function maskQuery(url: string): string {
   });
 }
 
-/** The fields of an error that may quote a server's text (its message, the API's message, a reason, a Location, the body). */
-const QUOTING_FIELDS = ['message', 'apiMessage', 'reason', 'location', 'body'] as const;
+/**
+ * The fields of an error that may quote a server's text and are printed: its message, the API's
+ * message, a reason, a Location (each cut short where it is made). Not HttpError's body, the
+ * answer whole (up to the body cap), which nothing prints.
+ */
+const QUOTING_FIELDS = ['message', 'apiMessage', 'reason', 'location'] as const;
 
 /** Applies `scrub` to every text of `err` that may quote the server: what prints it prints no secret. */
 export function scrubError<E extends Error>(err: E, scrub: (text: string) => string): E {

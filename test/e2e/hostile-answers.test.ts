@@ -316,3 +316,21 @@ describe('broken framing (sound: kept so)', () => {
     });
   }
 });
+
+describe('a server message of 10 MB', () => {
+  it('an API error, a 401 and a batch per-id error: each quoted to 300 characters, one short line', async () => {
+    const s = await hostile();
+    const huge = 'e'.repeat(10 * 1024 * 1024);
+    s.on('/1.2/release/tracks', json({ status: 'error', version: '1.2', error: { code: 1002, errorMessage: `secret: ${huge}` } }, 400));
+    s.on('/1.2/artist/releases', (_req, res) => void res.writeHead(401, { 'content-type': 'text/plain' }).end(`OAuth authentication error: ${huge}`));
+    s.on('/1.2/release/details/batch', json({ status: 'ok', version: '1.2', items: { releases: [], errors: [{ itemId: 1, code: 2001, errorMessage: huge }] } }));
+    for (const [args, code] of [[['release', 'tracks', '1'], 1], [['artist', 'releases', '1'], 4], [['release', 'batch', '1'], 3]] as const) {
+      const t0 = Date.now();
+      const r = await run(s, [...args, '-o', 'json']);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(r.exitCode, r.stderr.slice(0, 200)).toBe(code);
+      for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThan(500);
+      expect(r.stderr).toMatch(/e…/);
+    }
+  });
+});

@@ -2,6 +2,7 @@
 // answer without a copy of its body) and its envelope.
 import { describe, expect, it } from 'vitest';
 import { interpret } from '../../../src/client/interpret';
+import { maskSecretsInText } from '../../../src/client/trace';
 import { ApiError, AuthError, HttpError, ResponseError } from '../../../src/client/errors';
 
 const json = { 'content-type': 'application/json' };
@@ -78,5 +79,31 @@ describe('interpret: a server that quotes the signed request', () => {
     const moved = thrown(() => interpret(302, { location: `https://elsewhere.example/?from=${encodeURIComponent(header)}` }, ''));
     expect(moved.message).toContain('oauth_signature%3D%22***%22');
     secretFree(moved);
+  });
+});
+
+describe('interpret: messages a server makes huge', () => {
+  it('quotes 300 characters of an API error or an OAuth reason, and masks in time linear in the text', () => {
+    const huge = 'secret' + 'a'.repeat(2_000_000);
+    const t0 = performance.now();
+    let e: unknown;
+    try {
+      interpret(400, json, JSON.stringify({ status: 'error', error: { code: 1002, errorMessage: huge } }));
+    } catch (err) {
+      e = err;
+    }
+    expect((e as ApiError).apiMessage).toHaveLength(300);
+    expect((e as ApiError).apiMessage.endsWith('a…')).toBe(true);
+    try {
+      interpret(401, { 'content-type': 'text/plain' }, `OAuth authentication error: ${huge}`);
+    } catch (err) {
+      e = err;
+    }
+    expect((e as AuthError).reason).toHaveLength(300);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    // the masking itself, on a megabyte of letters after "secret" (it was quadratic: minutes)
+    const t1 = performance.now();
+    expect(maskSecretsInText(`secret ${'a'.repeat(1_000_000)} client_secret=x`).endsWith('client_secret=***')).toBe(true);
+    expect(performance.now() - t1).toBeLessThan(3000);
   });
 });
