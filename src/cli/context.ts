@@ -84,6 +84,9 @@ export function progressLine(): StatusLine {
   return statusLine({ off: quiet() || runEnv().TERM === 'dumb' });
 }
 
+/** The longest a Node timer waits, ms (2^31 - 1, ~24.8 days): a longer one fires at once, with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
 export function intOption(value: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
   if (value === undefined) return undefined;
@@ -213,7 +216,7 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
 
   const { ApiClient } = await import('../client/http');
-  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1 });
+  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS });
   const retries = intOption(g.retries, '--retries', { max: 20 });
   const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
   const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);

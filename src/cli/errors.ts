@@ -13,6 +13,7 @@ import {
   ResponseError,
   TimeoutError,
   InputError,
+  waitWords,
   type TimeoutPhase,
 } from '../client/errors';
 import { inRun, runValue } from './lifecycle';
@@ -135,6 +136,11 @@ function suffix(parts: (string | undefined)[]): string {
   return p.length ? ` (${p.join(', ')})` : '';
 }
 
+/** V8's stack overflow: only data nested thousands of levels deep (a server's answer) makes one. */
+function isStackOverflow(err: unknown): err is RangeError {
+  return err instanceof RangeError && /maximum call stack size/i.test(err.message);
+}
+
 /** Node's refusal to load an addon compiled for another Node (e.g. the sandbox's SQLite under a newer Node). */
 function nativeModuleMismatch(err: unknown): err is Error {
   return err instanceof Error && (err as { code?: string }).code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(err.message);
@@ -154,7 +160,7 @@ export function formatError(err: unknown): string {
     hint = err.hint ?? authHint(err.reason);
   } else if (err instanceof RateLimitError) {
     line = err.message + suffix([`HTTP ${err.httpStatus}`]);
-    hint = err.hint ?? `try again in ${err.retryAfterSeconds} s`;
+    hint = err.hint ?? (err.retryAfterSeconds > 366 * 86400 ? 'the service gave no usable time to try again' : `try again in ${waitWords(err.retryAfterSeconds)}`);
   } else if (err instanceof HttpError) {
     line = err.message + suffix([`HTTP ${err.httpStatus}`]);
     hint = err.hint;
@@ -198,6 +204,10 @@ export function formatError(err: unknown): string {
     hint = /better.sqlite3/.test(err.message)
       ? "run 'npm rebuild better-sqlite3' in mcat's folder, or use a profile with a real API"
       : "run 'npm rebuild' in mcat's folder";
+  } else if (isStackOverflow(err)) {
+    // JSON.parse reads any depth; printing it (JSON.stringify, the XML and field renderers) recurses
+    line = 'the data is nested too deeply to process (more levels than the stack holds)';
+    hint = "an answer nested this deep is broken or hostile: 'mcat api' prints it as received";
   } else if (err instanceof Error) {
     line = `unexpected error: ${err.message}`;
   } else {

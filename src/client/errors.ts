@@ -170,11 +170,29 @@ export class PagingError extends McatError {
   }
 }
 
-/** The server asked us to wait longer than we are willing to (Retry-After above the cap). */
+/** The most of a server's own message an error quotes: its line is for a person (a server may send 10 MB). */
+const MAX_SERVER_WORDS = 300;
+
+/** A server's message as an error quotes it: cut to MAX_SERVER_WORDS characters, never in a surrogate pair. */
+export function serverWords(text: string): string {
+  if (text.length <= MAX_SERVER_WORDS) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text[MAX_SERVER_WORDS - 2]) ? MAX_SERVER_WORDS - 2 : MAX_SERVER_WORDS - 1;
+  return text.slice(0, cut) + '…';
+}
+
+/** A wait in seconds for a message: seconds up to an hour, then hours, days, and no number past a year (a server may say 10^23). */
+export function waitWords(seconds: number): string {
+  if (seconds <= 3600) return `${seconds} s`;
+  if (seconds < 48 * 3600) return `${Math.round(seconds / 3600)} h`;
+  if (seconds < 366 * 86400) return `${Math.round(seconds / 86400)} days`;
+  return 'more than a year';
+}
+
+/** The server asked us to wait longer than we are willing to (Retry-After above the cap, or X-RateLimit-* that hold every request longer). */
 export class RateLimitError extends McatError {
   override name = 'RateLimitError';
   constructor(readonly retryAfterSeconds: number, readonly httpStatus = 429, readonly maxWaitSeconds = 60) {
-    super(`rate limited: the service asks to wait ${retryAfterSeconds} s, more than the ${maxWaitSeconds} s mcat waits`);
+    super(`rate limited: the service asks to wait ${waitWords(retryAfterSeconds)}, more than the ${maxWaitSeconds} s mcat waits`);
   }
 }
 

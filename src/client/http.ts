@@ -6,12 +6,12 @@ import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
-import { AuthError, HttpError, McatError } from './errors';
-import { authorizationHeader, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
+import { AuthError, HttpError, McatError, ResponseError } from './errors';
+import { authorizationHeader, encodeParams, mergeParams, oauthParams, percentEncode, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport, decodeUtf8 } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
-import { maskOauth, Tracer } from './trace';
+import { maskOauth, maskSecretsInText, scrubError, Tracer } from './trace';
 import { checkPrecompiled, precompiled, type NamedSchema } from './schemas/named';
 
 export type { Credentials } from './oauth';
@@ -102,6 +102,8 @@ export interface RawResponse {
   takeText?(): string;
   /** the body's bytes for a body read once elsewhere, not decoded here (text is then empty) */
   takeBytes?(): Buffer;
+  /** masks the credentials and the request's signature in a text that quotes the answer */
+  scrub?(text: string): string;
 }
 
 /** requestLater's reader of one answer; `take`, for a 2xx JSON body, hands its bytes to a reader elsewhere instead. */
@@ -296,6 +298,11 @@ export class ApiClient {
     return res;
   }
 
+  /** A server's text for a message: the credentials and any secret parameter it quotes masked. */
+  scrub(text: string): string {
+    return maskSecretsInText(this.tracer.scrub(text));
+  }
+
   /** Closes the pool (see Transport.close: `exiting` leaves an idle pool's sockets to the process's exit). */
   async close(o: { exiting?: boolean } = {}): Promise<void> {
     await this.transport.close(o);
@@ -391,7 +398,8 @@ export class ApiClient {
         // a body to read whole goes the short way (no stream); a download needs send()'s stream
         const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
         // the status line of the trace: nothing else shows it
-        return Object.assign(a, { label: this.tracer.on ? `${a.status} ${method} ${shown()} ${a.ms} ms${retryNote}` : '' });
+        // the signature it carried: an answer that quotes it bare has it masked (BufferedResponse.scrub)
+        return Object.assign(a, { label: this.tracer.on ? `${a.status} ${method} ${shown()} ${a.ms} ms${retryNote}` : '', signature: oauth.oauth_signature });
       } catch (err) {
         this.tracer.line(`${method} ${shown()} failed after ${Date.now() - t0} ms: ${(err as Error).message}${retryNote}`);
         throw err;
@@ -404,6 +412,19 @@ export class ApiClient {
       confirmNotApplied: opts.confirmNotApplied,
       trace: this.tracer.on ? (l) => this.tracer.line(l) : undefined,
     });
+
+    // mcat asks for no encoding (no Accept-Encoding): an encoded body is not what it asked for, and
+    // would be printed or saved as the encoded bytes (a file saved gzip'd, "malformed JSON"), or
+    // if decoded, could be a bomb. Refused, unread.
+    const encoding = a.headers['content-encoding']?.trim();
+    if (encoding && !/^identity$/i.test(encoding) && a.status >= 200 && a.status < 300) {
+      await a.discard();
+      const shownEncoding = this.scrub(encoding.length > 40 ? encoding.slice(0, 39) + '…' : encoding);
+      throw new ResponseError(
+        `${opts.what ? `${opts.what}: ` : ''}the answer is encoded (Content-Encoding: ${shownEncoding}), which mcat did not ask for and does not read`,
+        a.status,
+      );
+    }
 
     if (stream && a.status >= 200 && a.status < 300) {
       this.tracer.line(`${a.label} (streaming)`);
@@ -424,7 +445,7 @@ export class ApiClient {
       throw err;
     }
     if (this.tracer.on) this.tracer.line(`${a.label} (${bytes.length} bytes)`);
-    const out = bufferedResponse(a.status, a.headers, bytes, shown, a.attempts);
+    const out = bufferedResponse(a.status, a.headers, bytes, shown, a.attempts, this.tracer, (a as { signature?: string }).signature);
     if (RETRY_STATUSES.has(a.status)) {
       const ra = parseRetryAfter(a.headers['retry-after']);
       if (ra !== undefined) out.retryAfterSeconds = ra;
@@ -463,8 +484,16 @@ function validateNamed(data: unknown, named: NamedSchema, what: string | undefin
  * JSON parse, long enough to outlive a young-generation collection and be kept until a full one:
  * most of a locker walk's peak memory. Decoded on first read, it lives only through its parse.
  */
-function bufferedResponse(status: number, headers: Record<string, string>, bytes: Buffer, url: () => string, attempts: number | undefined): RawResponse {
-  return new BufferedResponse(status, headers, bytes, url, attempts);
+function bufferedResponse(
+  status: number,
+  headers: Record<string, string>,
+  bytes: Buffer,
+  url: () => string,
+  attempts: number | undefined,
+  tracer: Tracer,
+  signature: string | undefined,
+): RawResponse {
+  return new BufferedResponse(status, headers, bytes, url, attempts, tracer, signature);
 }
 
 // a class, not an object of closures: one object an answer (every request of a bulk run has one)
@@ -479,9 +508,22 @@ class BufferedResponse implements RawResponse {
     bytes: Buffer,
     private readonly shownUrl: () => string,
     readonly attempts: number | undefined,
+    private readonly tracer: Tracer,
+    private readonly signature: string | undefined,
   ) {
     this.raw = bytes;
     this.firstByte = bytes.length ? bytes[0] : -1;
+  }
+
+  /** Masks what the request carried if the answer quotes it: the credentials, and its signature (bare, or percent-encoded once or twice). */
+  scrub(text: string): string {
+    let out = this.tracer.scrub(text);
+    const sig = this.signature;
+    if (sig && sig.length >= 8) {
+      const once = percentEncode(sig);
+      for (const form of [sig, once, percentEncode(once)]) if (out.includes(form)) out = out.split(form).join('***');
+    }
+    return out;
   }
 
   private decoded(): string {
@@ -541,6 +583,7 @@ function readNow(res: RawResponse, what: string | undefined, text = res.text, bo
     return interpret(res.status, res.headers, text, () => res.url, what, bodyWanted);
   } catch (err) {
     if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
+    if (err instanceof McatError && res.scrub) scrubError(err, (t) => res.scrub!(t));
     throw err;
   }
 }

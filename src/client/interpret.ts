@@ -2,9 +2,9 @@
 // shape) and returns it, or throws the error it stands for (ApiError, AuthError, HttpError,
 // RedirectError, ResponseError). Knows nothing of sending.
 import type { ZodMiniType } from 'zod/mini';
-import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from './errors';
+import { ApiError, AuthError, HttpError, RedirectError, ResponseError, serverWords } from './errors';
 import { parseRetryAfter } from './retry-after';
-import { maskQuery } from './trace';
+import { maskQuery, maskSecretsInText, scrubError } from './trace';
 import { parseInPlace } from './schemas/in-place';
 import type { isPlainOkXml as IsPlainOkXml, parseApiXml as ParseApiXml } from './xml';
 
@@ -61,7 +61,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
   const kind = sniff(text, headers['content-type']);
   const label = what ? `${what}: ` : '';
   if (kind === 'oauth') {
-    const reason = text.trim().replace(/^OAuth authentication error:?\s*/i, '') || 'rejected';
+    const reason = serverWords(text.trim().replace(/^OAuth authentication error:?\s*/i, '')) || 'rejected';
     return throwIt(new AuthError(reason, status));
   }
   // A 429 that outlived the retries: always the same error, whatever its body, carrying its
@@ -95,7 +95,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
         return throwIt(httpError(status, text, headers));
       }
       if (e instanceof ResponseError && what) e.message = `${label}${e.message}`;
-      throw e;
+      return throwIt(e as Error);
     }
     if (!isRecord(body) || body.status === undefined) {
       if (status >= 400) return throwIt(httpError(status, text, headers));
@@ -106,7 +106,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
   const errObj = obj && isRecord(obj.error) ? obj.error : undefined;
   if (obj && (obj.status === 'error' || (errObj && obj.status === undefined && ('code' in errObj || 'errorMessage' in errObj)))) {
     const code = errObj?.code !== undefined && errObj.code !== '' && Number.isFinite(Number(errObj.code)) ? Number(errObj.code) : undefined;
-    const message = typeof errObj?.errorMessage === 'string' ? errObj.errorMessage : '';
+    const message = typeof errObj?.errorMessage === 'string' ? serverWords(errObj.errorMessage) : '';
     if (status === 401) return throwIt(new AuthError(message || 'access denied', status, code));
     return throwIt(new ApiError(code, message, status, urlOf()));
   }
@@ -147,13 +147,16 @@ function httpError(status: number, text: string, headers: Record<string, string>
   return e;
 }
 
+/** Throws an error of interpret(): what it quotes of the server's text is masked (a server may echo the signed request). */
 function throwIt(e: Error): never {
-  throw e;
+  throw scrubError(e, maskSecretsInText);
 }
 
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
 export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status?: number): unknown {
   if (!schema) return data;
+  // interpret()'s reading of an empty 2xx (a 204, a 200 with nothing in it): said as such, not as zod's "received undefined"
+  if (data === undefined) throw new ResponseError(`${what ?? 'response'}: the answer was empty`, status);
   // the common case, a body that fits, without zod's copy of it; anything else is zod's to say
   const fast = parseInPlace(schema, data);
   if (fast) return fast.value;

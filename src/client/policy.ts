@@ -32,6 +32,11 @@ export interface LimiterOptions {
   sleep?: Sleep;
   /** how long a 429 with no Retry-After pauses everyone, ms (default 1000) */
   defaultPauseMs?: number;
+  /**
+   * the longest a request waits for its turn, ms (default 60000, as Retry-After's cap): a pause or
+   * a pace that would hold it longer (X-RateLimit-Reset of 10^12 s) fails it with RateLimitError
+   */
+  maxWaitMs?: number;
 }
 
 /**
@@ -48,6 +53,9 @@ export class RateLimiter {
   private readonly now: () => number;
   private readonly sleep: Sleep;
   private readonly defaultPauseMs: number;
+  private readonly maxWaitMs: number;
+  /** the HTTP status of the answer that paused everyone, or set the pace (for RateLimitError) */
+  private holdStatus = 429;
   private pausedUntilMs = 0;
   /** whether an answer (or a failure) has come back: before it, one request goes alone */
   private known = false;
@@ -79,6 +87,12 @@ export class RateLimiter {
     this.now = o.now ?? Date.now;
     this.sleep = o.sleep ?? defaultSleep;
     this.defaultPauseMs = o.defaultPauseMs ?? 1000;
+    this.maxWaitMs = o.maxWaitMs ?? 60_000;
+  }
+
+  /** A wait for a turn longer than the cap: the request fails now, as a Retry-After over the cap does. */
+  private tooLong(ms: number): RateLimitError {
+    return new RateLimitError(Math.ceil(ms / 1000), this.holdStatus, Math.round(this.maxWaitMs / 1000));
   }
 
   /** when everyone may go again after a 429 or a spent window, ms since the epoch */
@@ -125,6 +139,8 @@ export class RateLimiter {
       if (signal?.aborted) throw new AbortedError();
       const now = this.now();
       if (this.pausedUntilMs > now) {
+        // (a second over: Reset counts whole seconds, and a window's end is known to some ms)
+        if (this.pausedUntilMs - now > this.maxWaitMs + 1000) throw this.tooLong(this.pausedUntilMs - now);
         await this.sleep(this.pausedUntilMs - now, signal);
         continue;
       }
@@ -132,6 +148,9 @@ export class RateLimiter {
       if (!Number.isFinite(pace)) break;
       // a slot of its own, 1/pace after the previous one: waiters never burst together
       const slot = Math.max(now, this.nextSlot);
+      // a pace slower than one request per the cap holds a request longer than that for its turn
+      // (a queue behind a pace that is not waits: it is only as long as the requests in flight)
+      if (slot - now > this.maxWaitMs && 1000 / pace > this.maxWaitMs) throw this.tooLong(slot - now);
       this.nextSlot = slot + 1000 / pace;
       // less than a millisecond early is on time (a timer cannot wait less)
       if (slot - now >= 1) {
@@ -162,6 +181,7 @@ export class RateLimiter {
     const reset = positive(headers['x-ratelimit-reset']);
     const current = positive(headers['x-ratelimit-current']);
     if (limit !== undefined && reset !== undefined) {
+      this.holdStatus = status;
       // Reset is the seconds left in the window (rounded up): the most seen is the window's length
       this.windowS = Math.max(this.windowS, reset);
       const margin = Math.max(1, Math.ceil(limit * 0.05));
@@ -186,6 +206,7 @@ export class RateLimiter {
       }
     }
     if (status === 429) {
+      this.holdStatus = 429;
       this.rateLimited++;
       const ra = parseRetryAfter(headers['retry-after'], now);
       const waitMs = ra !== undefined ? ra * 1000 : this.defaultPauseMs;
@@ -297,7 +318,7 @@ export class RetryPolicy {
     this.sleep = o.sleep ?? defaultSleep;
     this.random = o.random ?? Math.random;
     this.now = o.now ?? Date.now;
-    this.limiter = o.limiter ?? new RateLimiter({ now: this.now, sleep: this.sleep });
+    this.limiter = o.limiter ?? new RateLimiter({ now: this.now, sleep: this.sleep, maxWaitMs: this.maxRetryAfterSeconds * 1000 });
   }
 
   /** the wait before retry n (1, 2, ...): full jitter over an exponential ceiling */

@@ -49,6 +49,30 @@ export class Tracer {
 
 const MAYBE_SECRET = /oauth|secret|%/i;
 
+// A secret parameter quoted in free text (a server's error message that echoes the request): its
+// name, then = or : (bare, in quotes, or percent-encoded as in a URL that carries the header),
+// then its value up to what ends it in a header, a query, JSON or their percent-encodings. The
+// name is bounded (the text is a hostile server's: an unbounded run of letters before "secret"
+// made each position scan the rest of the run, quadratic in megabytes of letters).
+const SECRET_IN_TEXT =
+  /(oauth_(?:signature|token(?:_secret)?|consumer_secret)|[A-Za-z0-9_-]{0,40}secret[A-Za-z0-9_-]{0,40})((?:"|%22)?\s*(?:=|:|%3D)\s*(?:"|'|%22)?)((?:(?!%2[026C])[^\s"'&,;<>])*)/gi;
+const MAYBE_SECRET_IN_TEXT = /oauth_(?:signature|token)|secret/i;
+
+/**
+ * Masks the values of secret parameters quoted in free text: a server's message that echoes the
+ * request's Authorization header or query (`oauth_signature="…"`, `oauth_token=…`, or either
+ * percent-encoded inside a URL). Values it cannot see by name (a signature quoted bare) are the
+ * request core's to scrub: it knows what it sent.
+ */
+export function maskSecretsInText(text: string): string {
+  if (!MAYBE_SECRET_IN_TEXT.test(text)) return text;
+  return text.replace(SECRET_IN_TEXT, (m, name: string, sep: string, value: string) => {
+    // a word with "secret" in it before a bare colon is prose ("Top secret: the album"), not a parameter
+    if (!value || (!/^oauth_/i.test(name) && sep.includes(':') && !/^("|%22)/i.test(sep))) return m;
+    return `${name}${sep}***`;
+  });
+}
+
 /** Masks the values of oauth_signature, oauth_token and other secret parameters in a URL. */
 export function maskQuery(url: string): string {
   // nothing to mask where no parameter's name says oauth or secret, nor may once decoded
@@ -59,6 +83,27 @@ export function maskQuery(url: string): string {
     if (k === 'oauth_consumer_key') return `${sep}${key}=${maskKey(decodeURIComponentSafe(value))}`;
     return m;
   });
+}
+
+/**
+ * The fields of an error that may quote a server's text and are printed: its message, the API's
+ * message, a reason, a Location (each cut short where it is made). Not HttpError's body, the
+ * answer whole (up to the body cap), which nothing prints.
+ */
+const QUOTING_FIELDS = ['message', 'apiMessage', 'reason', 'location'] as const;
+
+/** Applies `scrub` to every text of `err` that may quote the server: what prints it prints no secret. */
+export function scrubError<E extends Error>(err: E, scrub: (text: string) => string): E {
+  const e = err as unknown as Record<string, unknown>;
+  for (const k of QUOTING_FIELDS) {
+    const v = e[k];
+    if (typeof v === 'string' && v) {
+      const clean = scrub(v);
+      // own data properties (an error's message, its class's readonly fields): kept as they are, but for the value
+      if (clean !== v) e[k] = clean;
+    }
+  }
+  return err;
 }
 
 /** The OAuth parameters of an Authorization header as a trace shows them. */

@@ -260,6 +260,12 @@ export class Transport {
       return new TimeoutError(this.connectTimeoutMs, 'connect', this.host);
     }
     if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(this.timeoutMs, 'headers', this.host);
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+      // a server's fault, not the network's: more time or another try cannot help
+      const e = new NetworkError(`the answer from ${this.host} has headers larger than ${MAX_HEADER_BYTES / 1024} KiB; mcat reads no more`, code);
+      e.hint = ''; // not the network's hint: the base URL and the network are fine
+      return e;
+    }
     if (code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(this.timeoutMs, 'stall', this.host);
     if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') {
       return new AbortedError(stage === 'stream' ? 'the download was stopped' : undefined);

@@ -2,6 +2,7 @@
 // answer without a copy of its body) and its envelope.
 import { describe, expect, it } from 'vitest';
 import { interpret } from '../../../src/client/interpret';
+import { maskSecretsInText } from '../../../src/client/trace';
 import { ApiError, AuthError, HttpError, ResponseError } from '../../../src/client/errors';
 
 const json = { 'content-type': 'application/json' };
@@ -40,5 +41,69 @@ describe('interpret', () => {
     expect(() => interpret(502, {}, '<html><h1>Bad gateway</h1></html>')).toThrow(HttpError);
     expect(() => interpret(200, {}, 'hello')).toThrow(/got plain text/);
     expect(interpret(200, {}, ' \n')).toBeUndefined();
+  });
+});
+
+describe('interpret: a server that quotes the signed request', () => {
+  const header = 'OAuth oauth_consumer_key="key1", oauth_signature="AbCd%2BeF%3D", oauth_token="tok-1234", oauth_version="1.0"';
+  const query = '/1.2/user/locker?page=1&oauth_token=tok-1234&oauth_signature=AbCd%2BeF%3D';
+  const thrown = (f: () => unknown): Error & Record<string, unknown> => {
+    try {
+      f();
+    } catch (e) {
+      return e as Error & Record<string, unknown>;
+    }
+    throw new Error('did not throw');
+  };
+  const secretFree = (e: Error & Record<string, unknown>) => {
+    for (const k of ['message', 'apiMessage', 'reason', 'location']) {
+      const v = String(e[k] ?? '');
+      expect(v, k).not.toMatch(/AbCd|tok-1234/);
+    }
+  };
+
+  it('masks the signature and token in API errors, OAuth errors, HTML and text pages, malformed JSON and redirects', () => {
+    const api = thrown(() => interpret(400, json, JSON.stringify({ status: 'error', error: { code: 1002, errorMessage: `bad ${header} at ${query}` } })));
+    expect(api).toBeInstanceOf(ApiError);
+    expect(api.message).toContain('oauth_signature="***"');
+    expect(api.message).toContain('oauth_token=***');
+    expect(api.message).toContain('oauth_consumer_key="key1"');
+    secretFree(api);
+    secretFree(thrown(() => interpret(401, { 'content-type': 'text/plain' }, `OAuth authentication error: invalid signature ${header}`)));
+    secretFree(thrown(() => interpret(502, { 'content-type': 'text/html' }, `<html><title>${query}</title></html>`)));
+    secretFree(thrown(() => interpret(400, { 'content-type': 'text/plain' }, `nope ${header}`)));
+    secretFree(thrown(() => interpret(200, json, `{"x": "${query}`)));
+    // a parameter named like a secret is masked; prose with the word in it is not
+    const json2 = thrown(() => interpret(400, json, JSON.stringify({ status: 'error', error: { code: 2001, errorMessage: 'Top secret: the album; {"client_secret":"zz9"} consumer_secret=yy8' } })));
+    expect(json2.message).toBe('Top secret: the album; {"client_secret":"***"} consumer_secret=***');
+    const moved = thrown(() => interpret(302, { location: `https://elsewhere.example/?from=${encodeURIComponent(header)}` }, ''));
+    expect(moved.message).toContain('oauth_signature%3D%22***%22');
+    secretFree(moved);
+  });
+});
+
+describe('interpret: messages a server makes huge', () => {
+  it('quotes 300 characters of an API error or an OAuth reason, and masks in time linear in the text', () => {
+    const huge = 'secret' + 'a'.repeat(2_000_000);
+    const t0 = performance.now();
+    let e: unknown;
+    try {
+      interpret(400, json, JSON.stringify({ status: 'error', error: { code: 1002, errorMessage: huge } }));
+    } catch (err) {
+      e = err;
+    }
+    expect((e as ApiError).apiMessage).toHaveLength(300);
+    expect((e as ApiError).apiMessage.endsWith('a…')).toBe(true);
+    try {
+      interpret(401, { 'content-type': 'text/plain' }, `OAuth authentication error: ${huge}`);
+    } catch (err) {
+      e = err;
+    }
+    expect((e as AuthError).reason).toHaveLength(300);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    // the masking itself, on a megabyte of letters after "secret" (it was quadratic: minutes)
+    const t1 = performance.now();
+    expect(maskSecretsInText(`secret ${'a'.repeat(1_000_000)} client_secret=x`).endsWith('client_secret=***')).toBe(true);
+    expect(performance.now() - t1).toBeLessThan(3000);
   });
 });

@@ -2,7 +2,7 @@
 // from X-RateLimit-*), and the policy through a real client on undici's MockAgent (what is
 // retried, how often, signed afresh; a create only when its attempt is known not to have taken effect).
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpError, NetworkError } from '../../../src/client/errors';
+import { HttpError, NetworkError, RateLimitError } from '../../../src/client/errors';
 import { RateLimiter } from '../../../src/client/policy';
 import { json, mockApi } from './helpers';
 
@@ -98,6 +98,45 @@ describe('RateLimiter', () => {
     expect(l.pausedUntil).toBe(ft.t.now + 3000);
     await l.acquire();
     expect(ft.t.sleeps).toEqual([3000]);
+  });
+
+  it('a wait for a turn past the cap fails with RateLimitError at once: a spent window of 10^12 s, a pace under one request per cap', async () => {
+    const ft = fakeTime();
+    const l = new RateLimiter({ ...ft, maxWaitMs: 60_000 });
+    await l.acquire();
+    l.observe(200, rl(1, 5, 1e12));
+    const err = await l.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as RateLimitError).httpStatus).toBe(200);
+    expect((err as Error).message).toBe('rate limited: the service asks to wait more than a year, more than the 60 s mcat waits');
+    expect(ft.t.sleeps).toEqual([]);
+
+    // a spent window of 60 s (the cap), its end known to some ms: waited
+    const minute = fakeTime();
+    const w = new RateLimiter({ ...minute, maxWaitMs: 60_000 });
+    const t0 = minute.t.now;
+    await w.acquire();
+    minute.t.now += 2;
+    w.observe(200, rl(1000, 1, 60), t0);
+    w.observe(200, rl(1000, 1000, 60), t0 + 1);
+    await w.acquire();
+    expect(minute.t.sleeps).toEqual([60_010]);
+
+    // not spent, but paced at 0.5 requests an hour: the second request would wait two hours
+    const slow = new RateLimiter({ ...fakeTime(), maxWaitMs: 60_000 });
+    await slow.acquire();
+    slow.observe(200, rl(2, 1, 7200));
+    await slow.acquire();
+    await expect(slow.acquire()).rejects.toThrow(/asks to wait 2 h, more than the 60 s/);
+
+    // a pace the cap allows (1.9 a second): 150 at once, the last one's turn 79 s away, all wait their turns
+    const ok = fakeTime();
+    const paced = new RateLimiter({ ...ok, maxWaitMs: 60_000 });
+    await paced.acquire();
+    paced.observe(200, rl(40, 1, 20));
+    const start = ok.t.now;
+    await Promise.all(Array.from({ length: 150 }, () => paced.acquire()));
+    expect(ok.t.now - start).toBeGreaterThan(60_000);
   });
 
   it('a window whose start it saw: a spent window waits only until that window ends, not a whole Reset', async () => {

@@ -6,7 +6,7 @@ import { maskUrlCredentials } from '../../../config/mask';
 import { ENV, envValue, SANDBOX_PROFILE, type Profile } from '../../../config/settings';
 import { checkProfileName, openStore } from '../../../config/store';
 import { defineCommand, type CommandContext } from '../../command';
-import { intOption, notice, say } from '../../context';
+import { intOption, MAX_TIMER_MS, notice, say } from '../../context';
 import { onCleanup } from '../../lifecycle';
 import { checkText } from '../../views/profiles';
 
@@ -161,7 +161,7 @@ async function checkingClient(ctx: CommandContext, p: Profile) {
     baseUrl: p.baseUrl!,
     credentials: { consumerKey: p.consumerKey!, consumerSecret: p.consumerSecret!, token: p.token, tokenSecret: p.tokenSecret },
     authIn: p.authIn ?? 'header',
-    timeoutMs: intOption(g.timeout, '--timeout', { min: 1 }) ?? 10_000,
+    timeoutMs: intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS }) ?? 10_000,
     retries: intOption(g.retries, '--retries', { max: 20 }) ?? 1,
     trace: g.verbose ? (line) => say(`> ${line}`) : undefined,
   });

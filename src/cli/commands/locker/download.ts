@@ -1,7 +1,7 @@
 // `mcat locker download ID`: a purchased track to a file (or standard output), using one download.
-import { ApiError, HttpError, McatError } from '../../../client/errors';
+import { ApiError, HttpError, McatError, ResponseError } from '../../../client/errors';
 import { UsageError } from '../../errors';
-import { flagOrEnv, intOption, notice, progressLine, say, type Session } from '../../context';
+import { flagOrEnv, intOption, MAX_TIMER_MS, notice, progressLine, say, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
@@ -75,7 +75,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   const trackId = parseIntegerId(flags.trackId, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
   const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
-  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1 }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1, max: MAX_TIMER_MS }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
   const clobber = Boolean(flags.clobber);
   const g = ctx.globals;
   let dest = flags.outputFile;
@@ -126,17 +126,23 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
     const res = await downloadTrack(s.client, trackId, { formatId: fmt?.id !== undefined ? Number(fmt.id) : formatId, signal, deadlineMs });
     total = Number(res.headers['content-length'] ?? 0);
     const shown = (bar = progressBar(total, title));
+    let got = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
+        got += chunk.length;
         shown.tick(chunk.length);
         cb(null, chunk);
       },
     });
+    // no file is an empty file (a 204, a 200 with nothing in it): not saved, and not "saved"
+    const empty = () => new ResponseError(`the service sent no file for track ${trackId} (${title}): the answer was empty`, res.status);
     if (part) {
       await part.fill(res.body, [counter], signal);
+      if (got === 0) throw empty();
       await part.commit(clobber);
     } else {
       await pipeToStdout(res.body, counter, { signal });
+      if (got === 0) throw empty();
     }
   } catch (e) {
     await part?.discard();

@@ -1,6 +1,7 @@
 // `mcat release batch IDS`: details of any number of releases, 500 ids a call.
 import { UsageError } from '../../errors';
 import type { BatchError } from '../../../client/schemas/release';
+import { serverWords } from '../../../client/errors';
 import { USAGE_TYPES_OPTION, catalogueFilters, typeOption, type CatalogueFlags } from '../../catalogue-options';
 import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, say, session } from '../../context';
@@ -70,7 +71,8 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   }
   if (errors.length) {
     for (const e of errors) {
-      say(`mcat: release ${e.itemId}: ${e.errorMessage || 'not found'} (${e.code})`);
+      // the service's words, which may quote the signed request: what it quotes of a secret masked
+      say(s.client.scrub(`mcat: release ${e.itemId}: ${serverWords(String(e.errorMessage || 'not found'))} (${e.code})`));
     }
     // "the others were printed" only when there were others
     const rest = errors.length < ids.length ? '; the others were printed' : '';
