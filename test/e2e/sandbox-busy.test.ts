@@ -66,4 +66,10 @@ describe('a running sandbox slow to answer', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).baseUrl).toBe(baseUrl);
   });
+
+  it("'auth status' names it as the sandbox profile's base URL", async () => {
+    const r = await whileStopped(1500, ['auth', 'status', '--no-verify', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain(JSON.stringify(baseUrl));
+  });
 });
