@@ -178,10 +178,13 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   if (needsSandbox) {
     const sb = await import('../sandbox/index');
     const dataDir = sb.defaultSandboxDir(env);
-    let url = baseUrl ?? (await sb.findRunningSandbox(dataDir));
+    // (asked once: a second health check is a second chance to take a busy server for a gone one)
+    const found = await sb.runningSandbox(dataDir);
+    let url: string;
     let info;
-    if (url) {
-      info = await sb.getSandboxInfo(dataDir);
+    if (found) {
+      url = found.baseUrl;
+      info = await sb.getSandboxInfo(dataDir, found);
     } else {
       const running = await sb.startSandbox({ dataDir, host: '127.0.0.1', port: 0, advertise: false });
       onCleanup(() => running.close());

@@ -139,9 +139,13 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   };
 }
 
-export async function getSandboxInfo(dataDir: string): Promise<SandboxInfo> {
+/**
+ * What dataDir holds: demo credentials, example ids, and the server running there if one answers.
+ * `running`: that server as runningSandbox() found it in this run (not asked again).
+ */
+export async function getSandboxInfo(dataDir: string, running?: RunningServer): Promise<SandboxInfo> {
   const { DemoData } = await import('./demo-data');
-  const running = await runningServer(dataDir);
+  running ??= await runningSandbox(dataDir);
   const baseUrl = running?.baseUrl;
   // A running server says its seed in server.json: no need to open its store (nor to load the
   // SQLite module, which a CLI under another Node than the server's may not be able to load)
@@ -213,11 +217,28 @@ async function getJson(url: string, timeoutMs: number): Promise<unknown> {
 }
 
 export async function findRunningSandbox(dataDir: string): Promise<string | undefined> {
-  return (await runningServer(dataDir))?.baseUrl;
+  return (await runningSandbox(dataDir))?.baseUrl;
 }
 
+/** A server running on a data dir: its URL and (newer servers) its seed. */
+export interface RunningServer {
+  baseUrl: string;
+  seed?: number;
+}
+
+/**
+ * How long the server server.json names has to answer its health check. A server that is gone
+ * refuses the connection at once; one that is there may be busy (serving other mcat processes,
+ * its store's writes are synchronous) or this process may not get the CPU for a while (a loaded
+ * machine: the timer then runs before the answer that came in time is read). Taking a slow server
+ * for a gone one (300 ms, until this) started a second sandbox in-process on the same data dir,
+ * without the running one's faults or rate limit, or failed where the CLI cannot open the store
+ * (SQLite's module built for another Node): test/e2e/sandbox-busy.test.ts.
+ */
+const HEALTH_TIMEOUT_MS = 3000;
+
 /** The server advertised in dataDir/server.json, if it answers: its URL and (newer servers) its seed. */
-async function runningServer(dataDir: string): Promise<{ baseUrl: string; seed?: number } | undefined> {
+export async function runningSandbox(dataDir: string): Promise<RunningServer | undefined> {
   const file = join(dataDir, SERVER_FILE);
   if (!existsSync(file)) return undefined;
   let baseUrl: string | undefined;
@@ -230,7 +251,7 @@ async function runningServer(dataDir: string): Promise<{ baseUrl: string; seed?:
     return undefined;
   }
   if (!baseUrl) return undefined;
-  return (await health(baseUrl, 300)) ? { baseUrl, seed } : undefined;
+  return (await health(baseUrl, HEALTH_TIMEOUT_MS)) ? { baseUrl, seed } : undefined;
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {

@@ -26,11 +26,12 @@ interface SandboxInfoLike {
   consumers: { key: string; secret: string; countries: string[] }[];
   users: { userId: string; token: string; tokenSecret: string }[];
   examples?: { lockerUser?: string };
+  /** the server running on the data dir, when one answers */
+  baseUrl?: string;
 }
 interface SandboxModuleLike {
   defaultSandboxDir(env?: NodeJS.ProcessEnv): string;
   getSandboxInfo(dataDir: string): Promise<SandboxInfoLike>;
-  findRunningSandbox?(dataDir: string): Promise<string | undefined>;
 }
 
 
@@ -41,14 +42,9 @@ async function sandboxDefaults(env: CommandContext['env']): Promise<SandboxDefau
     const info = await sb.getSandboxInfo(dir);
     const consumer = info.consumers.find((c) => c.countries.length > 1) ?? info.consumers[0];
     const user = info.users.find((u) => u.userId === info.examples?.lockerUser) ?? info.users[0];
-    let baseUrl: string | undefined;
-    try {
-      baseUrl = (await sb.findRunningSandbox?.(dir)) ?? undefined;
-    } catch {
-      baseUrl = undefined;
-    }
     return {
-      baseUrl,
+      // (the server getSandboxInfo found: not asked a second time, see runningSandbox)
+      baseUrl: info.baseUrl,
       consumerKey: consumer?.key,
       consumerSecretSet: Boolean(consumer?.secret),
       countriesByKey: Object.fromEntries(info.consumers.map((c) => [c.key, c.countries])),
