@@ -334,3 +334,15 @@ describe('a server message of 10 MB', () => {
     }
   });
 });
+
+describe('a locker of one release', () => {
+  it("says '1 release searched', not '1 releases', when a track or a text is not in it", async () => {
+    const s = await hostile();
+    s.on('/1.2/user/locker', json(lockerWithTrack(7000001)));
+    const find = await run(s, ['locker', 'find', 'no such text']);
+    expect(find.stderr).toContain('matches "no such text" (1 release searched)');
+    const dl = await run(s, ['locker', 'download', '7000002', '-o', '-']);
+    expect(dl.exitCode, dl.stderr).toBe(1);
+    expect(dl.stderr).toContain("locker (1 release searched)");
+  });
+});

@@ -43,7 +43,7 @@ async function locateTrack(s: Session, trackId: number): Promise<TrackHit> {
   const { findTrack } = await import('../../locker-walk');
   const { hit, searched } = await findTrack(s, trackId);
   if (hit) return hit;
-  const e = new McatError(`track ${trackId} is not in ${s.userId ? `user ${s.userId}'s` : "this user's"} locker (${searched} releases searched)`);
+  const e = new McatError(`track ${trackId} is not in ${s.userId ? `user ${s.userId}'s` : "this user's"} locker (${searched.toLocaleString('en-GB')} release${searched === 1 ? '' : 's'} searched)`);
   e.hint = 'look for it by title or ISRC: mcat locker find TEXT';
   throw e;
 }
