@@ -91,7 +91,8 @@ export function interpret(status: number, headers: Record<string, string>, text:
       if (!parseXml) throw new Error('internal: interpret() of an XML body before xmlReady()');
       body = parseXml(text, status).body;
     } catch (e) {
-      if (status >= 400 && e instanceof ResponseError && /no <response>/.test(e.message)) {
+      // an error page in XML (XHTML, with its DOCTYPE): the HTTP error it stands for
+      if (status >= 400 && e instanceof ResponseError && /no <response>|declares a document type/.test(e.message)) {
         return throwIt(httpError(status, text, headers));
       }
       if (e instanceof ResponseError && what) e.message = `${label}${e.message}`;

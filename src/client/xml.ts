@@ -188,8 +188,15 @@ export interface ParsedXml {
  * Parse an API XML body into its JSON shape. Throws ResponseError when the text is not
  * well-formed XML or its root is not `response`. The response status is left to the caller.
  */
+// A document type declaration in the prolog (after comments, instructions and white space): the
+// service never sends one, and its entity declarations are what a billion-laughs document is made
+// of. mcat expands none, but -o xml prints a document as received, into the user's pipeline: a
+// reader that expands entities (xmllint --noent, many DOM parsers) would pay for it. Refused.
+const PROLOG_DOCTYPE = /^(?:\s+|<!--[\s\S]*?-->|<\?[\s\S]*?\?>)*<!DOCTYPE/i;
+
 export function parseApiXml(text: string, httpStatus?: number): ParsedXml {
   const src = stripProlog(text);
+  if (PROLOG_DOCTYPE.test(src)) throw new ResponseError('the XML declares a document type (<!DOCTYPE>, entity declarations), which the service never sends', httpStatus);
   const valid = XMLValidator.validate(src);
   if (valid !== true) {
     const e = valid.err;

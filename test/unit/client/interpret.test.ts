@@ -1,7 +1,7 @@
 // interpret(): what an answer's body stands for, told from its first characters (the common JSON
 // answer without a copy of its body) and its envelope.
 import { describe, expect, it } from 'vitest';
-import { interpret } from '../../../src/client/interpret';
+import { interpret, xmlReady } from '../../../src/client/interpret';
 import { maskSecretsInText } from '../../../src/client/trace';
 import { ApiError, AuthError, HttpError, ResponseError } from '../../../src/client/errors';
 
@@ -105,5 +105,28 @@ describe('interpret: messages a server makes huge', () => {
     const t1 = performance.now();
     expect(maskSecretsInText(`secret ${'a'.repeat(1_000_000)} client_secret=x`).endsWith('client_secret=***')).toBe(true);
     expect(performance.now() - t1).toBeLessThan(3000);
+  });
+});
+
+describe('interpret: a document type in an XML answer', () => {
+  const laughs =
+    '<?xml version="1.0" encoding="utf-8"?>\n<!-- a comment first --><!DOCTYPE response [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n' +
+    '<response status="ok" version="1.2"><locker><lockerReleases><page>1</page><lockerRelease><release id="1"><title>&b;</title></release></lockerRelease></lockerReleases></locker></response>';
+
+  it('is refused, read or printed as received (-o xml): the service never sends one, and a reader that expands its entities pays', async () => {
+    await xmlReady({ text: laughs, headers: {} });
+    for (const bodyWanted of [true, false]) {
+      expect(() => interpret(200, {}, laughs, undefined, 'locker', bodyWanted)).toThrow(ResponseError);
+      expect(() => interpret(200, {}, laughs, undefined, 'locker', bodyWanted)).toThrow(/^locker: the XML declares a document type/);
+    }
+    // in a title (escaped, or in CDATA) the words are text
+    const inText = '<response status="ok" version="1.2"><release id="1"><title>&lt;!DOCTYPE x&gt; <![CDATA[<!DOCTYPE y>]]></title></release></response>';
+    expect(interpret(200, {}, inText, undefined, 'release')).toMatchObject({ status: 'ok', release: { id: 1 } });
+  });
+
+  it('in an error page (XHTML) is the HTTP error it stands for', async () => {
+    const page = '<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html><head><title>Bad gateway</title></head></html>';
+    await xmlReady({ text: page, headers: {} });
+    expect(() => interpret(502, {}, page)).toThrow(HttpError);
   });
 });
