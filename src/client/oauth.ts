@@ -83,11 +83,15 @@ const JS_LONGEST_BASE = 1024;
 let signed = 0;
 let hmacKey: { text: string; inner: Hash; outer: Hash } | undefined;
 
+let lastBy: 'javascript' | 'node:crypto' | undefined;
+
 function hmacSha1(base: string, key: string): string {
   if (signed < JS_SIGNATURES && base.length <= JS_LONGEST_BASE) {
     signed++;
+    lastBy = 'javascript';
     return hmacSha1Base64(base, key);
   }
+  lastBy = 'node:crypto';
   if (hmacKey?.text !== key) {
     const { createHash } = nodeCrypto();
     let k = Buffer.from(key, 'utf8');
@@ -101,6 +105,11 @@ function hmacSha1(base: string, key: string): string {
     hmacKey = { text: key, inner: createHash('sha1').update(ipad), outer: createHash('sha1').update(opad) };
   }
   return hmacKey.outer.copy().update(hmacKey.inner.copy().update(base, 'utf8').digest()).digest('base64');
+}
+
+/** For tests: which HMAC made the last signature. */
+export function lastSignatureBy(): typeof lastBy {
+  return lastBy;
 }
 
 /** For tests: the next `n` signatures by the JavaScript HMAC (0: node:crypto's from now on). */
