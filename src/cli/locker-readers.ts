@@ -48,6 +48,12 @@ export class ReadPage {
     readonly keys: string[],
     readonly made: NdjsonLines | TableRows,
   ) {}
+
+  /** what it holds, bytes (paginate's budget of pages fetched ahead) */
+  get bytes(): number {
+    const m = this.made;
+    return m instanceof NdjsonLines ? m.bytes.byteLength : typeof m.packed === 'string' ? m.packed.length * 2 : m.packed.byteLength;
+  }
 }
 
 /** Thrown by read() for a page whose thread died: fetch it again and read it on the main thread. */
@@ -192,13 +198,13 @@ export class WalkThreads {
           const body = await first.read();
           this.startFor(getPath(body, LOCKER_PAGING_PATH) as PageInfo | undefined, startPage);
           return body;
-        });
+        }, first.bytes);
       }
       const [l, readers] = await Promise.all([later(page, signal), this.readers]);
       const taken = readers?.alive ? l.take?.() : undefined;
       if (!readers || !taken) {
         this.here++;
-        return new Unread(l);
+        return new Unread(l, l.bytes);
       }
       try {
         const got = await readers.read(taken, this.table && { shown: this.table()?.slice() });
