@@ -31,6 +31,11 @@ declare const __MCAT_VERSION__: string;
  * default, 115-131 MB at 4 MB). At 4 MB a page's objects outlive more scavenges than at 16 (~150
  * collections and ~150 ms a walk instead of ~50 and ~85 ms), yet the walk's CPU was within 3 %
  * (1.50 s and 1.46 s, medians of 4) and its peak memory ~12 MB lower: the margin under the goal.
+ * Under Node 24 the same walk peaks ~25-30 MB higher (149-160 MB; Node 22: 141-146; Node 20:
+ * 123-131, 2026-11-28), whatever this size (2, 4 or 8 MB: 153-160 MB on Node 24): both threads'
+ * heaps are within ~5 MB of Node 20's; the rest is Node's own fixed cost: its larger binary's pages
+ * (RSS file-backed +10 MB), a worker thread's isolate (+8 MB for an idle worker) and its new
+ * V8 spaces (trusted, ~2 MB a heap). Not GC timing, and nothing a resource limit reclaims.
  */
 const THREAD_YOUNG_MB = 4;
 
@@ -48,6 +53,12 @@ export class ReadPage {
     readonly keys: string[],
     readonly made: NdjsonLines | TableRows,
   ) {}
+
+  /** what it holds, bytes (paginate's budget of pages fetched ahead) */
+  get bytes(): number {
+    const m = this.made;
+    return m instanceof NdjsonLines ? m.bytes.byteLength : typeof m.packed === 'string' ? m.packed.length * 2 : m.packed.byteLength;
+  }
 }
 
 /** Thrown by read() for a page whose thread died: fetch it again and read it on the main thread. */
@@ -192,13 +203,13 @@ export class WalkThreads {
           const body = await first.read();
           this.startFor(getPath(body, LOCKER_PAGING_PATH) as PageInfo | undefined, startPage);
           return body;
-        });
+        }, first.bytes);
       }
       const [l, readers] = await Promise.all([later(page, signal), this.readers]);
       const taken = readers?.alive ? l.take?.() : undefined;
       if (!readers || !taken) {
         this.here++;
-        return new Unread(l);
+        return new Unread(l, l.bytes);
       }
       try {
         const got = await readers.read(taken, this.table && { shown: this.table()?.slice() });

@@ -98,6 +98,8 @@ export interface RawResponse {
   attempts?: number;
   /** the body's first byte (-1: none), known without decoding the body */
   firstByte?: number;
+  /** the body's size in bytes as received */
+  size?: number;
   /** the body's text for a body read once: decoded now and not kept (text is then empty) */
   takeText?(): string;
   /** the body's bytes for a body read once elsewhere, not decoded here (text is then empty) */
@@ -109,6 +111,8 @@ export interface RawResponse {
 /** requestLater's reader of one answer; `take`, for a 2xx JSON body, hands its bytes to a reader elsewhere instead. */
 export interface Later<T> {
   (): T | Promise<T>;
+  /** the body's size in bytes as received, when known */
+  bytes?: number;
   take?(): TakenAnswer<T>;
 }
 
@@ -249,6 +253,7 @@ export class ApiClient {
       unread = undefined;
       return check(readNow(r, opts.what, r.takeText?.()));
     };
+    later.bytes = res.size;
     if (res.firstByte === 0x7b && res.takeBytes) {
       later.take = () => {
         const r = unread;
@@ -499,6 +504,7 @@ function bufferedResponse(
 // a class, not an object of closures: one object an answer (every request of a bulk run has one)
 class BufferedResponse implements RawResponse {
   readonly firstByte: number;
+  readonly size: number;
   private raw: Buffer | undefined;
   private decodedText = '';
 
@@ -513,6 +519,7 @@ class BufferedResponse implements RawResponse {
   ) {
     this.raw = bytes;
     this.firstByte = bytes.length ? bytes[0] : -1;
+    this.size = bytes.length;
   }
 
   /** Masks what the request carried if the answer quotes it: the credentials, and its signature (bare, or percent-encoded once or twice). */

@@ -28,7 +28,8 @@ export function getLocker(c: ApiClient, o: LockerOptions): Promise<LockerBody> {
 
 /** A locker page for a walk: fetched now, read (parsed, validated) at its turn (see paginate()). */
 export async function getLockerUnread(c: ApiClient, o: LockerOptions): Promise<Unread<LockerBody>> {
-  return new Unread(await getLockerLater(c, o));
+  const later = await getLockerLater(c, o);
+  return new Unread(later, later.bytes);
 }
 
 /** A locker page for a walk, fetched now: read at its turn, or its bytes taken to be read elsewhere (a worker thread). */

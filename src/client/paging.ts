@@ -107,6 +107,14 @@ export class PageGuard {
 /** Pages in flight at once in a walk, once its first page has given the total (`--all`, export). */
 export const DEFAULT_PAGE_CONCURRENCY = 4;
 
+/**
+ * The bytes a walk lets wait ahead of the caller: pages fetched ahead (arrived and not yet yielded,
+ * or still in flight, each counted as the largest page seen so far) are at most this many bytes,
+ * whatever their count. A locker page is ~250 kB, so a normal walk never comes near it; a server
+ * whose pages are each near the body cap (64 MB) is read one page at a time, as if concurrency were 1.
+ */
+export const DEFAULT_AHEAD_BYTES = 16 * 1024 * 1024;
+
 export interface PaginateOptions<T = unknown> extends PageGuardOptions {
   /** dotted path of the item array, e.g. 'releases.releases' */
   listPath?: string;
@@ -124,6 +132,10 @@ export interface PaginateOptions<T = unknown> extends PageGuardOptions {
   signal?: AbortSignal;
   /** pages in flight at once once the total is known (default DEFAULT_PAGE_CONCURRENCY; 1: one at a time) */
   concurrency?: number;
+  /** the bytes pages fetched ahead may hold (default DEFAULT_AHEAD_BYTES; see there) */
+  aheadBytes?: number;
+  /** a fetched page's size in bytes, when known (default: an Unread's `bytes`) */
+  sizeOf?: (got: T | Unread<T>) => number | undefined;
 }
 
 /**
@@ -131,7 +143,11 @@ export interface PaginateOptions<T = unknown> extends PageGuardOptions {
  * for the pages in flight is then their bytes, not their objects (see ApiClient.requestLater).
  */
 export class Unread<T> {
-  constructor(readonly read: () => T | Promise<T>) {}
+  constructor(
+    readonly read: () => T | Promise<T>,
+    /** the body's size in bytes, when known (paginate's budget of pages fetched ahead) */
+    readonly bytes?: number,
+  ) {}
 }
 
 /** Fetches one page; `signal` fires when the page is no longer wanted (the walk stopped or failed). */
@@ -145,8 +161,13 @@ export type PageFetcher<T> = (page: number, signal: AbortSignal) => Promise<T | 
  * several at a time: one more after the first page, then twice as many after each page that
  * passes the stop rules, up to o.concurrency (so a server whose paging is broken is caught
  * after two requests, not after a burst). Pages are yielded in order, and nothing is fetched
- * further ahead than o.concurrency pages: memory is bounded by the pages in flight however
- * slowly the caller reads.
+ * further ahead than o.concurrency pages, nor past o.aheadBytes (DEFAULT_AHEAD_BYTES): the pages
+ * fetched ahead, those arrived by their size (o.sizeOf) and those in flight each as the largest
+ * page seen so far, are launched only while they fit in it. Memory is then bounded by the pages in
+ * flight however slowly the caller reads, and by bytes as well as by count: a page is always
+ * read when its turn comes whatever its size (up to the client's body cap), but pages near that cap
+ * are read one at a time. (A server whose pages grow suddenly can still have the pages already in
+ * flight arrive, once: nothing more is launched until the bytes waiting fit again.)
  */
 export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: PaginateOptions<T>): AsyncGenerator<T> {
   if (o.limit !== undefined && o.limit <= 0) return;
@@ -155,13 +176,35 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
   // fires when the walk ends for any reason: pages fetched ahead are then not wanted
   const done = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, done.signal]) : done.signal;
-  const ahead: { page: number; body: Promise<T | Unread<T>> }[] = [];
+  const budget = o.aheadBytes ?? DEFAULT_AHEAD_BYTES;
+  const sizeOf = o.sizeOf ?? ((got: T | Unread<T>) => (got instanceof Unread ? got.bytes : undefined));
+  const ahead: Ahead<T>[] = [];
   let next = o.startPage ?? 1;
+  // the largest page seen so far, bytes (0: none known): what a page in flight is counted as
+  let largest = 0;
   const launch = () => {
     guard.next();
     const body = fetchPage(next, signal);
-    body.catch(() => undefined); // read (and rethrown) when its turn comes
-    ahead.push({ page: next++, body });
+    const entry: Ahead<T> = { page: next++, body };
+    // its size once it has come (the page itself is not kept by this callback)
+    body.then(
+      (got) => {
+        const n = sizeOf(got);
+        if (n !== undefined && n >= 0) {
+          entry.bytes = n;
+          if (n > largest) largest = n;
+        }
+      },
+      () => undefined, // read (and rethrown) when its turn comes
+    );
+    ahead.push(entry);
+  };
+  // whether one more page fetched ahead fits in the budget, with those already fetched ahead
+  const room = () => {
+    if (largest === 0) return true;
+    let held = largest;
+    for (const a of ahead) held += a.bytes ?? largest;
+    return held <= budget;
   };
   let seen = 0;
   let passed = 0;
@@ -198,7 +241,7 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
         let end = Math.ceil(total / size);
         if (o.limit !== undefined) end = Math.min(end, page + Math.ceil((o.limit - seen) / size));
         const window = Math.min(width, 2 ** Math.max(0, passed - 1));
-        while (ahead.length < window && next <= end && guard.left > 0) launch();
+        while (ahead.length < window && next <= end && guard.left > 0 && room()) launch();
       }
       yield body;
       if (last) return;
@@ -206,6 +249,13 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
   } finally {
     done.abort();
   }
+}
+
+interface Ahead<T> {
+  page: number;
+  body: Promise<T | Unread<T>>;
+  /** its size once it has come, when known */
+  bytes?: number;
 }
 
 /**

@@ -419,6 +419,74 @@ describe('paginate', () => {
       expect(n).toBe(50);
     });
 
+    describe('bounded by bytes as well as by count', () => {
+      /** pages as Unread with a size (bytes(n)), recording the bytes fetched and not yet yielded */
+      function sized(total: number, bytes: (n: number) => number) {
+        const asked: number[] = [];
+        let held = 0;
+        let maxHeld = 0;
+        const fetch = async (n: number) => {
+          asked.push(n);
+          held += bytes(n);
+          maxHeld = Math.max(maxHeld, held);
+          await new Promise((r) => setTimeout(r, 1));
+          const page = pageOf(n, 10, total);
+          return new Unread(() => page, bytes(n));
+        };
+        return { fetch, asked, taken: (n: number) => (held -= bytes(n)), maxHeld: () => maxHeld };
+      }
+      const MB = 1024 * 1024;
+
+      it('pages near the body cap are read one at a time: the bytes held never pass one page and the budget', async () => {
+        const s = sized(200, () => 60 * MB);
+        let n = 0;
+        for await (const p of paginate(s.fetch, { ...opts, concurrency: 8, aheadBytes: 16 * MB })) {
+          n++;
+          // the page yielded and every page fetched ahead of it
+          expect((s.asked.length - n) * 60 * MB).toBeLessThanOrEqual(16 * MB);
+          s.taken(p.releases.page);
+        }
+        expect(n).toBe(20);
+        expect(s.maxHeld()).toBe(60 * MB);
+      });
+
+      it('small pages still read ahead up to `concurrency`; pages fetched ahead stop when their bytes reach the budget', async () => {
+        const small = sized(1000, () => 250_000);
+        const ahead: number[] = [];
+        let n = 0;
+        for await (const _ of paginate(small.fetch, { ...opts, concurrency: 8 })) {
+          ahead.push(small.asked.length - ++n);
+          if (n === 6) break;
+        }
+        expect(ahead).toEqual([1, 2, 4, 8, 8, 8]);
+
+        // 3 MB pages in a 10 MB budget: at most two waiting beside the one yielded (3 × 3 ≤ 10)
+        const mid = sized(1000, () => 3 * MB);
+        let m = 0;
+        let most = 0;
+        for await (const _ of paginate(mid.fetch, { ...opts, concurrency: 8, aheadBytes: 10 * MB })) {
+          most = Math.max(most, mid.asked.length - ++m);
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        expect(m).toBe(100);
+        expect(most).toBe(3);
+      });
+
+      it('a page that grows mid-walk stops the fetching ahead until the bytes waiting fit again', async () => {
+        const s = sized(1000, (n) => (n >= 5 ? 40 * MB : 100_000));
+        let n = 0;
+        const after: number[] = [];
+        for await (const _ of paginate(s.fetch, { ...opts, concurrency: 4, aheadBytes: 16 * MB })) {
+          n++;
+          await new Promise((r) => setTimeout(r, 5));
+          if (n >= 12) after.push(s.asked.length - n);
+          if (n === 20) break;
+        }
+        // once the big pages have come, nothing is fetched ahead (one page at a time)
+        expect(Math.max(...after)).toBeLessThanOrEqual(1);
+      });
+    });
+
     it('a limit asks for no page past the one that completes it', async () => {
       const s = server(1000);
       const ids: number[] = [];

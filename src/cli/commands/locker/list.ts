@@ -1,7 +1,7 @@
 // `mcat locker`: the locker's releases, filtered, page by page or walked whole. Its options are the
 // group's (commands/locker/index.ts), as `mcat locker --unavailable` takes them.
 import { UsageError } from '../../errors';
-import { getPath, paginate, setPath, type PageFetcher, type PaginateOptions } from '../../../client/paging';
+import { getPath, paginate, setPath, Unread, type PageFetcher, type PaginateOptions } from '../../../client/paging';
 import { lockerThreads, ReadPage, THREAD_WINDOW } from '../../locker-readers';
 import { runEnv } from '../../lifecycle';
 import { about, globalsOf, ofUser, output, outputFormat, say, type Session } from '../../context';
@@ -126,6 +126,7 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
       items: (b) => (b instanceof ReadPage ? b.keys : lockerReleasesOf(b)),
       pageInfo: (b) => (b instanceof ReadPage ? b.paging : (getPath(b, PAGING) ?? {})),
       key: (item) => (typeof item === 'string' ? item : lockerReleaseKey(item)),
+      sizeOf: (b) => (b instanceof ReadPage ? b.bytes : b instanceof Unread ? b.bytes : undefined),
     });
     try {
       for await (const body of walk) {
