@@ -1,5 +1,5 @@
 // The sandbox's public face: start a server on a data dir, describe it, find a running one, reset it.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -115,7 +115,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid, seed: store.seed }) + '\n');
+  const record = JSON.stringify({ baseUrl, pid: process.pid, seed: store.seed }) + '\n';
+  const ownFile = join(opts.dataDir, `server.${process.pid}.${new URL(baseUrl).port || '80'}.json`);
+  if (opts.advertise !== false) {
+    // this server's own record first (the others' readers fall back on it), then server.json
+    removeDeadRecords(opts.dataDir);
+    writePrivateFile(ownFile, record);
+    writePrivateFile(serverFile, record);
+  }
   let closed: Promise<void> | undefined;
   return {
     baseUrl,
@@ -126,10 +133,17 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
         log?.close();
         store.close();
         unlock();
-        // another server may have taken the file over since: remove only our own
+        if (opts.advertise === false) return;
+        rmSync(ownFile, { force: true });
+        // another server may have taken the file over since: change it only while it names us,
+        // and then to another server still serving the folder (named by its own record), if any
         try {
           const cur = JSON.parse(readFileSync(serverFile, 'utf8'));
-          if (cur.pid === process.pid && cur.baseUrl === baseUrl) rmSync(serverFile, { force: true });
+          if (cur.pid === process.pid && cur.baseUrl === baseUrl) {
+            const other = serverRecords(opts.dataDir).find((r) => r.baseUrl !== baseUrl && alive(r.pid));
+            if (other) writePrivateFile(serverFile, JSON.stringify({ baseUrl: other.baseUrl, pid: other.pid, ...(other.seed !== undefined ? { seed: other.seed } : {}) }) + '\n');
+            else rmSync(serverFile, { force: true });
+          }
         } catch {
           // gone already
         }
@@ -237,21 +251,94 @@ export interface RunningServer {
  */
 const HEALTH_TIMEOUT_MS = 3000;
 
-/** The server advertised in dataDir/server.json, if it answers: its URL and (newer servers) its seed. */
-export async function runningSandbox(dataDir: string): Promise<RunningServer | undefined> {
-  const file = join(dataDir, SERVER_FILE);
-  if (!existsSync(file)) return undefined;
-  let baseUrl: string | undefined;
-  let seed: number | undefined;
+interface ServerRecord extends RunningServer {
+  pid?: number;
+}
+
+function parseRecord(file: string): ServerRecord | undefined {
   try {
     const j = JSON.parse(readFileSync(file, 'utf8'));
-    baseUrl = typeof j.baseUrl === 'string' ? j.baseUrl : undefined;
-    seed = Number.isSafeInteger(j.seed) ? j.seed : undefined;
+    if (typeof j?.baseUrl !== 'string' || !/^http:\/\/[^/\s]+$/.test(j.baseUrl)) return undefined;
+    return { baseUrl: j.baseUrl, seed: Number.isSafeInteger(j.seed) ? j.seed : undefined, pid: Number.isSafeInteger(j.pid) && j.pid > 0 ? j.pid : undefined };
   } catch {
     return undefined;
   }
-  if (!baseUrl) return undefined;
-  return (await health(baseUrl, HEALTH_TIMEOUT_MS)) ? { baseUrl, seed } : undefined;
+}
+
+const RECORD = /^server\.([0-9]{1,10})\.([0-9]{1,5})\.json$/;
+/** at most this many servers' records are looked at */
+const MOST_RECORDS = 32;
+
+/** Whether a process is running (another user's counts). */
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Every server started on dataDir writes its own record (`server.<pid>.<port>.json`) beside
+ * server.json, which names the last one started: when that one stops, the others are still
+ * found through theirs. Newest first.
+ */
+function serverRecords(dataDir: string): ServerRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir).filter((n) => RECORD.test(n));
+  } catch {
+    return [];
+  }
+  const found: { r: ServerRecord; at: number }[] = [];
+  for (const n of names.slice(0, MOST_RECORDS)) {
+    const file = join(dataDir, n);
+    try {
+      const st = lstatSync(file);
+      if (!st.isFile()) continue;
+      const r = parseRecord(file);
+      if (r && r.pid === Number(RECORD.exec(n)![1])) found.push({ r, at: st.mtimeMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found.sort((a, b) => b.at - a.at).map((f) => f.r);
+}
+
+/** The records of servers whose process is gone (killed): removed by the next server started. */
+function removeDeadRecords(dataDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dataDir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = RECORD.exec(n);
+    if (!m || alive(Number(m[1]))) continue;
+    try {
+      if (lstatSync(join(dataDir, n)).isFile()) rmSync(join(dataDir, n), { force: true });
+    } catch {
+      // tidying only
+    }
+  }
+}
+
+/**
+ * The server running on dataDir, if one answers: the one server.json names, else another that
+ * still serves the folder (several may), newest first. Its URL and (newer servers) its seed.
+ */
+export async function runningSandbox(dataDir: string): Promise<RunningServer | undefined> {
+  const file = join(dataDir, SERVER_FILE);
+  const named = existsSync(file) ? parseRecord(file) : undefined;
+  if (named && (await health(named.baseUrl, HEALTH_TIMEOUT_MS))) return { baseUrl: named.baseUrl, seed: named.seed };
+  for (const r of serverRecords(dataDir)) {
+    if (r.baseUrl === named?.baseUrl || !alive(r.pid)) continue;
+    if (await health(r.baseUrl, HEALTH_TIMEOUT_MS)) return { baseUrl: r.baseUrl, seed: r.seed };
+  }
+  return undefined;
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {
