@@ -55,13 +55,26 @@ export class JournalLock {
 
   /** Takes the lock of `journal`, or throws a InputError naming the run that holds it. */
   static acquire(journal: string, opts: JournalLockOptions = {}): JournalLock {
+    // the folder may vanish under a run taking it: a prune removing a lock folder with no
+    // journal (prune.ts, holding that lock) moves it aside; a new folder is then made
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return JournalLock.acquireIn(journal, opts);
+      } catch (err) {
+        if (!(err instanceof FolderGone)) throw err;
+        if (attempt >= 3) throw lockError(`${journal}.lock`, err.cause);
+      }
+    }
+  }
+
+  private static acquireIn(journal: string, opts: JournalLockOptions): JournalLock {
     const dir = `${journal}.lock`;
     ensureLockDir(dir);
     const token = randomBytes(8).toString('hex');
     const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString() };
     const tmp = path.join(dir, `.tmp-${process.pid}-${token}`);
     removeLeftovers(dir);
-    writeNew(tmp, JSON.stringify(me) + '\n', dir);
+    writeNew(tmp, JSON.stringify(me) + '\n', dir, true);
     try {
       for (let round = 0; round < 50; round++) {
         const top = highest(dir);
@@ -78,6 +91,7 @@ export class JournalLock {
         } catch (err) {
           // another run made that number first: look again
           if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
           throw lockError(dir, err);
         }
         // a run that read the folder long ago may make a number below one made since:
@@ -113,6 +127,15 @@ export class JournalLock {
     } catch {
       // the claim still names this process, which is about to end: the next run takes it over
     }
+  }
+
+  /**
+   * Lets go of a lock whose folder the holder has moved away (prune.ts): nothing is written, for a
+   * folder of that name made since is another lock, where a claim of this one must never appear.
+   */
+  abandon(): void {
+    this.released = true;
+    held.delete(this.token);
   }
 
   private removeBelow(): void {
@@ -203,6 +226,7 @@ function ensureLockDir(dir: string): void {
   try {
     st = fs.lstatSync(dir);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
     throw lockError(dir, err);
   }
   if (st.isSymbolicLink()) throw new InputError(`the lock ${dir} is a symbolic link; refusing to use it`, 'remove it, or give another --journal');
@@ -211,11 +235,19 @@ function ensureLockDir(dir: string): void {
   if (uid !== undefined && st.uid !== uid) throw new InputError(`the lock ${dir} belongs to another user; refusing to use it`, 'give another --journal');
 }
 
-function writeNew(file: string, text: string, dir: string): void {
+/** The lock folder was moved away while this run was taking it (see acquire). */
+class FolderGone extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the lock folder was moved away');
+  }
+}
+
+function writeNew(file: string, text: string, dir: string, gone = false): void {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW, 0o600);
   } catch (err) {
+    if (gone && (err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
     throw lockError(dir, err);
   }
   try {
@@ -232,6 +264,7 @@ function listClaims(dir: string): string[] {
   try {
     return fs.readdirSync(dir).filter((n) => /^[0-9]{1,15}$/.test(n));
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
     throw lockError(dir, err);
   }
 }

@@ -192,3 +192,34 @@ describe('journal lock', () => {
     for (const l of lines.filter((x) => !x.startsWith('won '))) expect(l).toBe(`refused the journal ${j} is in use by another mcat run (pid ${winner})`);
   }, 30_000);
 });
+
+describe('journal lock: its folder moved away while it is being taken (a prune removing a lock with no journal)', () => {
+  it('a new folder is made and the lock taken there; nothing is written into the moved one', () => {
+    const j = path.join(dir, 'j');
+    plant(j, 1, { free: true });
+    const aside = path.join(dir, 'aside');
+    let moves = 0;
+    const l = JournalLock.acquire(j, {
+      beforeClaim: () => {
+        if (moves++ === 0) fs.renameSync(`${j}.lock`, aside);
+      },
+    });
+    expect(moves).toBe(2);
+    expect(fs.readdirSync(`${j}.lock`)).toEqual([String(l.gen)]);
+    expect(l.gen).toBe(1);
+    expect(fs.readdirSync(aside).filter((n) => !n.startsWith('.tmp-'))).toEqual(['1']);
+    l.release();
+  });
+
+  it('abandon lets go without writing: a folder of that name made since is left as it is', () => {
+    const j = path.join(dir, 'j');
+    const l = JournalLock.acquire(j);
+    fs.renameSync(`${j}.lock`, path.join(dir, 'gone'));
+    l.abandon();
+    expect(fs.existsSync(`${j}.lock`)).toBe(false);
+    // this process no longer holds it: a new lock is taken at once
+    const m = JournalLock.acquire(j);
+    expect(m.gen).toBe(1);
+    m.release();
+  });
+});
