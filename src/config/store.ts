@@ -302,9 +302,10 @@ export interface OpenStoreOptions {
   /**
    * Ctrl-C: a save waiting for another mcat's save to finish stops waiting and fails with an
    * AbortedError (exit 130), nothing written. Checked until the lock is taken; the write
-   * itself takes milliseconds and is never cut.
+   * itself takes milliseconds and is never cut. Asked for only when a save begins, so a command
+   * listens for Ctrl-C only from then on (before, Ctrl-C ends the process as usual).
    */
-  signal?: AbortSignal;
+  signal?: () => AbortSignal;
 }
 
 export async function openStore(env: NodeJS.ProcessEnv = process.env, opts: OpenStoreOptions = {}): Promise<ProfileStore> {
@@ -358,15 +359,16 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env, opts: Open
     } catch (err) {
       throw writeFailure(err);
     }
+    const signal = opts.signal?.();
     let release: () => void;
     try {
-      release = await lockStore(`${path}.lock`, path, opts.signal);
+      release = await lockStore(`${path}.lock`, path, signal);
     } catch (err) {
       throw writeFailure(err);
     }
     try {
       // a Ctrl-C while the lock was being taken: nothing is written
-      if (opts.signal?.aborted) throw interruptedSave(path);
+      if (signal?.aborted) throw interruptedSave(path);
       removeLeftovers(dir);
       const next = fresh();
       if (change(next)) write(next);

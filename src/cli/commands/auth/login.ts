@@ -99,7 +99,7 @@ function loginProfileName(ctx: CommandContext): string {
 async function runLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
   const g = ctx.globals;
   const name = loginProfileName(ctx);
-  const store = await openStore(ctx.env, { signal: interruptSignal() });
+  const store = await openStore(ctx.env, { signal: interruptSignal });
   const existing: Profile = store.snapshot().profiles[name] ?? {};
   const interactive = !flags.withSecretsFromStdin && Boolean(ctx.io.stdin.isTTY) && Boolean(ctx.io.stderr.isTTY);
   if (!flags.withSecretsFromStdin && !interactive) {

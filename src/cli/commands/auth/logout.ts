@@ -15,7 +15,7 @@ export default defineCommand<unknown>({
 
 async function runLogout(_flags: unknown, ctx: CommandContext): Promise<void> {
   const g = ctx.globals;
-  const store: ProfileStore = await openStore(ctx.env, { signal: interruptSignal() });
+  const store: ProfileStore = await openStore(ctx.env, { signal: interruptSignal });
   const snap = store.snapshot();
   const name = g.profile?.trim() || envValue(ctx.env, ENV.profile)?.trim() || snap.current;
   if (!name || (name === SANDBOX_PROFILE && !Object.hasOwn(snap.profiles, name))) {

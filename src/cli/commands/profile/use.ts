@@ -15,7 +15,7 @@ export default defineCommand<{ name: string }>({
 });
 
 async function runProfileUse({ name }: { name: string }, ctx: CommandContext): Promise<void> {
-  const store = await openStore(ctx.env, { signal: interruptSignal() });
+  const store = await openStore(ctx.env, { signal: interruptSignal });
   const snap = store.snapshot();
   if (!Object.hasOwn(snap.profiles, name) && name !== SANDBOX_PROFILE) {
     const names = Object.keys(snap.profiles).sort();
