@@ -195,6 +195,10 @@ describe('sandbox files from the command line', () => {
       b.child.kill('SIGKILL');
       await b.child;
       expect(await found()).toEqual({ info: a.url, used: a.url });
+      // another seed is refused naming the server still running, not the killed one server.json names
+      const r = await mcat(['sandbox', 'start', '--port', '0', '--data', dir, '--seed', '2'], { home, sandboxDir: dir, timeout: 10_000 });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`mcat: sandbox data directory ${dir} is in use by another sandbox server at ${a.url} (pid ${a.child.pid}): seed 2 would re-initialise its data`);
     } finally {
       a.child.kill('SIGTERM');
       await a.child;
