@@ -27,6 +27,8 @@ interface Claim {
   at?: string;
   /** a released claim */
   free?: boolean;
+  /** a prune's claim (prune.ts): held for a moment to remove a lock folder with no journal, never a run */
+  prune?: boolean;
 }
 
 /** Tokens of the claims this process holds now (a pid alone cannot tell two runs of one process apart). */
@@ -40,6 +42,15 @@ export interface LockHolder {
 export interface JournalLockOptions {
   /** for tests: called after the highest claim was judged free, before the next one is made */
   beforeClaim?: (gen: number) => void;
+  /** taken by a prune (prune.ts): runs wait a moment for it, and lockHolder() does not report it */
+  prune?: boolean;
+}
+
+/** How long a run waits for a prune's claim to go (a prune holds a lock for milliseconds). */
+const PRUNE_WAIT_MS = 2000;
+
+function pauseSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export class JournalLock {
@@ -71,17 +82,27 @@ export class JournalLock {
     const dir = `${journal}.lock`;
     ensureLockDir(dir);
     const token = randomBytes(8).toString('hex');
-    const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString() };
+    const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString(), ...(opts.prune ? { prune: true } : {}) };
     const tmp = path.join(dir, `.tmp-${process.pid}-${token}`);
     removeLeftovers(dir);
     writeNew(tmp, JSON.stringify(me) + '\n', dir, true);
     try {
+      const pruneDeadline = Date.now() + PRUNE_WAIT_MS;
       for (let round = 0; round < 50; round++) {
         const top = highest(dir);
         let stale: LockHolder | undefined;
         if (top > 0) {
           const c = readClaim(path.join(dir, String(top)));
-          if (c && isLive(c)) throw busy(journal, dir, c);
+          if (c && isLive(c)) {
+            // a prune removing this folder (it found no journal): it lets go in a moment, or the
+            // folder goes and a new one is made
+            if (c.prune && !opts.prune && Date.now() < pruneDeadline) {
+              pauseSync(5);
+              round--;
+              continue;
+            }
+            throw busy(journal, dir, c);
+          }
           if (c?.pid !== undefined && !c.free) stale = { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
         }
         opts.beforeClaim?.(top + 1);
@@ -163,7 +184,8 @@ export function lockHolder(journal: string): LockHolder | undefined {
     const top = highest(dir);
     if (top === 0) return undefined;
     const c = readClaim(path.join(dir, String(top)));
-    if (!c || !isLive(c) || c.pid === undefined) return undefined;
+    // a prune's claim is not a run
+    if (!c || c.prune || !isLive(c) || c.pid === undefined) return undefined;
     return { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
   } catch {
     return undefined;

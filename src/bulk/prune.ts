@@ -15,6 +15,7 @@
 //
 // A lock folder with no journal (a prune killed between the two removals, a run killed before it
 // made its journal) is removed too, once it is provably nobody's: the prune takes that lock itself
+// (its claim marked as a prune's: a run waits a moment for it, and no split check takes it for a run)
 // (lock.ts: it succeeds only when the highest claim is released or its process is gone, never
 // from a live run or one on another host), checks again that no journal is there, moves the folder
 // aside (a run taking the lock at that moment finds it gone and makes a new one) and removes it.
@@ -145,7 +146,7 @@ function removeOrphanLocks(dir: string, names: string[], keep: string | undefine
       looked++;
       let lock: JournalLock;
       try {
-        lock = JournalLock.acquire(journal);
+        lock = JournalLock.acquire(journal, { prune: true });
       } catch {
         // held by a live run (or not a lock of ours): kept
         continue;
