@@ -290,6 +290,9 @@ export class Journal {
     const now = opts.now ?? defaultNow;
     const io = opts.io ?? fs;
     ensureJournalFolder(file, opts.env);
+    // a file that is not a journal is refused before the lock is taken: a refused run leaves no
+    // `<file>.lock/` beside it (the check is made again, holding the lock, below)
+    refuseNotJournal(file);
     const lock = JournalLock.acquire(file, opts.lock);
     const notes: string[] = [];
     if (lock.tookOverFrom) notes.push(`took over the lock of an earlier run (pid ${lock.tookOverFrom.pid}), which is no longer running`);
@@ -614,6 +617,32 @@ function cutBeforeHeader(file: string, contents: JournalContents): boolean {
     return n === 0 || (n > HEADER_START.length ? head.startsWith(HEADER_START) : HEADER_START.startsWith(head));
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Refuses, without the lock, a path that can never be this run's journal: a link, not a regular
+ * file, or a file of something else. A journal (it starts with its header) is not read here.
+ * Other failures (a folder that cannot be read) are left to the checks made holding the lock.
+ */
+function refuseNotJournal(file: string): void {
+  try {
+    if (!inspect(file)) return;
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
+    let head: string;
+    try {
+      const buf = Buffer.alloc(HEADER_START.length);
+      head = buf.subarray(0, fs.readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (head === HEADER_START) return;
+    const contents = readJournal(file);
+    if (!contents.header && !cutBeforeHeader(file, contents)) {
+      throw new InputError(`${file} is not an mcat journal; refusing to replace it`, 'give --journal a file of its own (a new name)');
+    }
+  } catch (err) {
+    if (err instanceof McatError) throw err;
   }
 }
 

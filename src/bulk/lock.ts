@@ -27,6 +27,8 @@ interface Claim {
   at?: string;
   /** a released claim */
   free?: boolean;
+  /** a prune's claim (prune.ts): held for a moment to remove a lock folder with no journal, never a run */
+  prune?: boolean;
 }
 
 /** Tokens of the claims this process holds now (a pid alone cannot tell two runs of one process apart). */
@@ -40,6 +42,15 @@ export interface LockHolder {
 export interface JournalLockOptions {
   /** for tests: called after the highest claim was judged free, before the next one is made */
   beforeClaim?: (gen: number) => void;
+  /** taken by a prune (prune.ts): runs wait a moment for it, and lockHolder() does not report it */
+  prune?: boolean;
+}
+
+/** How long a run waits for a prune's claim to go (a prune holds a lock for milliseconds). */
+const PRUNE_WAIT_MS = 2000;
+
+function pauseSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export class JournalLock {
@@ -55,20 +66,43 @@ export class JournalLock {
 
   /** Takes the lock of `journal`, or throws a InputError naming the run that holds it. */
   static acquire(journal: string, opts: JournalLockOptions = {}): JournalLock {
+    // the folder may vanish under a run taking it: a prune removing a lock folder with no
+    // journal (prune.ts, holding that lock) moves it aside; a new folder is then made
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return JournalLock.acquireIn(journal, opts);
+      } catch (err) {
+        if (!(err instanceof FolderGone)) throw err;
+        if (attempt >= 3) throw lockError(`${journal}.lock`, err.cause);
+      }
+    }
+  }
+
+  private static acquireIn(journal: string, opts: JournalLockOptions): JournalLock {
     const dir = `${journal}.lock`;
     ensureLockDir(dir);
     const token = randomBytes(8).toString('hex');
-    const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString() };
+    const me: Claim = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId(), host: os.hostname(), token, at: new Date().toISOString(), ...(opts.prune ? { prune: true } : {}) };
     const tmp = path.join(dir, `.tmp-${process.pid}-${token}`);
     removeLeftovers(dir);
-    writeNew(tmp, JSON.stringify(me) + '\n', dir);
+    writeNew(tmp, JSON.stringify(me) + '\n', dir, true);
     try {
+      const pruneDeadline = Date.now() + PRUNE_WAIT_MS;
       for (let round = 0; round < 50; round++) {
         const top = highest(dir);
         let stale: LockHolder | undefined;
         if (top > 0) {
           const c = readClaim(path.join(dir, String(top)));
-          if (c && isLive(c)) throw busy(journal, dir, c);
+          if (c && isLive(c)) {
+            // a prune removing this folder (it found no journal): it lets go in a moment, or the
+            // folder goes and a new one is made
+            if (c.prune && !opts.prune && Date.now() < pruneDeadline) {
+              pauseSync(5);
+              round--;
+              continue;
+            }
+            throw busy(journal, dir, c);
+          }
           if (c?.pid !== undefined && !c.free) stale = { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
         }
         opts.beforeClaim?.(top + 1);
@@ -78,6 +112,7 @@ export class JournalLock {
         } catch (err) {
           // another run made that number first: look again
           if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
           throw lockError(dir, err);
         }
         // a run that read the folder long ago may make a number below one made since:
@@ -115,6 +150,15 @@ export class JournalLock {
     }
   }
 
+  /**
+   * Lets go of a lock whose folder the holder has moved away (prune.ts): nothing is written, for a
+   * folder of that name made since is another lock, where a claim of this one must never appear.
+   */
+  abandon(): void {
+    this.released = true;
+    held.delete(this.token);
+  }
+
   private removeBelow(): void {
     try {
       for (const name of listClaims(this.dir)) {
@@ -140,7 +184,8 @@ export function lockHolder(journal: string): LockHolder | undefined {
     const top = highest(dir);
     if (top === 0) return undefined;
     const c = readClaim(path.join(dir, String(top)));
-    if (!c || !isLive(c) || c.pid === undefined) return undefined;
+    // a prune's claim is not a run
+    if (!c || c.prune || !isLive(c) || c.pid === undefined) return undefined;
     return { pid: c.pid, ...(c.host ? { host: c.host } : {}) };
   } catch {
     return undefined;
@@ -203,6 +248,7 @@ function ensureLockDir(dir: string): void {
   try {
     st = fs.lstatSync(dir);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
     throw lockError(dir, err);
   }
   if (st.isSymbolicLink()) throw new InputError(`the lock ${dir} is a symbolic link; refusing to use it`, 'remove it, or give another --journal');
@@ -211,11 +257,19 @@ function ensureLockDir(dir: string): void {
   if (uid !== undefined && st.uid !== uid) throw new InputError(`the lock ${dir} belongs to another user; refusing to use it`, 'give another --journal');
 }
 
-function writeNew(file: string, text: string, dir: string): void {
+/** The lock folder was moved away while this run was taking it (see acquire). */
+class FolderGone extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the lock folder was moved away');
+  }
+}
+
+function writeNew(file: string, text: string, dir: string, gone = false): void {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW, 0o600);
   } catch (err) {
+    if (gone && (err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
     throw lockError(dir, err);
   }
   try {
@@ -232,6 +286,7 @@ function listClaims(dir: string): string[] {
   try {
     return fs.readdirSync(dir).filter((n) => /^[0-9]{1,15}$/.test(n));
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FolderGone(err);
     throw lockError(dir, err);
   }
 }

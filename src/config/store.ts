@@ -6,16 +6,20 @@ import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, fstatSy
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Conf from 'conf';
-import { McatError, InputError } from '../client/errors';
+import { AbortedError, McatError, InputError } from '../client/errors';
 import { ENV, envValue, SANDBOX_PROFILE, type Profile, type StoreSnapshot } from './settings';
 
 export interface ProfileStore {
   /** absolute path of the profiles file (it may not exist yet) */
   path: string;
   snapshot(): StoreSnapshot;
-  setProfile(name: string, p: Profile): void;
-  removeProfile(name: string): boolean;
-  use(name: string): void;
+  /**
+   * Saves a profile. `makeCurrent`: 'always' selects it, 'ifNone' only when no profile is
+   * current (in the same save). Resolves to the profile that was current before.
+   */
+  setProfile(name: string, p: Profile, makeCurrent?: 'always' | 'ifNone'): Promise<string | undefined>;
+  removeProfile(name: string): Promise<boolean>;
+  use(name: string): Promise<void>;
   current(): string | undefined;
 }
 
@@ -172,8 +176,22 @@ function readLock(lock: string): LockSeen | undefined {
   }
 }
 
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Waits `ms`, or less when `signal` fires (Ctrl-C): the event loop runs meanwhile, so the signal can. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Said as `mcat: interrupted: …` (exit 130). */
+function interruptedSave(file: string): AbortedError {
+  return new AbortedError(`nothing was saved to config file ${file} (another mcat process was changing it)`);
 }
 
 /**
@@ -182,11 +200,12 @@ function pause(ms: number): void {
  * (killed mid-save) or that is older than any save takes is moved aside and removed. Returns the
  * release, which removes the lock only while it is still ours.
  */
-function lockStore(lock: string, file: string): () => void {
+async function lockStore(lock: string, file: string, signal: AbortSignal | undefined): Promise<() => void> {
   // unique enough to tell this save's lock from another's (node:crypto is not loaded for it: every read imports this file)
   const token = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
+    if (signal?.aborted) throw interruptedSave(file);
     let fd: number | undefined;
     try {
       fd = openSync(lock, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, FILE_MODE);
@@ -248,7 +267,7 @@ function lockStore(lock: string, file: string): () => void {
       e.hint = `try again; if no mcat is running, remove ${lock}`;
       throw e;
     }
-    pause(5 + Math.floor(Math.random() * 20));
+    await pause(5 + Math.floor(Math.random() * 20), signal);
   }
 }
 
@@ -279,7 +298,17 @@ export function readStore(env: NodeJS.ProcessEnv = process.env): StoreSnapshot {
   return readSnapshot(join(configDir(env), 'config.json'));
 }
 
-export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
+export interface OpenStoreOptions {
+  /**
+   * Ctrl-C: a save waiting for another mcat's save to finish stops waiting and fails with an
+   * AbortedError (exit 130), nothing written. Checked until the lock is taken; the write
+   * itself takes milliseconds and is never cut. Asked for only when a save begins, so a command
+   * listens for Ctrl-C only from then on (before, Ctrl-C ends the process as usual).
+   */
+  signal?: () => AbortSignal;
+}
+
+export async function openStore(env: NodeJS.ProcessEnv = process.env, opts: OpenStoreOptions = {}): Promise<ProfileStore> {
   const { default: ConfClass } = await import('conf');
   const dir = configDir(env);
   const path = join(dir, 'config.json');
@@ -323,20 +352,23 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
    * otherwise each write back what it read, and the first one's profile would be lost.
    * `change` returns false when there is nothing to write.
    */
-  function mutate(change: (next: StoreSnapshot) => boolean): void {
+  async function mutate(change: (next: StoreSnapshot) => boolean): Promise<void> {
     try {
       if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
       checkPlace();
     } catch (err) {
       throw writeFailure(err);
     }
+    const signal = opts.signal?.();
     let release: () => void;
     try {
-      release = lockStore(`${path}.lock`, path);
+      release = await lockStore(`${path}.lock`, path, signal);
     } catch (err) {
       throw writeFailure(err);
     }
     try {
+      // a Ctrl-C while the lock was being taken: nothing is written
+      if (signal?.aborted) throw interruptedSave(path);
       removeLeftovers(dir);
       const next = fresh();
       if (change(next)) write(next);
@@ -389,16 +421,20 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
     path,
     snapshot: copy,
     current: () => state.current,
-    setProfile(name, p) {
+    async setProfile(name, p, makeCurrent) {
       checkProfileName(name);
-      mutate((next) => {
+      let before: string | undefined;
+      await mutate((next) => {
+        before = next.current;
         next.profiles[name] = clean(p);
+        if (makeCurrent === 'always' || (makeCurrent === 'ifNone' && next.current === undefined)) next.current = name;
         return true;
       });
+      return before;
     },
-    removeProfile(name) {
+    async removeProfile(name) {
       let removed = false;
-      mutate((next) => {
+      await mutate((next) => {
         if (!Object.hasOwn(next.profiles, name)) return false;
         delete next.profiles[name];
         if (next.current === name) delete next.current;
@@ -407,8 +443,8 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<P
       return removed;
     },
     /** Makes a stored profile current; 'sandbox' (when no profile of that name is stored) clears the selection. */
-    use(name) {
-      mutate((next) => {
+    async use(name) {
+      await mutate((next) => {
         if (Object.hasOwn(next.profiles, name)) {
           next.current = name;
         } else if (name === SANDBOX_PROFILE) {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { alive, parseRecord, removeDeadRecords, serverRecords } from './records';
 // the shapes partners see through mcat/sandbox (public.ts declares them on its own, for its .d.ts)
 import type { SandboxConsumer, SandboxExamples, SandboxUser } from './public';
 
@@ -115,7 +116,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   }
   const { baseUrl } = running;
   const serverFile = join(opts.dataDir, SERVER_FILE);
-  if (opts.advertise !== false) writePrivateFile(serverFile, JSON.stringify({ baseUrl, pid: process.pid, seed: store.seed }) + '\n');
+  const record = JSON.stringify({ baseUrl, pid: process.pid, seed: store.seed }) + '\n';
+  const ownFile = join(opts.dataDir, `server.${process.pid}.${new URL(baseUrl).port || '80'}.json`);
+  if (opts.advertise !== false) {
+    // this server's own record first (the others' readers fall back on it), then server.json
+    removeDeadRecords(opts.dataDir);
+    writePrivateFile(ownFile, record);
+    writePrivateFile(serverFile, record);
+  }
   let closed: Promise<void> | undefined;
   return {
     baseUrl,
@@ -126,10 +134,17 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
         log?.close();
         store.close();
         unlock();
-        // another server may have taken the file over since: remove only our own
+        if (opts.advertise === false) return;
+        rmSync(ownFile, { force: true });
+        // another server may have taken the file over since: change it only while it names us,
+        // and then to another server still serving the folder (named by its own record), if any
         try {
           const cur = JSON.parse(readFileSync(serverFile, 'utf8'));
-          if (cur.pid === process.pid && cur.baseUrl === baseUrl) rmSync(serverFile, { force: true });
+          if (cur.pid === process.pid && cur.baseUrl === baseUrl) {
+            const other = serverRecords(opts.dataDir).find((r) => r.baseUrl !== baseUrl && alive(r.pid));
+            if (other) writePrivateFile(serverFile, JSON.stringify({ baseUrl: other.baseUrl, pid: other.pid, ...(other.seed !== undefined ? { seed: other.seed } : {}) }) + '\n');
+            else rmSync(serverFile, { force: true });
+          }
         } catch {
           // gone already
         }
@@ -237,21 +252,19 @@ export interface RunningServer {
  */
 const HEALTH_TIMEOUT_MS = 3000;
 
-/** The server advertised in dataDir/server.json, if it answers: its URL and (newer servers) its seed. */
+/**
+ * The server running on dataDir, if one answers: the one server.json names, else another that
+ * still serves the folder (several may), newest first. Its URL and (newer servers) its seed.
+ */
 export async function runningSandbox(dataDir: string): Promise<RunningServer | undefined> {
   const file = join(dataDir, SERVER_FILE);
-  if (!existsSync(file)) return undefined;
-  let baseUrl: string | undefined;
-  let seed: number | undefined;
-  try {
-    const j = JSON.parse(readFileSync(file, 'utf8'));
-    baseUrl = typeof j.baseUrl === 'string' ? j.baseUrl : undefined;
-    seed = Number.isSafeInteger(j.seed) ? j.seed : undefined;
-  } catch {
-    return undefined;
+  const named = existsSync(file) ? parseRecord(file) : undefined;
+  if (named && (await health(named.baseUrl, HEALTH_TIMEOUT_MS))) return { baseUrl: named.baseUrl, seed: named.seed };
+  for (const r of serverRecords(dataDir)) {
+    if (r.baseUrl === named?.baseUrl || !alive(r.pid)) continue;
+    if (await health(r.baseUrl, HEALTH_TIMEOUT_MS)) return { baseUrl: r.baseUrl, seed: r.seed };
   }
-  if (!baseUrl) return undefined;
-  return (await health(baseUrl, HEALTH_TIMEOUT_MS)) ? { baseUrl, seed } : undefined;
+  return undefined;
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {

@@ -7,19 +7,17 @@
 // included): nothing stale is ever left to clean up, and two servers started at the same moment
 // cannot both win.
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxFileError, secureDbFiles } from './files';
+import { alive, parseRecord, serverRecords } from './records';
 
 const LOCK_FILE = 'server.lock';
 
-/** Who serves the data dir, as server.json says (best effort). */
+/** Who serves the data dir, as server.json says, else another server's record (best effort): a running process. */
 function holder(dataDir: string): string {
-  try {
-    const j = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { baseUrl?: unknown; pid?: unknown };
-    if (typeof j.baseUrl === 'string' && Number.isSafeInteger(j.pid) && j.pid !== process.pid) return ` at ${j.baseUrl} (pid ${j.pid})`;
-  } catch {
-    // starting, or gone
+  const named = parseRecord(join(dataDir, 'server.json'));
+  for (const r of [...(named ? [named] : []), ...serverRecords(dataDir)]) {
+    if (r.pid !== undefined && r.pid !== process.pid && alive(r.pid)) return ` at ${r.baseUrl} (pid ${r.pid})`;
   }
   return '';
 }

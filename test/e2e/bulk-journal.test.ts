@@ -186,6 +186,8 @@ describe('playlist apply: a journal path that cannot be used', () => {
       }
     }
     expect(existsSync(join(d, 'nowhere'))).toBe(false);
+    // a refused path leaves no lock folder beside it
+    expect(existsSync(`${dangling}.lock`)).toBe(false);
     expect(await allPlaylists(run)).toEqual(before);
   }, 60_000);
 
@@ -208,6 +210,8 @@ describe('playlist apply: a journal path that cannot be used', () => {
         expect(r.exitCode, r.stderr).toBe(2);
         expect(errors(r.stderr)).toBe(`mcat: ${journal} is not an mcat journal; refusing to replace it\nhint: give --journal a file of its own (a new name)\n`);
         expect(readFileSync(journal, 'utf8')).toBe(kept);
+        // nothing left beside it: the lock is not taken for a file that is not a journal
+        expect(existsSync(`${journal}.lock`)).toBe(false);
       }
     }
     expect(await allPlaylists(run)).toEqual(before);

@@ -63,6 +63,40 @@ describe('profiles saved by processes running at once', () => {
   }, 60_000);
 });
 
+describe('Ctrl-C while a save waits for another mcat\'s save', () => {
+  it('ends the run at once with exit 130, nothing written, the other process\'s lock left to it', async () => {
+    const home = tempHome();
+    const dir = join(home, '.config/mcat');
+    const first = await mcat(['auth', 'login', '--profile', 'a', '--base-url', 'https://api.example.com', '--no-verify', '--with-secrets-from-stdin'], { home, input: 'k\ns\n\n\n' });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const file = join(dir, 'config.json');
+    const saved = readFileSync(file, 'utf8');
+    // a live process (this test) holds the lock: a save waits up to 10 s for it
+    const lock = join(dir, 'config.json.lock');
+    const held = JSON.stringify({ pid: process.pid, token: 'held-by-the-test' }) + '\n';
+    writeFileSync(lock, held, { mode: 0o600 });
+    const runs: [string, string[], string | undefined][] = [
+      ['login', ['auth', 'login', '--profile', 'b', '--use', '--base-url', 'https://api.example.com', '--no-verify', '--with-secrets-from-stdin'], 'k\ns\n\n\n'],
+      ['logout', ['auth', 'logout', '--profile', 'a'], undefined],
+      ['use', ['profile', 'use', 'sandbox'], undefined],
+    ];
+    for (const [what, args, input] of runs) {
+      const child = spawnMcat(args, { home, ...(input !== undefined ? { input } : {}) });
+      // well into the wait (start-up takes a few hundred ms)
+      await new Promise((r) => setTimeout(r, 1500));
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      const r = await child;
+      expect(Date.now() - t0, what).toBeLessThan(2000);
+      expect(r.exitCode, `${what}: ${r.stderr}`).toBe(130);
+      expect(String(r.stderr)).toContain(`mcat: interrupted: nothing was saved to config file ${file} (another mcat process was changing it)\n`);
+      expect(readFileSync(file, 'utf8'), what).toBe(saved);
+      expect(readFileSync(lock, 'utf8'), what).toBe(held);
+      expect(readdirSync(dir).sort(), what).toEqual(['config.json', 'config.json.lock']);
+    }
+  }, 60_000);
+});
+
 describe('one input applied split two ways at the same moment', () => {
   it('`--shard 1/2` and an unsplit run started together: one is refused before it sends anything, no playlist is made twice', async () => {
     // latency keeps each run going while the other starts

@@ -2,7 +2,7 @@
 // default data dir, and the in-process sandbox an ordinary command starts (issue 11).
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, mcat, mcatEnv, NEEDS_SQLITE_IN_CLI, sqliteInCli, tempHome } from '../helpers/mcat';
@@ -140,6 +140,77 @@ describe('sandbox files from the command line', () => {
     // the lock went with the process: the seed can change now
     await whileServing(['--data', dir, '--seed', '2'], home, dir, () => expectPrivate(dir, ['server.json', 'server.lock']));
   }, 60_000);
+
+  it('two servers with one seed on one folder: whichever stops first, `sandbox info` and the default sandbox profile find the other; once both stop nothing is left', async () => {
+    const home = tempHome();
+    made.push(home);
+    const dir = join(home, 'sb');
+    const env = mcatEnv({ home, sandboxDir: dir }) as Record<string, string>;
+    const start = async () => {
+      const child = execa(process.execPath, [binPath, 'sandbox', 'start', '--port', '0', '--data', dir, '--seed', '1'], { env, reject: false, stdin: 'ignore' });
+      let err = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr!.on('data', (d) => {
+          err += d;
+          const m = /listening on (http:\/\/\S+)/.exec(err);
+          if (m) resolve(m[1]);
+        });
+        child.on('exit', () => reject(new Error(err)));
+      });
+      return { child, url };
+    };
+    const found = async () => {
+      const info = await mcat(['sandbox', 'info', '--json'], { home, sandboxDir: dir });
+      expect(info.exitCode, info.stderr).toBe(0);
+      const r = await mcat(['playlist', 'list', '-o', 'json'], { home, sandboxDir: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const used = /using the built-in sandbox(?: \(demo data\))? at (http:\/\/\S+)/.exec(r.stderr)?.[1];
+      return { info: JSON.parse(info.stdout).baseUrl as string | undefined, used };
+    };
+    // the older one goes on serving when the newer one (named by server.json) stops, and the other way round
+    for (const stopNewer of [true, false]) {
+      const a = await start();
+      const b = await start();
+      try {
+        expect(JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8')).baseUrl).toBe(b.url);
+        const [stop, keep] = stopNewer ? [b, a] : [a, b];
+        stop.child.kill('SIGTERM');
+        await stop.child;
+        expect(await found()).toEqual({ info: keep.url, used: keep.url });
+        expect(JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8')).baseUrl).toBe(keep.url);
+        keep.child.kill('SIGTERM');
+        await keep.child;
+        expect(existsSync(join(dir, 'server.json'))).toBe(false);
+        expect(readdirSync(dir).filter((n) => /^server\..*json$/.test(n))).toEqual([]);
+      } finally {
+        a.child.kill('SIGKILL');
+        b.child.kill('SIGKILL');
+        await Promise.all([a.child, b.child]);
+      }
+    }
+    // a server killed outright (its record left behind): the other is still found, and the next start tidies the record
+    const a = await start();
+    const b = await start();
+    try {
+      b.child.kill('SIGKILL');
+      await b.child;
+      expect(await found()).toEqual({ info: a.url, used: a.url });
+      // another seed is refused naming the server still running, not the killed one server.json names
+      const r = await mcat(['sandbox', 'start', '--port', '0', '--data', dir, '--seed', '2'], { home, sandboxDir: dir, timeout: 10_000 });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`mcat: sandbox data directory ${dir} is in use by another sandbox server at ${a.url} (pid ${a.child.pid}): seed 2 would re-initialise its data`);
+    } finally {
+      a.child.kill('SIGTERM');
+      await a.child;
+    }
+    const c = await start();
+    try {
+      expect(readdirSync(dir).filter((n) => /^server\.[0-9]+\.[0-9]+\.json$/.test(n))).toEqual([`server.${c.child.pid}.${new URL(c.url).port}.json`]);
+    } finally {
+      c.child.kill('SIGTERM');
+      await c.child;
+    }
+  }, 90_000);
 
   it('a symlink at --log: one line naming it, and a hint about the log (not the data dir)', async () => {
     const home = tempHome();

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JournalLock } from '../../../src/bulk/lock';
+import { JournalLock, lockHolder } from '../../../src/bulk/lock';
 
 let dir: string;
 beforeEach(() => {
@@ -191,4 +191,67 @@ describe('journal lock', () => {
     const winner = won[0].slice(4);
     for (const l of lines.filter((x) => !x.startsWith('won '))) expect(l).toBe(`refused the journal ${j} is in use by another mcat run (pid ${winner})`);
   }, 30_000);
+});
+
+describe('journal lock: its folder moved away while it is being taken (a prune removing a lock with no journal)', () => {
+  it('a new folder is made and the lock taken there; nothing is written into the moved one', () => {
+    const j = path.join(dir, 'j');
+    plant(j, 1, { free: true });
+    const aside = path.join(dir, 'aside');
+    let moves = 0;
+    const l = JournalLock.acquire(j, {
+      beforeClaim: () => {
+        if (moves++ === 0) fs.renameSync(`${j}.lock`, aside);
+      },
+    });
+    expect(moves).toBe(2);
+    expect(fs.readdirSync(`${j}.lock`)).toEqual([String(l.gen)]);
+    expect(l.gen).toBe(1);
+    expect(fs.readdirSync(aside).filter((n) => !n.startsWith('.tmp-'))).toEqual(['1']);
+    l.release();
+  });
+
+  it('abandon lets go without writing: a folder of that name made since is left as it is', () => {
+    const j = path.join(dir, 'j');
+    const l = JournalLock.acquire(j);
+    fs.renameSync(`${j}.lock`, path.join(dir, 'gone'));
+    l.abandon();
+    expect(fs.existsSync(`${j}.lock`)).toBe(false);
+    // this process no longer holds it: a new lock is taken at once
+    const m = JournalLock.acquire(j);
+    expect(m.gen).toBe(1);
+    m.release();
+  });
+});
+
+describe.skipIf(!hasProc)('journal lock: a prune\'s claim (held for a moment to remove a lock folder with no journal)', () => {
+  it('is not reported as a run holding the lock, and a run waits for it to go instead of being refused', () => {
+    const j = path.join(dir, 'j');
+    // a prune process that ends by itself in 300 ms
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { stdio: 'ignore' });
+    try {
+      plant(j, 1, { pid: child.pid, start: procStart(child.pid!), boot: bootId(), host: os.hostname(), token: 'p', prune: true });
+      expect(lockHolder(j)).toBeUndefined();
+      const t0 = Date.now();
+      const l = JournalLock.acquire(j);
+      expect(Date.now() - t0).toBeGreaterThan(100);
+      expect(l.tookOverFrom).toEqual({ pid: child.pid, host: os.hostname() });
+      l.release();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('a prune never waits for another prune, and its own claim says it is one', () => {
+    const j = path.join(dir, 'j');
+    plant(j, 1, { pid: process.ppid, host: os.hostname(), token: 'p', prune: true });
+    const t0 = Date.now();
+    expect(() => JournalLock.acquire(j, { prune: true })).toThrow(/is in use by another mcat run/);
+    expect(Date.now() - t0).toBeLessThan(500);
+    const k = path.join(dir, 'k');
+    const l = JournalLock.acquire(k, { prune: true });
+    expect(JSON.parse(fs.readFileSync(path.join(`${k}.lock`, String(l.gen)), 'utf8')).prune).toBe(true);
+    expect(lockHolder(k)).toBeUndefined();
+    l.release();
+  });
 });

@@ -1,8 +1,9 @@
 // Pruning old journals of finished runs from mcat's journal folder (src/bulk/prune.ts).
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { endedClean, pruneJournals } from '../../../src/bulk/prune';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -75,5 +76,50 @@ describe('endedClean', () => {
     expect(endedClean(`${end(1, 0)}\n${done(1)}\n`)).toBe(false);
     expect(endedClean(`${end(1, 0).slice(0, 30)}`)).toBe(false);
     expect(endedClean('')).toBe(false);
+  });
+});
+
+describe('pruneJournals: lock folders with no journal (a prune killed between its two removals)', () => {
+  /** A lock folder holding one claim, with no journal beside it. */
+  function orphan(dir: string, name: string, claim: object): string {
+    const lock = join(dir, `${name}.lock`);
+    mkdirSync(lock, { mode: 0o700 });
+    writeFileSync(join(lock, '3'), JSON.stringify(claim) + '\n', { mode: 0o600 });
+    return lock;
+  }
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+  it('removes those whose lock is released or whose process is gone; keeps a live run\'s, another host\'s, the kept journal\'s and any beside a journal', () => {
+    const d = folder();
+    orphan(d, 'released.journal', { free: true });
+    orphan(d, 'dead.journal', { pid: deadPid(), host: hostname(), token: 'x' });
+    // a live process (this test's parent) holds it: never removed, its claim untouched
+    const live = orphan(d, 'live.journal', { pid: process.ppid, host: hostname(), token: 'y' });
+    const remote = orphan(d, 'remote.journal', { pid: deadPid(), host: 'another-host.example', token: 'z' });
+    const kept = orphan(d, 'current.journal', { free: true });
+    journal(d, 'recent.journal', [header(1), done(1), end(1, 0)], 1, true);
+    // what a prune killed after moving a folder aside leaves: removed once its process is gone
+    mkdirSync(join(d, `.gone.journal.lock.pruned-${deadPid()}-0123456789abcdef`), { mode: 0o700 });
+    const busy = join(d, `.busy.journal.lock.pruned-${process.ppid}-0123456789abcdef`);
+    mkdirSync(busy, { mode: 0o700 });
+    expect(pruneJournals(d, { now, keep: join(d, 'current.journal') })).toEqual([]);
+    expect(readdirSync(d).sort()).toEqual(
+      [`.busy.journal.lock.pruned-${process.ppid}-0123456789abcdef`, 'current.journal.lock', 'live.journal.lock', 'recent.journal', 'recent.journal.lock', 'remote.journal.lock'].sort(),
+    );
+    expect(readdirSync(live)).toEqual(['3']);
+    expect(JSON.parse(readFileSync(join(live, '3'), 'utf8')).pid).toBe(process.ppid);
+    expect(readdirSync(remote)).toEqual(['3']);
+    expect(readdirSync(kept)).toEqual(['3']);
+    expect(existsSync(busy)).toBe(true);
+  });
+
+  it('never follows a link named like a lock folder', () => {
+    const d = folder();
+    const outside = folder();
+    orphan(outside, 'x.journal', { free: true });
+    symlinkSync(join(outside, 'x.journal.lock'), join(d, 'x.journal.lock'));
+    pruneJournals(d, { now });
+    expect(readdirSync(join(outside, 'x.journal.lock'))).toEqual(['3']);
+    expect(readdirSync(d)).toEqual(['x.journal.lock']);
   });
 });

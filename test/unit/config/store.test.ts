@@ -59,16 +59,16 @@ describe('openStore', () => {
     const old = process.umask(0o000);
     try {
       const store = await openStore(env);
-      store.setProfile('live', secretProfile);
+      await store.setProfile('live', secretProfile);
       expect(mode(store.path)).toBe(0o600);
       chmodSync(store.path, 0o644);
-      store.use('live');
+      await store.use('live');
       expect(mode(store.path)).toBe(0o600);
       chmodSync(store.path, 0o666);
-      store.setProfile('other', { baseUrl: 'https://o.example.com' });
+      await store.setProfile('other', { baseUrl: 'https://o.example.com' });
       expect(mode(store.path)).toBe(0o600);
       chmodSync(store.path, 0o640);
-      expect(store.removeProfile('other')).toBe(true);
+      expect(await store.removeProfile('other')).toBe(true);
       expect(mode(store.path)).toBe(0o600);
       // a second process opening the same file sees the saved state
       const again = await openStore(env);
@@ -81,35 +81,35 @@ describe('openStore', () => {
 
   it('setProfile drops empty values; use/removeProfile keep current consistent', async () => {
     const store = await openStore(env);
-    store.setProfile('a', { baseUrl: 'https://a.example.com', token: '', tokenSecret: '' });
+    await store.setProfile('a', { baseUrl: 'https://a.example.com', token: '', tokenSecret: '' });
     expect(store.snapshot().profiles.a).toEqual({ baseUrl: 'https://a.example.com' });
     expect(store.current()).toBeUndefined();
-    store.use('a');
+    await store.use('a');
     expect(store.current()).toBe('a');
-    expect(() => store.use('nope')).toThrow(InputError);
-    store.use('sandbox');
+    await expect(store.use('nope')).rejects.toThrow(InputError);
+    await store.use('sandbox');
     expect(store.current()).toBeUndefined();
-    store.use('a');
-    expect(store.removeProfile('a')).toBe(true);
+    await store.use('a');
+    expect(await store.removeProfile('a')).toBe(true);
     expect(store.current()).toBeUndefined();
-    expect(store.removeProfile('a')).toBe(false);
+    expect(await store.removeProfile('a')).toBe(false);
     expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: {} });
   });
 
   it('rejects bad profile names', async () => {
     const store = await openStore(env);
     for (const bad of ['', 'a b', 'a.b', 'x'.repeat(41), '../x']) {
-      expect(() => store.setProfile(bad, {}), bad).toThrow(/invalid profile name/);
+      await expect(store.setProfile(bad, {}), bad).rejects.toThrow(/invalid profile name/);
     }
-    store.setProfile('ok_Name-1', {});
+    await store.setProfile('ok_Name-1', {});
     expect(Object.keys(store.snapshot().profiles)).toEqual(['ok_Name-1']);
   });
 
   it('keeps profiles saved by another process in the meantime', async () => {
     const a = await openStore(env);
     const b = await openStore(env);
-    a.setProfile('one', { baseUrl: 'https://1.example.com' });
-    b.setProfile('two', { baseUrl: 'https://2.example.com' });
+    await a.setProfile('one', { baseUrl: 'https://1.example.com' });
+    await b.setProfile('two', { baseUrl: 'https://2.example.com' });
     expect(Object.keys((await openStore(env)).snapshot().profiles).sort()).toEqual(['one', 'two']);
   });
 
@@ -121,7 +121,7 @@ describe('openStore', () => {
     writeFileSync(join(dir, 'config.json.tmp-x'), 'not conf\'s');
     symlinkSync(victim, join(dir, 'config.json.tmp-17327612340badf0'));
     const store = await openStore(env);
-    store.setProfile('a', secretProfile);
+    await store.setProfile('a', secretProfile);
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-17327612340badf0', 'config.json.tmp-x']);
     expect(readFileSync(victim, 'utf8')).toBe('keep');
   });
@@ -159,7 +159,7 @@ describe('openStore', () => {
   it('a failed write is a one-line error naming the file', async () => {
     writeFileSync(join(root, 'blocker'), 'x');
     const store = await openStore({ MCAT_CONFIG_DIR: join(root, 'blocker', 'sub') });
-    expect(() => store.setProfile('a', {})).toThrow(/cannot write config file .*blocker\/sub\/config\.json: a part of the path is not a directory/);
+    await expect(store.setProfile('a', {})).rejects.toThrow(/cannot write config file .*blocker\/sub\/config\.json: a part of the path is not a directory/);
   });
 
   // a full disk: a small tmpfs, where this machine lets the tests mount one (root on Linux)
@@ -181,7 +181,7 @@ describe('openStore', () => {
     try {
       const env = { MCAT_CONFIG_DIR: join(disk, 'conf'), HOME: root };
       const store = await openStore(env);
-      store.setProfile('kept', { consumerKey: 'k' });
+      await store.setProfile('kept', { consumerKey: 'k' });
       const before = readFileSync(join(disk, 'conf', 'config.json'), 'utf8');
       // fill what is left
       try {
@@ -190,9 +190,9 @@ describe('openStore', () => {
         // full
       }
       const again = await openStore(env);
-      const err = (() => {
+      const err = await (async () => {
         try {
-          again.setProfile('big', { consumerKey: 'k'.repeat(20_000) });
+          await again.setProfile('big', { consumerKey: 'k'.repeat(20_000) });
         } catch (e) {
           return e as McatError;
         }
@@ -205,7 +205,7 @@ describe('openStore', () => {
       // the disk has room again: the next save is not held up
       rmSync(join(disk, 'fill'));
       const t0 = Date.now();
-      again.setProfile('next', { consumerKey: 'k' });
+      await again.setProfile('next', { consumerKey: 'k' });
       expect(Date.now() - t0).toBeLessThan(1000);
       expect(Object.keys((await openStore(env)).snapshot().profiles).sort()).toEqual(['kept', 'next']);
     } finally {
@@ -221,9 +221,9 @@ describe('openStore', () => {
     writeFileSync(target, text, { mode: 0o644 });
     symlinkSync(target, file);
     const store = await openStore(env);
-    const err = (() => {
+    const err = await (async () => {
       try {
-        store.setProfile('live', secretProfile);
+        await store.setProfile('live', secretProfile);
       } catch (e) {
         return e;
       }
@@ -237,7 +237,7 @@ describe('openStore', () => {
     expect(readlinkSync(file)).toBe(target);
     // a dangling link too: nothing is created where it points
     rmSync(target);
-    expect(() => store.setProfile('live', secretProfile)).toThrow(/it is a symbolic link/);
+    await expect(store.setProfile('live', secretProfile)).rejects.toThrow(/it is a symbolic link/);
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
@@ -246,7 +246,7 @@ describe('openStore', () => {
     mkdirSync(dir, { recursive: true, mode: 0o755 });
     chmodSync(dir, 0o755);
     const store = await openStore(env);
-    store.setProfile('live', secretProfile);
+    await store.setProfile('live', secretProfile);
     expect(mode(dir)).toBe(0o700);
     expect(mode(store.path)).toBe(0o600);
   });
@@ -255,7 +255,7 @@ describe('openStore', () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chownSync(dir, 65534, 65534);
     const store = await openStore(env);
-    expect(() => store.setProfile('live', secretProfile)).toThrow(`cannot write config file ${join(dir, 'config.json')}: its folder ${dir} belongs to another user`);
+    await expect(store.setProfile('live', secretProfile)).rejects.toThrow(`cannot write config file ${join(dir, 'config.json')}: its folder ${dir} belongs to another user`);
     expect(readdirSync(dir)).toEqual([]);
     expect(lstatSync(dir).uid).toBe(65534);
   });

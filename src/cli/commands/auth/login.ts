@@ -7,7 +7,7 @@ import { ENV, envValue, SANDBOX_PROFILE, type Profile } from '../../../config/se
 import { checkProfileName, openStore } from '../../../config/store';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, MAX_TIMER_MS, notice, say } from '../../context';
-import { onCleanup } from '../../lifecycle';
+import { interruptSignal, onCleanup } from '../../lifecycle';
 import { checkText } from '../../views/profiles';
 
 export interface LoginFlags {
@@ -99,7 +99,7 @@ function loginProfileName(ctx: CommandContext): string {
 async function runLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
   const g = ctx.globals;
   const name = loginProfileName(ctx);
-  const store = await openStore(ctx.env);
+  const store = await openStore(ctx.env, { signal: interruptSignal });
   const existing: Profile = store.snapshot().profiles[name] ?? {};
   const interactive = !flags.withSecretsFromStdin && Boolean(ctx.io.stdin.isTTY) && Boolean(ctx.io.stderr.isTTY);
   if (!flags.withSecretsFromStdin && !interactive) {
@@ -141,11 +141,12 @@ async function runLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
 
   const profile: Profile = { baseUrl, ...secrets, country, authIn, userId };
   if (flags.verify !== false) await verifyLogin(ctx, name, profile);
-  store.setProfile(name, profile);
+  // one save (the profile and, when asked or none is current, the selection): a Ctrl-C while it
+  // waits for another mcat's save changes nothing
+  const before = await store.setProfile(name, profile, flags.use ? 'always' : 'ifNone');
   notice(`mcat: saved profile '${name}' to ${store.path}`);
-  const wasCurrent = store.current() === name;
-  if (!wasCurrent && (flags.use || store.current() === undefined)) {
-    store.use(name);
+  const wasCurrent = before === name;
+  if (!wasCurrent && store.current() === name) {
     notice(`mcat: '${name}' is now the current profile`);
   } else if (!wasCurrent) {
     notice(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);

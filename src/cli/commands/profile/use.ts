@@ -4,6 +4,7 @@ import { ENV, envValue, SANDBOX_PROFILE } from '../../../config/settings';
 import { openStore } from '../../../config/store';
 import { defineCommand, type CommandContext } from '../../command';
 import { notice, say } from '../../context';
+import { interruptSignal } from '../../lifecycle';
 
 export default defineCommand<{ name: string }>({
   name: 'use',
@@ -14,7 +15,7 @@ export default defineCommand<{ name: string }>({
 });
 
 async function runProfileUse({ name }: { name: string }, ctx: CommandContext): Promise<void> {
-  const store = await openStore(ctx.env);
+  const store = await openStore(ctx.env, { signal: interruptSignal });
   const snap = store.snapshot();
   if (!Object.hasOwn(snap.profiles, name) && name !== SANDBOX_PROFILE) {
     const names = Object.keys(snap.profiles).sort();
@@ -23,7 +24,7 @@ async function runProfileUse({ name }: { name: string }, ctx: CommandContext): P
       `profiles: ${[SANDBOX_PROFILE, ...names].join(', ')}; create it with 'mcat auth login --profile ${name}'`,
     );
   }
-  store.use(name);
+  await store.use(name);
   if (store.current() === undefined) notice(`mcat: no current profile: the built-in ${SANDBOX_PROFILE} is used`);
   else notice(`mcat: '${name}' is now the current profile`);
   const env = envValue(ctx.env, ENV.profile);
