@@ -72,30 +72,38 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const limits = typeof opts.limits === 'string' || opts.limits === undefined ? parseLimits(opts.limits) : parseLimits(undefined, opts.limits);
   const { writePrivateFile } = await import('./files');
   const { RequestLog } = await import('./request-log');
-  const { Store } = await import('./store');
+  const { DB_FILE, Store } = await import('./store');
   const { DemoData } = await import('./demo-data');
   const { startServer } = await import('./server');
+  // Every path is checked (a planted symlink, another owner) before anything is opened through
+  // SQLite: a refusal names the path whatever the state of the native module.
+  const { secureDataDir, secureDbFiles } = await import('./files');
+  secureDataDir(opts.dataDir);
+  secureDbFiles(join(opts.dataDir, DB_FILE));
+  const log = opts.log !== undefined ? RequestLog.open(opts.log) : undefined;
   let share: import('./server-lock').DataDirShare | undefined;
-  if (opts.advertise !== false) {
-    // joined before the store is opened: its --seed may re-initialise the data under another server
-    const { secureDataDir } = await import('./files');
-    const { shareDataDir } = await import('./server-lock');
-    secureDataDir(opts.dataDir);
-    share = shareDataDir(opts.dataDir);
+  try {
+    if (opts.advertise !== false) {
+      // joined before the store is opened: its --seed may re-initialise the data under another server
+      const { shareDataDir } = await import('./server-lock');
+      share = shareDataDir(opts.dataDir);
+    }
+  } catch (e) {
+    log?.close();
+    throw e;
   }
   const unlock = () => share?.release();
   let store: import('./store').Store;
   try {
     store = Store.open(opts.dataDir, opts.seed, share ? { beforeReseed: (seed) => share.beforeReseed(seed) } : {});
   } catch (e) {
+    log?.close();
     unlock();
     throw e;
   }
   const demo = new DemoData(store.seed);
   let running;
-  let log: import('./request-log').RequestLog | undefined;
   try {
-    if (opts.log !== undefined) log = RequestLog.open(opts.log);
     running = await startServer({
       host: opts.host ?? '127.0.0.1',
       port: opts.port ?? 0,
@@ -166,7 +174,7 @@ export async function getSandboxInfo(dataDir: string, running?: RunningServer): 
   // SQLite module, which a CLI under another Node than the server's may not be able to load)
   let seed = running?.seed;
   if (seed === undefined) {
-    const { Store } = await import('./store');
+    const { DB_FILE, Store } = await import('./store');
     const store = Store.open(dataDir);
     seed = store.seed;
     store.close();
@@ -268,7 +276,7 @@ export async function runningSandbox(dataDir: string): Promise<RunningServer | u
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {
-  const { Store } = await import('./store');
+  const { DB_FILE, Store } = await import('./store');
   const store = Store.open(dataDir);
   try {
     store.reset();

@@ -87,7 +87,7 @@ describe('sandbox files from the command line', () => {
     expect(mode(victim)).toBe(0o644);
   }, 30_000);
 
-  it('a second server with another --seed on a data dir in use: refused (exit 2, one line naming the first), the data it serves untouched; once that server is killed the seed can change', async () => {
+  it.skipIf(!sqliteInCli)(`a second server with another --seed on a data dir in use: refused (exit 2, one line naming the first), the data it serves untouched; once that server is killed the seed can change${sqliteInCli ? '' : ` (skipped: ${NEEDS_SQLITE_IN_CLI})`}`, async () => {
     const home = tempHome();
     made.push(home);
     const dir = join(home, 'sb');
@@ -141,7 +141,7 @@ describe('sandbox files from the command line', () => {
     await whileServing(['--data', dir, '--seed', '2'], home, dir, () => expectPrivate(dir, ['server.json', 'server.lock']));
   }, 60_000);
 
-  it('two servers with one seed on one folder: whichever stops first, `sandbox info` and the default sandbox profile find the other; once both stop nothing is left', async () => {
+  it.skipIf(!sqliteInCli)('two servers with one seed on one folder: whichever stops first, `sandbox info` and the default sandbox profile find the other; once both stop nothing is left' + (sqliteInCli ? '' : ` (skipped: ${NEEDS_SQLITE_IN_CLI})`), async () => {
     const home = tempHome();
     made.push(home);
     const dir = join(home, 'sb');
