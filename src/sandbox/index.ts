@@ -174,7 +174,7 @@ export async function getSandboxInfo(dataDir: string, running?: RunningServer): 
   // SQLite module, which a CLI under another Node than the server's may not be able to load)
   let seed = running?.seed;
   if (seed === undefined) {
-    const { DB_FILE, Store } = await import('./store');
+    const { Store } = await import('./store');
     const store = Store.open(dataDir);
     seed = store.seed;
     store.close();
@@ -276,7 +276,7 @@ export async function runningSandbox(dataDir: string): Promise<RunningServer | u
 }
 
 export async function resetSandbox(dataDir: string): Promise<void> {
-  const { DB_FILE, Store } = await import('./store');
+  const { Store } = await import('./store');
   const store = Store.open(dataDir);
   try {
     store.reset();
