@@ -327,6 +327,7 @@ async function lockerRows(table, sb) {
   const env = { ...envFor(sb, sb.info.examples.bigLockerUser), ...NO_CA };
   const ndjson = [];
   const tables = [];
+  const floors = [];
   let tablePeak = 0;
   let lines = 0;
   let tableError;
@@ -340,6 +341,8 @@ async function lockerRows(table, sb) {
     ndjson.push(r.ms);
     peak = Math.max(peak, r.peakMb);
     lines = r.lines;
+    // the floor: the same walk in a bare Node script (bench/floors/locker.cjs), run by run with mcat's
+    floors.push((await mustRun(node, [join(root, 'bench/floors/locker.cjs')], { env, lines })).ms);
     if (tableError) continue;
     try {
       // COLUMNS: the width a terminal would give (the table streams through the same renderer)
@@ -358,6 +361,13 @@ async function lockerRows(table, sb) {
     value: median(ndjson),
     unit: 'ms',
     goal: 'lockerTime',
+  });
+  table.record({
+    name: 'locker --all -o ndjson, 20,000 releases: time, beside the floor (median of 3)',
+    note: 'the floor: the same walk in a bare Node script (bench/floors/locker.cjs: 4 pages in flight, JSON.parse, one JSON.stringify line a release), one thread, nothing checked or cleaned',
+    value: median(ndjson),
+    unit: 'ms',
+    baseline: { name: 'a bare Node script', value: median(floors) },
   });
   table.record({ name: 'locker --all -o ndjson, 20,000 releases: peak memory', value: peak, unit: 'MB', baseline: { name: 'node -e 0', value: base.peakMb }, goal: 'lockerMemory' });
   const tableName = 'locker --all -o table, 20,000 releases (median of 3)';
@@ -438,9 +448,12 @@ async function bulkRows(table, withCa) {
     // for, long running, never is. That apply is run and shown beside the figure, not counted.
     const warm = await mustRun(node, [bin, 'playlist', 'apply', file, '--journal', join(work, 'j0')], { env, usage: true });
     const runs = [];
+    const floors = [];
     let sepMs = 0;
     for (let i = 0; i < BULK_RUNS; i++) {
       runs.push(await mustRun(node, [bin, 'playlist', 'apply', file, '--journal', join(work, `j1-${i}`)], { env, usage: true }));
+      // the floor: the same replaces in a bare Node script (bench/floors/bulk.cjs), run by run with mcat's
+      floors.push(await mustRun(node, [join(root, 'bench/floors/bulk.cjs'), file], { env, usage: true }));
       sepMs += await separateMs(env, Math.round((100 * i) / BULK_RUNS), Math.round((100 * (i + 1)) / BULK_RUNS));
     }
     const rates = runs.map((r) => 1000 / (r.ms / 1000));
@@ -460,6 +473,21 @@ async function bulkRows(table, withCa) {
     table.record({ name: `bulk apply, 1,000 replaces: rate${runsNote}`, value: rate, unit: 'edits/s', baseline: { name: '100 separate mcat playlist replace', value: sepRate }, goal: 'bulkVsSeparate' });
     table.record({ name: `bulk apply, 1,000 replaces: rate${runsNote}`, value: rate, unit: 'edits/s', baseline: { name: 'the same apply at --concurrency 1', value: 1000 / (one.ms / 1000) } });
     table.record({ name: `bulk apply: mcat CPU (user + system) per edit${runsNote}`, value: median(cpus), unit: 'ms', goal: 'bulkCpu' });
+    // the floor: the same replaces in a bare Node script, nothing checked, journaled, paced or retried
+    const floorNote = 'the floor: the same replaces in a bare Node script (bench/floors/bulk.cjs: http.request, 64 in flight, JSON.parse of each answer), nothing checked, journaled, paced or retried';
+    table.record({
+      name: `bulk apply, 1,000 replaces: rate, beside the floor${runsNote}`,
+      note: floorNote,
+      value: rate,
+      unit: 'edits/s',
+      baseline: { name: 'a bare Node script', value: median(floors.map((r) => 1000 / (r.ms / 1000))) },
+    });
+    table.record({
+      name: `bulk apply: mcat CPU (user + system) per edit, beside the floor${runsNote}`,
+      value: median(cpus),
+      unit: 'ms',
+      baseline: { name: 'the bare script', value: median(floors.map((r) => r.cpuMs / 1000)) },
+    });
     if (withCa) {
       // each separate invocation pays the CA bundle too: the same comparison with it
       const caEnv = envFor(lat);
