@@ -262,16 +262,41 @@ export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Ver
  * in both the query and the form once, with the query's value (the one the service uses: the
  * query wins); oauth-1.0a also reads a '+' in the query as itself, not as a space. A request
  * they signed is theirs as much as an RFC signer's is, so each reading is tried after the RFC's.
+ * Last, a pair sent twice with one value counts once: oauth-1.0a's authorize() returns the
+ * request's own parameters beside the protocol ones, and a caller that appends all of them to
+ * its URL sends those twice, signed once (twice the same value is one parameter here anyway).
  */
 function signerReadings(req: SignedRequestParts): [string, string][][] {
   const queries = [req.query];
   if (req.rawQuery?.includes('+')) queries.push(parseForm(req.rawQuery.replace(/\+/g, '%2B')));
   const out: [string, string][][] = [];
+  const add = (pairs: [string, string][]) => {
+    if (!out.some((o) => samePairs(o, pairs))) out.push(pairs);
+  };
   for (const query of queries) {
     const inQuery = new Set(query.map(([k]) => k));
     const form = req.form.filter(([k]) => k.startsWith('oauth_') || !inQuery.has(k));
-    if (query !== req.query) out.push(collectParams({ ...req, query }).basePairs);
-    if (form.length !== req.form.length) out.push(collectParams({ ...req, query, form }).basePairs);
+    for (const f of form.length !== req.form.length ? [req.form, form] : [req.form]) {
+      const pairs = collectParams({ ...req, query, form: f }).basePairs;
+      add(pairs);
+      add(unique(pairs));
+    }
   }
-  return out;
+  // the RFC's reading is tried first, not again
+  return out.filter((o) => !samePairs(o, collectParams(req).basePairs));
+}
+
+/** Pairs with each (name, value) once, in first-seen order. */
+function unique(pairs: [string, string][]): [string, string][] {
+  const seen = new Set<string>();
+  return pairs.filter(([k, v]) => {
+    const id = `${k}\u0000${v}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+function samePairs(a: [string, string][], b: [string, string][]): boolean {
+  return a.length === b.length && a.every(([k, v], i) => k === b[i][0] && v === b[i][1]);
 }

@@ -81,6 +81,24 @@ describe('requests signed by oauth-1.0a', () => {
     expect(same.status, same.text).toBe(200);
   });
 
+  it("authorize()'s result, which holds the request's own parameters too, appended to the query or sent as the form", async () => {
+    const oauth = new OAuth({ consumer: { key: w.locker.consumerKey, secret: w.locker.consumerSecret }, signature_method: 'HMAC-SHA1', hash_function: (b, k) => createHmac('sha1', k).update(b).digest('base64') });
+    const token = { key: w.locker.token!, secret: w.locker.tokenSecret! };
+    // the query transport: every pair of the result appended, so country and pageSize come twice
+    const url = `${w.sb.baseUrl}/1.2/user/locker?country=GB&pageSize=3`;
+    const u = new URL(url);
+    for (const [k, v] of Object.entries(oauth.authorize({ url, method: 'GET' }, token))) u.searchParams.append(k, String(v));
+    const got = await fetch(u, { headers: { accept: 'application/json' } });
+    expect(got.status, await got.clone().text()).toBe(200);
+    expect(((await got.json()) as any).locker.lockerReleases.pageSize).toBe(3);
+    // the form transport: the query's country comes again in the form
+    const post = `${w.sb.baseUrl}/1.2/playlists?country=GB`;
+    const form = new URLSearchParams(Object.entries(oauth.authorize({ url: post, method: 'POST', data: { name: 'From authorize' } }, token)).map(([k, v]): [string, string] => [k, String(v)]));
+    const made = await fetch(post, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString() });
+    expect(made.status, await made.clone().text()).toBe(201);
+    expect(((await made.json()) as any).playlist.name).toBe('From authorize');
+  });
+
   it('a changed value still fails: the readings tried are the signer’s, not any', async () => {
     const r = await send('GET', '/1.2/user/locker', w.locker, { query: { country: 'GB', sort: 'artistName asc' } });
     expect(r.status).toBe(200);
