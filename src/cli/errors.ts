@@ -147,6 +147,9 @@ function nativeModuleMismatch(err: unknown): err is Error {
 }
 
 export function formatError(err: unknown): string {
+  // `mcat api`'s non-2xx answer: said as the error its body stands for (code, reason), when it reads as one
+  const answer = err instanceof McatError && err.name === 'HttpStatusError' ? (err as McatError & { answer?: unknown }).answer : undefined;
+  if (answer instanceof McatError && answer.name !== 'HttpStatusError') return formatError(answer);
   let line: string;
   let hint: string | undefined;
   if (err instanceof ApiError) {

@@ -289,6 +289,16 @@ export class ApiClient {
     return res;
   }
 
+  /** The typed error a raw answer stands for, as requestRaw would have thrown it (undefined for one that reads as a success). */
+  async errorOf(res: RawResponse): Promise<Error | undefined> {
+    try {
+      await read(res, undefined);
+      return undefined;
+    } catch (err) {
+      return err as Error;
+    }
+  }
+
   /**
    * Status, headers and the body as a stream (media), for a 2xx answer; any other is read and
    * thrown. The stream fails with a typed error: TimeoutError ('stall' when no byte came for the

@@ -133,6 +133,8 @@ export interface SignedRequestParts {
   query: [string, string][];
   /** form body pairs (only for application/x-www-form-urlencoded bodies) */
   form: [string, string][];
+  /** the query as sent (after '?'), for the base strings of common signers' readings of it */
+  rawQuery?: string;
   authorization?: string;
 }
 
@@ -215,6 +217,9 @@ export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Ver
   const { oauth, basePairs, signature, conflict } = collectParams(req);
   const key = oauth.get('oauth_consumer_key');
   if (!key) throw new OAuthFailure('missing consumer key');
+  // a protocol parameter given twice with different values is refused as such, whether or not
+  // the first of the two names a known key or token
+  if (conflict) throw new OAuthFailure(INVALID_SIGNATURE);
   const consumerSecret = opts.consumerSecret(key);
   if (consumerSecret === undefined) throw new OAuthFailure('unknown consumer key');
   const token = oauth.get('oauth_token') || undefined;
@@ -226,7 +231,6 @@ export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Ver
   } else if (opts.requireToken) {
     throw new OAuthFailure(NO_USER_CREDENTIALS);
   }
-  if (conflict) throw new OAuthFailure(INVALID_SIGNATURE);
   if (signature === undefined) {
     if (opts.requireSignature) throw new OAuthFailure(INVALID_SIGNATURE);
     return { consumerKey: key, token, signed: false };
@@ -239,13 +243,60 @@ export function verifyRequest(req: SignedRequestParts, opts: VerifyOptions): Ver
   if (!/^\d+$/.test(tsText)) throw new OAuthFailure(INVALID_SIGNATURE);
   const nonce = oauth.get('oauth_nonce');
   if (!nonce) throw new OAuthFailure(INVALID_SIGNATURE);
-  const base = signatureBaseString(req.method, baseUri(req.scheme, req.host, req.path), basePairs);
-  const expected = hmacSha1Signature(base, consumerSecret, tokenSecret);
-  const a = Buffer.from(expected);
-  const b = Buffer.from(signature);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new OAuthFailure(INVALID_SIGNATURE);
+  const uri = baseUri(req.scheme, req.host, req.path);
+  const matches = (pairs: [string, string][]) => {
+    const a = Buffer.from(hmacSha1Signature(signatureBaseString(req.method, uri, pairs), consumerSecret, tokenSecret));
+    const b = Buffer.from(signature);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  if (!matches(basePairs) && !signerReadings(req).some(matches)) throw new OAuthFailure(INVALID_SIGNATURE);
   const ts = Number(tsText);
   if (Math.abs(opts.nowSeconds - ts) > TIMESTAMP_WINDOW_S) throw new OAuthFailure('stale timestamp');
   if (!opts.useNonce(key, nonce, ts)) throw new OAuthFailure('nonce already used');
   return { consumerKey: key, token, signed: true };
+}
+
+/**
+ * The base-string pairs of a request as widely used signers read it, where they differ from RFC
+ * 5849: the real service's official client (node-oauth) and oauth-1.0a sign a parameter that is
+ * in both the query and the form once, with the query's value (the one the service uses: the
+ * query wins); oauth-1.0a also reads a '+' in the query as itself, not as a space. A request
+ * they signed is theirs as much as an RFC signer's is, so each reading is tried after the RFC's.
+ * Last, a pair sent twice with one value counts once: oauth-1.0a's authorize() returns the
+ * request's own parameters beside the protocol ones, and a caller that appends all of them to
+ * its URL sends those twice, signed once (twice the same value is one parameter here anyway).
+ */
+function signerReadings(req: SignedRequestParts): [string, string][][] {
+  const queries = [req.query];
+  if (req.rawQuery?.includes('+')) queries.push(parseForm(req.rawQuery.replace(/\+/g, '%2B')));
+  const out: [string, string][][] = [];
+  const add = (pairs: [string, string][]) => {
+    if (!out.some((o) => samePairs(o, pairs))) out.push(pairs);
+  };
+  for (const query of queries) {
+    const inQuery = new Set(query.map(([k]) => k));
+    const form = req.form.filter(([k]) => k.startsWith('oauth_') || !inQuery.has(k));
+    for (const f of form.length !== req.form.length ? [req.form, form] : [req.form]) {
+      const pairs = collectParams({ ...req, query, form: f }).basePairs;
+      add(pairs);
+      add(unique(pairs));
+    }
+  }
+  // the RFC's reading is tried first, not again
+  return out.filter((o) => !samePairs(o, collectParams(req).basePairs));
+}
+
+/** Pairs with each (name, value) once, in first-seen order. */
+function unique(pairs: [string, string][]): [string, string][] {
+  const seen = new Set<string>();
+  return pairs.filter(([k, v]) => {
+    const id = `${k}\u0000${v}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+function samePairs(a: [string, string][], b: [string, string][]): boolean {
+  return a.length === b.length && a.every(([k, v], i) => k === b[i][0] && v === b[i][1]);
 }

@@ -65,6 +65,8 @@ export interface Ctx {
   path: string;
   /** query pairs, form-decoded, names as sent */
   query: [string, string][];
+  /** the query as sent, after '?' ('' for none) */
+  rawQuery: string;
   rawBody: Buffer;
   contentType: string;
   /** form body pairs when the body is application/x-www-form-urlencoded */
@@ -100,6 +102,7 @@ export function makeCtx(req: IncomingMessage, rawBody: Buffer, env: CtxEnv, fall
     method: (req.method ?? 'GET').toUpperCase(),
     path,
     query,
+    rawQuery: qi < 0 ? '' : url.slice(qi + 1),
     rawBody,
     contentType,
     form,
@@ -205,6 +208,7 @@ export function authenticate(ctx: Ctx, opts: { user: boolean }): AuthOk {
       path: ctx.path,
       query: ctx.query,
       form: ctx.form,
+      rawQuery: ctx.rawQuery,
       authorization: ctx.req.headers.authorization,
     },
     {

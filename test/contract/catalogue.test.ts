@@ -87,6 +87,17 @@ describe('release details in batch (5)', () => {
     expect(badUsage.body.error.code).toBe(1002);
   });
 
+  it('an id past 32 bits is 1002 like any malformed id (not an itemId the caller never sent); 2147483647 is an id', async () => {
+    const id = w.sb.info.examples.releaseIds[0];
+    for (const big of ['2147483648', '99999999999999999999']) {
+      const r = await batch({ releaseIds: `${id},${big}`, showErrors: 'true' });
+      expect([r.status, r.body.error?.code], r.text).toEqual([400, 1002]);
+    }
+    const max = await batch({ releaseIds: `${id},2147483647`, showErrors: 'true' });
+    expect(max.status).toBe(200);
+    expect(max.body.items.errors).toEqual([{ itemId: 2147483647, code: 2001, errorMessage: 'Release not found' }]);
+  });
+
   it('type filter, package filter (only with download) and image size', async () => {
     const ids = w.sb.info.examples.releaseIds;
     const all = await batch({ releaseIds: ids.join(',') });

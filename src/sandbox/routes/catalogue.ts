@@ -173,7 +173,9 @@ function readBatch(ctx: Ctx): { o: ReadOpts; releases: ReleaseData[]; errors: Ba
   if (parts.length > MAX_BATCH_IDS) throw new ApiFail(1003, `Too many release ids: at most ${MAX_BATCH_IDS} per call`);
   const ids = parts.map((p) => {
     const v = p.trim();
-    if (!/^\d+$/.test(v) || Number(v) < 1) throw new ApiFail(1002, 'Invalid value for releaseIds: a comma-separated list of release ids is required');
+    // ids are 32-bit, as everywhere else (artistId, releaseId, trackId): a longer number is not
+    // an id, and past 2^53 it could not even be named back exactly in errors[].itemId
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 2147483647) throw new ApiFail(1002, 'Invalid value for releaseIds: a comma-separated list of release ids is required');
     return Number(v);
   });
   const showErrors = (param(ctx, 'showErrors') ?? '').trim().toLowerCase() === 'true';

@@ -11,9 +11,17 @@ import type { ApiFlags } from './index';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 type Method = (typeof METHODS)[number];
 
+/**
+ * A non-2xx answer, its body already printed. `answer`: the typed error the body stands for (an
+ * API error with its code, an OAuth refusal), which the message line is made from; the exit code
+ * stays the status's (4 for 401 and 403, else 1), as the help says.
+ */
 export class HttpStatusError extends McatError {
   override name = 'HttpStatusError';
-  constructor(readonly httpStatus: number) {
+  constructor(
+    readonly httpStatus: number,
+    readonly answer?: Error,
+  ) {
     super(`the API answered HTTP ${httpStatus}`);
   }
 }
@@ -107,5 +115,5 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
     const { redirectError } = await import('../../../client/interpret');
     throw redirectError(res.status, res.headers, res.url);
   }
-  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status);
+  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status, await s.client.errorOf(res));
 }

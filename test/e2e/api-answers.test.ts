@@ -1,0 +1,58 @@
+// `mcat api` prints a refused answer's body as received, and says what it was on stderr in the
+// one line every other command uses: the API code and the HTTP status (1002, 1003, 2002 in JSON
+// and XML, the service's OAuth refusal, the media endpoint's HTML page), exit 4 for 401 and 403,
+// 1 for the rest.
+import { describe, expect, it } from 'vitest';
+import { sandboxForFile } from '../helpers/file-sandbox';
+
+const file = sandboxForFile();
+// -q: the sandbox label is not said, errors still are
+const run = (args: string[]) => file.run(['-q', ...args]);
+
+describe('mcat api: a refused answer is said with its code', () => {
+  it('an API error in JSON or XML: the message, the code and the status; the body on stdout', async () => {
+    for (const xml of [false, true]) {
+      const r = await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=1,abc', '-f', 'usageTypes=download', ...(xml ? ['--xml'] : [])]);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stdout).toContain(xml ? '<error code="1002">' : '"code":1002');
+      expect(r.stderr.trim()).toMatch(/^mcat: Invalid value for releaseIds[^\n]* \(1002, HTTP 400\)$/);
+    }
+    const page = await run(['api', 'GET', '/1.2/user/playlists', '-f', 'pageSize=501']);
+    expect([page.exitCode, page.stderr.trim()]).toEqual([1, expect.stringMatching(/^mcat: [^\n]*out of range[^\n]* \(1003, HTTP 400\)$/)]);
+  });
+
+  it('a country the key is not entitled to: 2002, HTTP 403, exit 4', async () => {
+    const r = await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=100001', '-f', 'usageTypes=download', '-f', 'country=JP']);
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stderr.trim()).toMatch(/^mcat: [^\n]*country JP \(2002, HTTP 403\)$/);
+  });
+
+  it("the service's OAuth refusal: its reason, HTTP 401, exit 4, one hint", async () => {
+    const r = await run(['api', 'GET', '/1.2/user/locker', '--consumer-only']);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout.trim()).toBe('OAuth authentication error: Not authorised - no user credentials provided');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toBe('mcat: authentication failed: Not authorised - no user credentials provided (HTTP 401)');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^hint: /);
+  });
+
+  it("the media endpoint's HTML page: its title and the status", async () => {
+    const zero = await zeroTrack();
+    expect(zero).toBeDefined();
+    const r = await run(['api', 'GET', `/media/download/${zero}`]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toMatch(/<html/);
+    expect(r.stderr.trim()).toMatch(/^mcat: [^\n]*No downloads left for this track \(HTTP 403\)$/);
+  });
+});
+
+/** A track of the locker user's with no downloads left (the sandbox seeds one). */
+async function zeroTrack(): Promise<number | undefined> {
+  for (let page = 1; page < 10; page++) {
+    const r = await run(['api', 'GET', '/1.2/user/locker', '-f', 'pageSize=50', '-f', `page=${page}`, '--jq', '[.locker.lockerReleases.lockerRelease[] | select(.available) | .lockerTracks.lockerTrack[] | select(.remainingDownloads == 0) | .track.id][0]']);
+    const id = r.stdout.trim();
+    if (id && id !== 'null') return Number(id);
+  }
+  return undefined;
+}
