@@ -69,7 +69,7 @@ function accessDenied(err: AuthError): { line: string; hint: string } | undefine
   const wanted = scope.requestedUser && scope.requestedUser !== scope.tokenUser ? scope.requestedUser : undefined;
   const line = wanted
     ? `the token in use${from} is ${holder}, not user ${wanted}'s: the credentials are fine, the data is another user's${status}`
-    : `access denied: this is not the data of the token's user${scope.tokenUser ? ` (user ${scope.tokenUser}${from})` : from}; the credentials are fine${status}`;
+    : `access denied: this is not the data of the token's user${scope.tokenUser ? ` (user ${scope.tokenUser}${scope.tokenFrom ? `, from ${scope.tokenFrom}` : ''})` : from}; the credentials are fine${status}`;
   const who = wanted ?? 'ID';
   const tokens = scope.sandbox ? "; the sandbox's tokens: 'mcat sandbox info'" : '';
   const hint = `for user ${who}'s data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or --user-token-from-stdin${tokens}`;

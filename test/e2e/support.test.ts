@@ -237,7 +237,7 @@ describe.skipIf(!hasCommand('script'))('support flows in a terminal 80 columns w
     const g = await run(['group', 'show', sb.info.examples.groupId, '--user', '10002', '--user-token-from-stdin'], { input: `${big.token}\n${big.tokenSecret}\n` });
     // the group is user 10001's: refused, and said to be so for the token given on stdin
     expect(g.exitCode).toBe(4);
-    expect(g.stderr).toMatch(/^mcat: access denied: this is not the data of the token's user \(user 10002 \(from standard input\)\); the credentials are fine/m);
+    expect(g.stderr).toMatch(/^mcat: access denied: this is not the data of the token's user \(user 10002, from standard input\); the credentials are fine/m);
   });
 
   it('auth login checks the credentials before saving; auth status says each is valid', async () => {
