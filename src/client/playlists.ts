@@ -1,7 +1,8 @@
 // Playlists (endpoints 1, 2, 10, and the extensions get and create).
 import type { ApiClient } from './http';
 import { validate } from './interpret';
-import { callJson, type Call } from './call';
+import { callJson, callUnread, type Call } from './call';
+import type { Unread } from './paging';
 import { playlistBody, playlistsBody, type Playlist, type PlaylistBody, type PlaylistsBody } from './schemas/playlist';
 
 export interface PlaylistQuery {
@@ -75,6 +76,11 @@ export function listPlaylistsCall(o: ListPlaylistsOptions): Call {
 
 export function listPlaylists(c: ApiClient, o: ListPlaylistsOptions): Promise<PlaylistsBody> {
   return callJson(c, listPlaylistsCall(o));
+}
+
+/** A page of the listing for a walk: fetched now, read (parsed, validated) at its turn (see paginate()). */
+export function listPlaylistsUnread(c: ApiClient, o: ListPlaylistsOptions): Promise<Unread<PlaylistsBody>> {
+  return callUnread<PlaylistsBody>(c, listPlaylistsCall(o));
 }
 
 export function getPlaylistCall(id: string, o: PlaylistQuery): Call {
