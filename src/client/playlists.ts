@@ -91,6 +91,11 @@ export async function getPlaylist(c: ApiClient, id: string, o: PlaylistQuery): P
   return parse(envelope(await callJson(c, getPlaylistCall(id, o))));
 }
 
+/** A playlist fetched ahead of its reader (export): read (parsed, validated) at its turn, its size known meanwhile. */
+export function getPlaylistUnread(c: ApiClient, id: string, o: PlaylistQuery): Promise<Unread<PlaylistBody>> {
+  return callUnread<unknown, PlaylistBody>(c, getPlaylistCall(id, o), (body) => parse(envelope(body)));
+}
+
 export interface CreateOptions {
   /**
    * A repeat could create a second playlist: after an attempt whose answer was lost, the create

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { binPath, cliNode, mcatEnv } from '../helpers/mcat';
-import { hostileEnv, hostilePerTest, type Behaviour } from '../helpers/hostile-server';
+import { hostileEnv, hostilePerTest, jsonOf, type Behaviour } from '../helpers/hostile-server';
 
 const hostile = hostilePerTest();
 const TIME = '/usr/bin/time';
@@ -63,6 +63,18 @@ function bigPlaylistPages(mb: number, pages: number): Behaviour {
   }, 'application/json');
 }
 
+/** Playlists of ~`mb` MB each (one track, a long description), whatever their id. */
+function bigPlaylist(mb: number): Behaviour {
+  const text = filler(mb, 1);
+  const cache = new Map<string, Buffer>();
+  return (_req, res, url) => {
+    const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    let body = cache.get(id);
+    if (!body) cache.set(id, (body = Buffer.from(`{"playlist":{"id":"${id}","name":"n","status":"published","visibility":"private","description":"${text}","tracks":[{"trackId":"1"}]}}`)));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) }).end(body);
+  };
+}
+
 /** Runs the built CLI under GNU time: its output and its peak RSS, MB. */
 async function peakOf(args: string[], env: Record<string, string>, needle?: string): Promise<{ exitCode: number; lines: number; found: number; stderr: string; peakMb: number }> {
   const child = execa(TIME, ['-f', 'peak %M', cliNode, binPath, ...args], {
@@ -107,11 +119,12 @@ describe.runIf(existsSync(TIME))('a walk of pages near the body cap', () => {
   }, 180_000);
 
   // The walks whose pages were parsed as they came (artist releases, release tracks, playlist list,
-  // their -o xml, the completion's playlist ids): 56 MB pages, 6 of them. Fetched ahead by count
-  // alone, two such pages were asked for at once, and the peaks were 665-780 MB (ndjson), 665-710
-  // MB (xml), ~535 MB (completion; Node 20 and 24). With the bytes fetched ahead bounded, one such
-  // page at a time: 460-515, 540-560 and ~430 MB. The server's count of requests open at once is
-  // the sharper test (the peaks' margins are tens of MB).
+  // their -o xml, the completion's playlist ids, playlist export): 56 MB pages, 6 of them. Fetched
+  // ahead by count alone, two to four such pages were asked for at once, and the peaks were 665-780
+  // MB (ndjson), 665-710 MB (xml), ~535 MB (completion), 845-920 MB (export's playlists), 480-545 MB
+  // (export's listing; Node 20 and 24). With the bytes fetched ahead bounded, one such page at a
+  // time: 460-515, 540-560, ~430, 505-565 and 440-460 MB. The server's count of requests open at
+  // once is the sharper test (the peaks' margins are tens of MB; the export's listing's, none).
   const MB = 56;
   const PAGES = 6;
 
@@ -147,6 +160,33 @@ describe.runIf(existsSync(TIME))('a walk of pages near the body cap', () => {
     expect(s.count('/1.2/artist/releases')).toBe(PAGES);
     expect(s.mostAtOnce('/1.2/artist/releases')).toBe(1);
     expect(r.peakMb).toBeLessThan(620);
+  }, 60_000);
+
+  // playlist export: the listing's pages, then each playlist read (4 at a time by default)
+  it('playlist export of playlists near the body cap completes, its peak RSS under 720 MB', async () => {
+    const s = await hostile();
+    const ids = Array.from({ length: PAGES }, (_, i) => `p${i + 1}`);
+    s.on('/1.2/user/playlists', jsonOf(() => ({ playlists: { page: 1, pageSize: 100, totalItems: ids.length, playlist: ids.map((id) => ({ id, name: id })) } })));
+    const one = bigPlaylist(MB);
+    for (const id of ids) s.on(`/1.2/playlists/${id}`, one);
+    const r = await peakOf(['playlist', 'export'], hostileEnv(s, { MCAT_USER_ID: '10001' }));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.lines).toBe(PAGES);
+    expect(s.mostAtOnce('/1.2/playlists/')).toBe(1);
+    expect(r.peakMb).toBeLessThan(720);
+  }, 60_000);
+
+  it('playlist export of listing pages near the body cap completes, its peak RSS under 560 MB', async () => {
+    const s = await hostile();
+    s.on('/1.2/user/playlists', bigPlaylistPages(MB, PAGES));
+    const small = jsonOf((u) => ({ playlist: { id: u.pathname.split('/').pop(), name: 'n', tracks: [] } }));
+    for (let p = 1; p <= PAGES; p++) for (let i = 0; i < 50; i++) s.on(`/1.2/playlists/p${p * 1000 + i}`, small);
+    const r = await peakOf(['playlist', 'export'], hostileEnv(s, { MCAT_USER_ID: '10001' }));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.lines).toBe(PAGES * 50);
+    expect(s.count('/1.2/user/playlists')).toBe(PAGES);
+    expect(s.mostAtOnce('/1.2/user/playlists')).toBe(1);
+    expect(r.peakMb).toBeLessThan(560);
   }, 60_000);
 
   // the completion scripts' list of playlist ids (at most 1,000, for 2 s)
