@@ -1,9 +1,9 @@
 // `mcat playlist export`: every playlist of a user as a `replace` edit with ifMissing "create",
 // so that `mcat playlist apply` of the output restores them (into the same user, or an empty one).
-import { paginate } from '../client/paging';
+import { AheadBytes, paginate, Unread } from '../client/paging';
 import { canonicalJson, type EditTrack, type ReplaceEdit, type Status, type Visibility } from './edits';
 import { TRACK_METADATA_FIELDS } from '../client/playlists';
-import type { Playlist, PlaylistApi, PlaylistQuery, PlaylistsBody } from '../client/playlist-api';
+import type { Playlist, PlaylistApi, PlaylistBody, PlaylistQuery, PlaylistsBody } from '../client/playlist-api';
 import { shardOfId, type Shard } from './shard';
 
 export interface ExportOptions {
@@ -20,6 +20,8 @@ export interface ExportOptions {
   maxPages?: number;
   /** only the playlists whose id hashes to this shard (as `playlist apply --shard` splits edits) */
   shard?: Shard;
+  /** the bytes the playlists read ahead may hold (default DEFAULT_AHEAD_BYTES), as a walk's pages (paginate's aheadBytes) */
+  aheadBytes?: number;
 }
 
 const lower = (s: unknown) => (typeof s === 'string' && s !== '' ? s.toLowerCase() : undefined);
@@ -65,7 +67,10 @@ export function exportLine(edit: ReplaceEdit): string {
 
 /**
  * Every playlist of the user, in listing order: all pages of listPlaylists, then getPlaylist of
- * each (a bounded number at a time).
+ * each (a bounded number at a time). What waits ahead of the caller is bounded by count and by
+ * bytes, the listing's pages as any walk's (paginate) and the playlists read ahead likewise
+ * (AheadBytes, aheadBytes): playlists near the body cap are read one at a time. Each is parsed only
+ * at its turn (the api's Unread calls; a fake without them: parsed on arrival, bounded by count).
  */
 export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<ReplaceEdit> {
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
@@ -74,13 +79,14 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
 
   async function* ids(): AsyncGenerator<string> {
     const seen = new Set<string>();
-    const pages = paginate<PlaylistsBody>((page, signal) => o.api.listPlaylists({ ...q, page, pageSize, signal }), {
+    const pages = paginate<PlaylistsBody>((page, signal) => (o.api.listPlaylistsUnread ? o.api.listPlaylistsUnread({ ...q, page, pageSize, signal }) : o.api.listPlaylists({ ...q, page, pageSize, signal })), {
       listPath: 'playlists.playlist',
       pagingPath: 'playlists',
       pageSize,
       maxPages: o.maxPages,
       what: 'the playlists',
       signal: o.signal,
+      aheadBytes: o.aheadBytes,
     });
     for await (const res of pages) {
       for (const p of res.playlists.playlist ?? []) {
@@ -93,26 +99,51 @@ export async function* exportPlaylists(o: ExportOptions): AsyncGenerator<Replace
     }
   }
 
-  const window: Promise<Playlist>[] = [];
+  const bytes = new AheadBytes(o.aheadBytes);
+  const sized = Boolean(o.api.getPlaylistUnread);
+  let arrived = false;
+  const window: Ahead[] = [];
   const source = ids();
   let exhausted = false;
+  // one more read ahead: the first always (whatever its size); the others once one has come (the
+  // first alone, as a walk's first page: its size is then known), and while they fit in the bytes
+  const room = () => window.length === 0 || !sized || (arrived && bytes.fits(window));
   const fill = async () => {
-    while (!exhausted && window.length < width && !o.signal?.aborted) {
+    while (!exhausted && window.length < width && room() && !o.signal?.aborted) {
       const n = await source.next();
       if (n.done) {
         exhausted = true;
         break;
       }
       const id = n.value;
-      const p = o.api.getPlaylist(id, q).then((r) => r.playlist);
-      p.catch(() => {}); // handled when its turn comes
-      window.push(p);
+      const got = o.api.getPlaylistUnread ? o.api.getPlaylistUnread(id, q) : o.api.getPlaylist(id, q);
+      const entry: Ahead = { got };
+      got.then(
+        (b) => {
+          arrived = true;
+          if (b instanceof Unread) entry.bytes = bytes.saw(b.bytes);
+        },
+        () => {}, // handled when its turn comes
+      );
+      window.push(entry);
     }
   };
   await fill();
   while (window.length) {
-    const p = await window.shift()!;
+    const p = await playlistOf(window.shift()!.got);
     yield playlistToEdit(p);
     await fill();
   }
+}
+
+interface Ahead {
+  got: Promise<PlaylistBody | Unread<PlaylistBody>>;
+  /** its size once it has come, when known */
+  bytes?: number;
+}
+
+/** A playlist read ahead, parsed now if it came unread (its own frame: see paginate's bodyOf). */
+async function playlistOf(pending: Promise<PlaylistBody | Unread<PlaylistBody>>): Promise<Playlist> {
+  const got = await pending;
+  return (got instanceof Unread ? await got.read() : got).playlist;
 }

@@ -6,6 +6,7 @@ import type { View } from '../output/types';
 import type { ListInfo, Shown } from '../output/sink';
 import { intOption, output, outputFormat, session } from './context';
 import { INT32_MAX } from './ids';
+import type { Unread } from '../client/paging';
 
 export interface PagingFlags {
   page?: string;
@@ -21,8 +22,12 @@ export interface ListingSpec {
   listPath: string;
   maxPageSize: number;
   defaultPageSize?: number;
-  /** one page; `signal` fires when the page is no longer wanted (Ctrl-C, or the walk stopped) */
-  fetchPage: (page: number, pageSize: number, signal?: AbortSignal) => Promise<unknown>;
+  /**
+   * one page, read (parsed, validated) when its turn comes and its size known meanwhile (client/call.ts
+   * callUnread), so that a walk's pages fetched ahead are bounded by bytes as well as by count;
+   * `signal` fires when the page is no longer wanted (Ctrl-C, or the walk stopped)
+   */
+  fetchPage: (page: number, pageSize: number, signal?: AbortSignal) => Promise<Unread<unknown>>;
   /** the same page as the service's XML, as received (-o xml) */
   fetchXml: (page: number, pageSize: number, signal?: AbortSignal) => Promise<string>;
   view: View;
@@ -103,7 +108,7 @@ export async function runListing(cmd: CommandContext, flags: PagingFlags, spec: 
   if (outputFormat(cmd) === 'xml') return (await import('./xml-output')).runXmlListing(cmd, spec, { page, pageSize, all, limit });
   if (spec.heading) out.heading(spec.heading);
   if (!all && limit === undefined) {
-    const body = await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10);
+    const body = await (await spec.fetchPage(page, pageSize ?? spec.defaultPageSize ?? 10)).read();
     await out.document(body, spec.view, listInfo(spec.pagingPath, { walked: false, pageSize }));
     return;
   }

@@ -5,7 +5,7 @@
 // stdout empty rather than half a document.
 import type { ApiClient } from '../client/http';
 import { callXml, type Call } from '../client/call';
-import { paginate } from '../client/paging';
+import { paginate, Unread } from '../client/paging';
 import { parseApiXml } from '../client/xml';
 import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
@@ -91,7 +91,11 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
   let total: number | undefined;
   let got = 0;
   async function* pages(): AsyncGenerator<XmlPage> {
-    const walk = paginate(async (n, signal) => splitXmlPage(asXml(await o.fetchPage(n, signal)), o.list), {
+    // each page split at its turn, its text waiting until then: the bytes fetched ahead are bounded
+    const walk = paginate(async (n, signal) => {
+      const text = await o.fetchPage(n, signal);
+      return new Unread(() => splitXmlPage(asXml(text), o.list), Buffer.byteLength(text));
+    }, {
       items: (p) => p.items,
       pageInfo: (p) => ({ page: p.page, pageSize: p.pageSize, totalItems: p.totalItems }),
       key: xmlItemKey,

@@ -1,6 +1,7 @@
 // An endpoint's request described once, so it can be sent for JSON (parsed, validated) or for
 // the service's own XML (the text as received, for `-o xml`).
 import type { ApiClient, RequestOptions } from './http';
+import { Unread } from './paging';
 
 export interface Call {
   method: string;
@@ -16,6 +17,17 @@ export function callJson<T>(c: ApiClient, call: Call): Promise<T> {
 /** The parsed body, read when the returned function is called (see ApiClient.requestLater). */
 export function callJsonLater<T>(c: ApiClient, call: Call): Promise<() => T | Promise<T>> {
   return c.requestLater<T>(call.method, call.path, call.opts);
+}
+
+/**
+ * A page of a walk (or anything fetched ahead of its reader): fetched now, its body parsed and
+ * validated (then passed through `then`, if given) only when read, and its size in bytes known
+ * meanwhile, so that what is fetched ahead is bounded by bytes (paginate's aheadBytes).
+ */
+export async function callUnread<T, U = T>(c: ApiClient, call: Call, then?: (body: T) => U): Promise<Unread<U>> {
+  const later = await c.requestLater<T>(call.method, call.path, call.opts);
+  const read = then ? async () => then(await later()) : (later as unknown as () => U | Promise<U>);
+  return new Unread<U>(read, later.bytes);
 }
 
 /** The answer's XML as received (Accept: application/xml); an error in it is thrown as a typed error. */

@@ -110,10 +110,40 @@ export const DEFAULT_PAGE_CONCURRENCY = 4;
 /**
  * The bytes a walk lets wait ahead of the caller: pages fetched ahead (arrived and not yet yielded,
  * or still in flight, each counted as the largest page seen so far) are at most this many bytes,
- * whatever their count. A locker page is ~250 kB, so a normal walk never comes near it; a server
- * whose pages are each near the body cap (64 MB) is read one page at a time, as if concurrency were 1.
+ * whatever their count. A locker page is ~250 kB (a page of 500 playlists or 50 releases far less),
+ * so a normal walk never comes near it; a server whose pages are each near the body cap (64 MB) is
+ * read one page at a time, as if concurrency were 1. A page's size is known only when it comes
+ * unread (Unread, with its bytes; or o.sizeOf): every walk of mcat fetches its pages so (see
+ * client/call.ts callUnread), since a page parsed on arrival is bounded by count alone.
  */
 export const DEFAULT_AHEAD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The byte budget of things fetched ahead of their reader (a walk's pages, an export's playlists):
+ * those arrived count as their size, those still in flight as the largest seen so far. One more
+ * is launched only while all of them would fit in `budget` (none known yet: it fits).
+ */
+export class AheadBytes {
+  /** the largest size seen so far, bytes (0: none known) */
+  private largest = 0;
+
+  constructor(readonly budget: number = DEFAULT_AHEAD_BYTES) {}
+
+  /** A fetched thing's size once it has come (undefined: not known, nothing learnt); returns it when known. */
+  saw(n: number | undefined): number | undefined {
+    if (n === undefined || !(n >= 0)) return undefined;
+    if (n > this.largest) this.largest = n;
+    return n;
+  }
+
+  /** Whether one more fits with those already ahead (their sizes; undefined: still in flight). */
+  fits(ahead: Iterable<{ bytes?: number }>): boolean {
+    if (this.largest === 0) return true;
+    let held = this.largest;
+    for (const a of ahead) held += a.bytes ?? this.largest;
+    return held <= this.budget;
+  }
+}
 
 export interface PaginateOptions<T = unknown> extends PageGuardOptions {
   /** dotted path of the item array, e.g. 'releases.releases' */
@@ -176,12 +206,10 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
   // fires when the walk ends for any reason: pages fetched ahead are then not wanted
   const done = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, done.signal]) : done.signal;
-  const budget = o.aheadBytes ?? DEFAULT_AHEAD_BYTES;
+  const bytes = new AheadBytes(o.aheadBytes);
   const sizeOf = o.sizeOf ?? ((got: T | Unread<T>) => (got instanceof Unread ? got.bytes : undefined));
   const ahead: Ahead<T>[] = [];
   let next = o.startPage ?? 1;
-  // the largest page seen so far, bytes (0: none known): what a page in flight is counted as
-  let largest = 0;
   const launch = () => {
     guard.next();
     const body = fetchPage(next, signal);
@@ -189,22 +217,11 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
     // its size once it has come (the page itself is not kept by this callback)
     body.then(
       (got) => {
-        const n = sizeOf(got);
-        if (n !== undefined && n >= 0) {
-          entry.bytes = n;
-          if (n > largest) largest = n;
-        }
+        entry.bytes = bytes.saw(sizeOf(got));
       },
       () => undefined, // read (and rethrown) when its turn comes
     );
     ahead.push(entry);
-  };
-  // whether one more page fetched ahead fits in the budget, with those already fetched ahead
-  const room = () => {
-    if (largest === 0) return true;
-    let held = largest;
-    for (const a of ahead) held += a.bytes ?? largest;
-    return held <= budget;
   };
   let seen = 0;
   let passed = 0;
@@ -241,7 +258,7 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
         let end = Math.ceil(total / size);
         if (o.limit !== undefined) end = Math.min(end, page + Math.ceil((o.limit - seen) / size));
         const window = Math.min(width, 2 ** Math.max(0, passed - 1));
-        while (ahead.length < window && next <= end && guard.left > 0 && room()) launch();
+        while (ahead.length < window && next <= end && guard.left > 0 && bytes.fits(ahead)) launch();
       }
       yield body;
       if (last) return;

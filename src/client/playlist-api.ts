@@ -1,10 +1,13 @@
 // The playlist and group calls bound to one client: the interface the bulk engine works
 // through (and that its test fake implements, so the compiler catches any drift).
 import type { ApiClient } from './http';
+import type { Unread } from './paging';
 import {
   createPlaylist,
   getPlaylist,
+  getPlaylistUnread,
   listPlaylists,
+  listPlaylistsUnread,
   replacePlaylist,
   updatePlaylistDetails,
   type CreateBody,
@@ -27,6 +30,13 @@ export interface PlaylistApi {
   addToGroup(groupId: string, body: { playlistIds: string[] }, o: GroupQuery): Promise<PlaylistGroupBody>;
   /** the group as it is (nothing changes) */
   readGroup(groupId: string, o: GroupQuery): Promise<PlaylistGroupBody>;
+  /**
+   * listPlaylists and getPlaylist for what is fetched ahead of its reader (export): the body read
+   * at its turn, its size known meanwhile, so what waits is bounded by bytes too (paging.ts AheadBytes).
+   * Optional: without them (a test's fake) the same walk is bounded by count alone.
+   */
+  listPlaylistsUnread?(o: ListPlaylistsOptions): Promise<Unread<PlaylistsBody>>;
+  getPlaylistUnread?(id: string, o: PlaylistQuery): Promise<Unread<PlaylistBody>>;
 }
 
 export function playlistApi(c: ApiClient): PlaylistApi {
@@ -39,6 +49,8 @@ export function playlistApi(c: ApiClient): PlaylistApi {
     replaceGroup: (id, body, o) => replaceGroup(c, id, body, o),
     addToGroup: (id, body, o) => addToGroup(c, id, body, o),
     readGroup: (id, o) => readGroup(c, id, o),
+    listPlaylistsUnread: (o) => listPlaylistsUnread(c, o),
+    getPlaylistUnread: (id, o) => getPlaylistUnread(c, id, o),
   };
 }
 

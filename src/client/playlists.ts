@@ -1,7 +1,8 @@
 // Playlists (endpoints 1, 2, 10, and the extensions get and create).
 import type { ApiClient } from './http';
 import { validate } from './interpret';
-import { callJson, type Call } from './call';
+import { callJson, callUnread, type Call } from './call';
+import type { Unread } from './paging';
 import { playlistBody, playlistsBody, type Playlist, type PlaylistBody, type PlaylistsBody } from './schemas/playlist';
 
 export interface PlaylistQuery {
@@ -77,12 +78,22 @@ export function listPlaylists(c: ApiClient, o: ListPlaylistsOptions): Promise<Pl
   return callJson(c, listPlaylistsCall(o));
 }
 
+/** A page of the listing for a walk: fetched now, read (parsed, validated) at its turn (see paginate()). */
+export function listPlaylistsUnread(c: ApiClient, o: ListPlaylistsOptions): Promise<Unread<PlaylistsBody>> {
+  return callUnread<PlaylistsBody>(c, listPlaylistsCall(o));
+}
+
 export function getPlaylistCall(id: string, o: PlaylistQuery): Call {
   return { method: 'GET', path: path(id), opts: { query: q(o), auth: 'user', what: 'playlist' } };
 }
 
 export async function getPlaylist(c: ApiClient, id: string, o: PlaylistQuery): Promise<PlaylistBody> {
   return parse(envelope(await callJson(c, getPlaylistCall(id, o))));
+}
+
+/** A playlist fetched ahead of its reader (export): read (parsed, validated) at its turn, its size known meanwhile. */
+export function getPlaylistUnread(c: ApiClient, id: string, o: PlaylistQuery): Promise<Unread<PlaylistBody>> {
+  return callUnread<unknown, PlaylistBody>(c, getPlaylistCall(id, o), (body) => parse(envelope(body)));
 }
 
 export interface CreateOptions {

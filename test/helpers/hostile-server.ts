@@ -20,6 +20,8 @@ export interface HostileServer {
   /** every request, in order */
   requests: Received[];
   count(path: string): number;
+  /** the most requests to `path` (or under it, when it ends in '/') open at once, from their arrival to their answer's end */
+  mostAtOnce(path: string): number;
   /** resolves once `path` has been asked for at least `n` times */
   waitFor(path: string, n?: number): Promise<void>;
   close(): Promise<void>;
@@ -31,10 +33,24 @@ export async function startHostileServer(): Promise<HostileServer> {
   const sockets = new Set<Socket>();
   const waiters: { path: string; n: number; resolve: () => void }[] = [];
   const count = (path: string) => requests.filter((r) => r.path === path).length;
+  // each request's path, and when it opened and closed (a count of events: their order is what matters)
+  const spans: { path: string; from: number; to: number }[] = [];
+  let clock = 0;
+  const mostAtOnce = (path: string) => {
+    const mine = spans.filter((x) => (path.endsWith('/') ? x.path.startsWith(path) : x.path === path));
+    const edges = mine.flatMap((x) => [[x.from, 1], [x.to, -1]]).sort((a, b) => a[0] - b[0]);
+    let now = 0;
+    let most = 0;
+    for (const [, d] of edges) most = Math.max(most, (now += d));
+    return most;
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams });
+    const span = { path: url.pathname, from: ++clock, to: Infinity };
+    spans.push(span);
+    res.on('close', () => (span.to = ++clock));
     for (const w of waiters.splice(0)) {
       if (count(w.path) >= w.n) w.resolve();
       else waiters.push(w);
@@ -59,6 +75,7 @@ export async function startHostileServer(): Promise<HostileServer> {
     on: (path, b) => void routes.set(path, b),
     requests,
     count,
+    mostAtOnce,
     waitFor: (path, n = 1) =>
       count(path) >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ path, n, resolve })),
     close: () =>

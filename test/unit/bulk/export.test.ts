@@ -7,6 +7,8 @@ import { dryRunEdits, formatDryRun } from '../../../src/bulk/dryrun';
 import { parseEdits } from '../../../src/bulk/edits';
 import { exportLine, exportPlaylists } from '../../../src/bulk/export';
 import { FakeApi } from './fake-api';
+import { Unread } from '../../../src/client/paging';
+import type { PlaylistApi } from '../../../src/client/playlist-api';
 
 const hex = (n: number) => n.toString(16).padStart(24, '0');
 
@@ -125,5 +127,65 @@ describe('dryRunEdits', () => {
     expect(plans[1].lines).toEqual([`would add 1 playlist(s) to group ${hex(7)}: ${b}`, `already in group ${hex(7)}, unchanged: ${a}`]);
     expect(plans[4].lines[0]).toBe(`would add 1 playlist(s) to group ${hex(7)}: ${a}`);
     expect(api.calls.map((x) => x.fn)).toEqual(['readGroup']);
+  });
+});
+
+describe('exportPlaylists: the playlists read ahead, bounded by bytes as well as by count', () => {
+  /** An api whose playlists come unread, each `size(i)` bytes, after a tick; it counts those in flight and the reads. */
+  function sizedApi(n: number, size: (i: number) => number) {
+    const ids = Array.from({ length: n }, (_, i) => hex(i + 1));
+    const seen = { open: 0, most: 0, reads: [] as string[] };
+    const listing = () => ({ playlists: { page: 1, pageSize: 100, totalItems: n, playlist: ids.map((id) => ({ id, name: id })) } });
+    const api = {
+      listPlaylists: async () => listing(),
+      listPlaylistsUnread: async () => new Unread(listing, 100),
+      getPlaylist: async () => {
+        throw new Error('not used: getPlaylistUnread is');
+      },
+      getPlaylistUnread: async (id: string) => {
+        seen.open++;
+        seen.most = Math.max(seen.most, seen.open);
+        await new Promise((r) => setTimeout(r, 2));
+        seen.open--;
+        const i = ids.indexOf(id);
+        return new Unread(() => {
+          seen.reads.push(id);
+          return { playlist: { id, name: `n${i}`, tracks: [] } };
+        }, size(i));
+      },
+    } as unknown as PlaylistApi;
+    return { api, ids, seen };
+  }
+  const MB = 1024 * 1024;
+  const run = async (api: PlaylistApi, concurrency?: number) => {
+    const out: string[] = [];
+    for await (const e of exportPlaylists({ api, country: 'GB', concurrency, aheadBytes: 16 * MB })) out.push(e.playlistId);
+    return out;
+  };
+
+  it('small playlists: up to --concurrency at once, in listing order, each read at its turn', async () => {
+    const { api, ids, seen } = sizedApi(20, () => 2000);
+    expect(await run(api, 4)).toEqual(ids);
+    expect(seen.most).toBe(4);
+    expect(seen.reads).toEqual(ids);
+  });
+
+  it('5 MB playlists: three at once (15 MB), whatever --concurrency', async () => {
+    const { api, ids, seen } = sizedApi(12, () => 5 * MB);
+    expect(await run(api, 8)).toEqual(ids);
+    expect(seen.most).toBe(3);
+  });
+
+  it('playlists near the body cap: one at a time, the first alone before any size is known', async () => {
+    const { api, ids, seen } = sizedApi(6, () => 60 * MB);
+    expect(await run(api, 4)).toEqual(ids);
+    expect(seen.most).toBe(1);
+  });
+
+  it('playlists that grow after a small first one: those already in flight arrive, once', async () => {
+    // the limit of a bound by sizes seen (as paginate's): 4 went after the small first one
+    const { api, ids, seen } = sizedApi(8, (i) => (i === 0 ? 1000 : 60 * MB));
+    expect(await run(api, 4)).toEqual(ids);
+    expect(seen.most).toBe(4);
   });
 });

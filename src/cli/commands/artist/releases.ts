@@ -28,7 +28,8 @@ export default defineCommand<CatalogueFlags & PagingFlags & { artistId: string }
     const { artistReleasesView } = await import('../../views/catalogue');
     const { ApiError } = await import('../../../client/errors');
     const s = await ctx.session();
-    const { artistReleases, artistReleasesCall } = await import('../../../client/catalogue');
+    const { artistReleasesCall } = await import('../../../client/catalogue');
+    const { callUnread } = await import('../../../client/call');
     const { xmlOfCall } = await import('../../xml-output');
     const query = (page: number, pageSize: number) => ({ artistId: id, country: s.country, ...filters, page, pageSize });
     try {
@@ -39,7 +40,7 @@ export default defineCommand<CatalogueFlags & PagingFlags & { artistId: string }
         maxPageSize: 50,
         view: artistReleasesView,
         heading: about(s, `Releases of artist ${id}`, { catalogue: true }),
-        fetchPage: (page, pageSize, signal) => artistReleases(s.client, { ...query(page, pageSize), signal }),
+        fetchPage: (page, pageSize, signal) => callUnread(s.client, artistReleasesCall({ ...query(page, pageSize), signal })),
         fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, artistReleasesCall({ ...query(page, pageSize), signal })),
       });
     } catch (e) {

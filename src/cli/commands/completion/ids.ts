@@ -15,10 +15,10 @@ export default defineCommand<{ what: string }>({
     const lines: string[] = [];
     try {
       const s = await ctx.session();
-      const { listPlaylists } = await import('../../../client/playlists');
+      const { listPlaylistsUnread } = await import('../../../client/playlists');
       const { paginateItems } = await import('../../../client/paging');
       const playlists = paginateItems<{ id: string; name?: unknown }>(
-        (page, signal) => listPlaylists(s.client, { userId: s.userId, country: s.country, page, pageSize: 200, signal }),
+        (page, signal) => listPlaylistsUnread(s.client, { userId: s.userId, country: s.country, page, pageSize: 200, signal }),
         { listPath: 'playlists.playlist', pagingPath: 'playlists', pageSize: 200, limit: 1000, what: 'the playlists', signal: AbortSignal.timeout(2000) },
       );
       for await (const p of playlists) lines.push(`${p.id}\t${completionText(p.name)}`);

@@ -28,7 +28,7 @@ async function runList(flags: PagingFlags & UserTokenFlags, ctx: CommandContext)
   checkPaging(flags, 500);
   outputFormat(ctx);
   const s = await userSession(ctx, { ...flags, user });
-  const { listPlaylists, listPlaylistsCall } = await import('../../../client/playlists');
+  const { listPlaylistsUnread, listPlaylistsCall } = await import('../../../client/playlists');
   const { xmlOfCall } = await import('../../xml-output');
   const q = queryOf(s, user);
   await runListing(ctx, flags, {
@@ -39,7 +39,7 @@ async function runList(flags: PagingFlags & UserTokenFlags, ctx: CommandContext)
     defaultPageSize: 10,
     view: playlistListView,
     heading: about(s, `Playlists of ${ofUser(q.userId)}`),
-    fetchPage: (page, pageSize, signal) => listPlaylists(s.client, { ...q, page, pageSize, signal }),
+    fetchPage: (page, pageSize, signal) => listPlaylistsUnread(s.client, { ...q, page, pageSize, signal }),
     fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, listPlaylistsCall({ ...q, page, pageSize, signal })),
   });
 }

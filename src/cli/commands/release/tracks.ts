@@ -17,7 +17,8 @@ export default defineCommand<CatalogueFlags & PagingFlags & { releaseId: string 
     const { about } = await import('../../context');
     const { releaseTracksView } = await import('../../views/catalogue');
     const s = await ctx.session();
-    const { releaseTracks, releaseTracksCall } = await import('../../../client/catalogue');
+    const { releaseTracksCall } = await import('../../../client/catalogue');
+    const { callUnread } = await import('../../../client/call');
     const { xmlOfCall } = await import('../../xml-output');
     const filters = catalogueFilters(opts);
     const query = (page: number, pageSize: number) => ({ releaseId: id, country: s.country, usageTypes: filters.usageTypes, page, pageSize });
@@ -29,7 +30,7 @@ export default defineCommand<CatalogueFlags & PagingFlags & { releaseId: string 
         maxPageSize: 50,
         view: releaseTracksView,
         heading: about(s, `Tracks of release ${id}`, { catalogue: true }),
-        fetchPage: (page, pageSize, signal) => releaseTracks(s.client, { ...query(page, pageSize), signal }),
+        fetchPage: (page, pageSize, signal) => callUnread(s.client, releaseTracksCall({ ...query(page, pageSize), signal })),
         fetchXml: (page, pageSize, signal) => xmlOfCall(s.client, releaseTracksCall({ ...query(page, pageSize), signal })),
       });
     } catch (e) {
