@@ -13,7 +13,6 @@ const box = sandboxForFile(undefined, { faults: 'latency=40ms' });
 
 // a line of progress, with every figure the issue names (colour and cursor codes stripped)
 const PROGRESS = /^(\d+)\/(\d+) done, (\d+) failed, \d+\.\d\/s, (?:\d+:\d\d|--:--) left(?:, rate-limited, waiting)?$/;
-// eslint-disable-next-line no-control-regex
 const CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** 6 edits that fail (a playlist that does not exist: 2001), then 34 that apply. */
