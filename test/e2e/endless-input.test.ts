@@ -1,10 +1,11 @@
-// End to end: an input that never ends on standard input (`yes … | mcat …`) is refused at a size,
-// with one line and a hint, exit 2 and nothing sent, in bounded time and memory (it used to be
-// read until memory ran out: 5 GB and counting). /dev/zero as a file argument is in the bad-input
-// corpus (test/corpus/cases/*-endless.json). The built bin/mcat, fed by a real pipe from a shell.
+// End to end: an input that never ends on standard input (`yes … | mcat …`, `cat /dev/zero | mcat
+// auth login …`) is refused at a size, with one line and a hint, exit 2 and nothing sent or saved,
+// in bounded time and memory (it used to be read until memory ran out: 5 GB and counting).
+// /dev/zero as a file argument is in the bad-input corpus (test/corpus/cases/*-endless.json).
+// The built bin/mcat, fed by a real pipe from a shell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
@@ -27,8 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-/** `yes LINE | mcat ARGS` in a shell: mcat's exit code, stdout and stderr, and the requests it sent. */
-async function endless(line: string, args: string[]) {
+/** `yes LINE | mcat ARGS` (or `PRODUCER | mcat ARGS`) in a shell: mcat's exit code, stdout and stderr, and the requests it sent. */
+async function endless(line: string, args: string[], producer = `yes '${line}'`) {
   const dir = mkdtempSync(join(tmpdir(), 'mcat-endless-'));
   const env = mcatEnv({
     home: dir,
@@ -37,8 +38,8 @@ async function endless(line: string, args: string[]) {
   });
   const sent = requests;
   // (mcat's status, not yes's: the shell reports the last command of the pipe)
-  const r = await execa('sh', ['-c', `yes '${line}' | ${mcatLine(args)}`], { env: env as Record<string, string>, extendEnv: true, reject: false, cwd: repoRoot, timeout: 30_000 });
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), sent: requests - sent };
+  const r = await execa('sh', ['-c', `${producer} | ${mcatLine(args)}`], { env: env as Record<string, string>, extendEnv: true, reject: false, cwd: repoRoot, timeout: 30_000 });
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), sent: requests - sent, home: dir };
 }
 
 describe('an endless standard input', () => {
@@ -56,6 +57,13 @@ describe('an endless standard input', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('mcat: standard input goes on past 256 MiB, the most mcat reads from a pipe or a device; nothing was sent\nhint: is it the input you meant? a longer one can be given as a regular file');
     expect(r.sent).toBe(0);
+  });
+
+  it('auth login --with-secrets-from-stdin fed /dev/zero (no line ever ends): refused, exit 2, nothing saved', async () => {
+    const r = await endless('', ['auth', 'login', '--profile', 'z', '--base-url', 'https://api.example.com', '--with-secrets-from-stdin', '--no-verify'], 'cat /dev/zero');
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toBe('mcat: --with-secrets-from-stdin: more than 64 KiB of input before its 4 lines end; nothing saved\nhint: give one short value per line');
+    expect(existsSync(join(r.home, '.config/mcat/config.json'))).toBe(false);
   });
 
   it('locker --user-token-from-stdin: refused, exit 2, nothing sent', async () => {
