@@ -71,15 +71,25 @@ function digest(s: string): string {
  */
 export function ensureJournalFolder(file: string, env: NodeJS.ProcessEnv = process.env): void {
   const dir = path.dirname(path.resolve(file));
+  const state = stateDir(env);
+  const own = [state, path.join(state, 'journals')].filter((d) => dir === d || dir.startsWith(d + path.sep));
+  // those already there are checked before anything is made in them (or through them, a link)
+  for (const d of own) if (isThere(d)) checkOwnFolder(d);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new InputError(`cannot make the folder ${dir} for the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
   }
-  const state = stateDir(env);
-  for (const d of [state, path.join(state, 'journals')]) {
-    if (dir !== d && !dir.startsWith(d + path.sep)) continue;
-    checkOwnFolder(d);
+  for (const d of own) checkOwnFolder(d);
+}
+
+/** Whether something is at `p` (a path that cannot be there, under a file, is not: mkdir then says why). */
+function isThere(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -217,11 +217,10 @@ function clock(sec: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${String(r).padStart(2, '0')}` : `${m}:${String(r).padStart(2, '0')}`;
 }
 
-/** One progress line: `312/1000 done, 2 failed, 14.2/s, 0:48 left`. */
+/** One progress line: `312/1000 done, 2 failed, 14.2/s, 0:48 left` (`0 failed` too: the line's shape never changes). */
 export function formatProgress(p: ApplyProgress): string {
   const finished = p.done + p.failed + p.skipped;
-  const parts = [`${finished}/${p.total} done`];
-  if (p.failed) parts.push(`${p.failed} failed`);
+  const parts = [`${finished}/${p.total} done`, `${p.failed} failed`];
   parts.push(`${p.ratePerSec.toFixed(1)}/s`);
   parts.push(p.etaSec === undefined ? '--:-- left' : `${clock(p.etaSec)} left`);
   if (p.paused) parts.push('rate-limited, waiting');

@@ -52,12 +52,54 @@ function printable(s: string): string {
   return cut.replace(/[^\x20-\x7e\u00a0-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-export async function readTextInput(file: string): Promise<string> {
+/**
+ * The most mcat reads from standard input, a pipe or a device for a text input (ids, a
+ * description, a body): one that never ends (`/dev/zero`, `yes |`) is refused at this size rather
+ * than read until memory runs out. A regular file's size is known; it is read as it is.
+ */
+export const MAX_STREAMED_TEXT = 64 * 1024 * 1024;
+/** The same for a file of playlists or edits (replace --from, apply): an export of a big account fits. */
+export const MAX_STREAMED_EDITS = 256 * 1024 * 1024;
+
+const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
+
+/** Everything a stream gives, refused (a usage error: nothing was sent) past `max` bytes. */
+export async function readBounded(source: AsyncIterable<unknown>, name: string, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // (leaving the loop early closes the stream: a writer into the pipe then ends)
+  for await (const c of source) {
+    const chunk = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+    size += chunk.length;
+    if (size > max) {
+      throw new UsageError(`${name} goes on past ${mib(max)}, the most mcat reads from a pipe or a device; nothing was sent`, 'is it the input you meant? a longer one can be given as a regular file');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** A file that is not a regular one (a pipe, `<(…)`, a device), read as a stream, bounded. */
+async function readNonRegular(file: string, max: number): Promise<Buffer> {
+  const { createReadStream } = await import('node:fs');
+  return readBounded(createReadStream(file), file, max);
+}
+
+/** Whether `file` is a regular file (else a pipe, a device, a folder, or nothing: read as a stream, which says which). */
+async function isRegularFile(file: string): Promise<boolean> {
+  const { statSync } = await import('node:fs');
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+export async function readTextInput(file: string, max = MAX_STREAMED_TEXT): Promise<string> {
   let buf: Buffer;
   try {
     // fs/promises (with the readline it loads) only when there is a file: every read runs this module
-    buf = file === '-' ? await readStdin() : await (await import('node:fs/promises')).readFile(file);
+    if (file === '-') buf = await readStdin(max);
+    else if (await isRegularFile(file)) buf = await (await import('node:fs/promises')).readFile(file);
+    else buf = await readNonRegular(file, max);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const err = e as NodeJS.ErrnoException;
     throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
   }
@@ -68,11 +110,15 @@ export async function readTextInput(file: string): Promise<string> {
   return text;
 }
 
-export async function readStdin(): Promise<Buffer> {
+export async function readStdin(max = MAX_STREAMED_TEXT): Promise<Buffer> {
   if (runContext().io.stdin.isTTY) throw new UsageError("'-' reads from standard input, but it is a terminal", 'pipe the input in, e.g. cat ids.txt | mcat …');
-  const chunks: Buffer[] = [];
-  for await (const c of runContext().io.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  return readBounded(runContext().io.stdin, 'standard input', max);
+}
+
+/** A file of playlists or edits: a regular file as it is, anything else bounded by MAX_STREAMED_EDITS. */
+export async function readEditsInput(file: string): Promise<Buffer> {
+  if (file === '-') return readStdin(MAX_STREAMED_EDITS);
+  return readNonRegular(file, MAX_STREAMED_EDITS);
 }
 
 /** Ids from positional arguments (where '-' means stdin) and --ids-file. */

@@ -10,9 +10,11 @@ import { promptStreams } from '../output/streams';
 /**
  * Up to `max` lines from a stream: stops reading after the `max`-th line ending (what follows is
  * left unread), or at the end of input. CRLF and a missing final newline are tolerated. Text that
- * is not UTF-8 is refused (a usage error naming `from`), never decoded into U+FFFD and saved.
+ * is not UTF-8 is refused (a usage error naming `from`), never decoded into U+FFFD and saved; so
+ * is more than `maxBytes` before the lines end (an input with no end, /dev/zero: not read until
+ * memory runs out).
  */
-export async function readLines(input: Readable, max: number, from = 'standard input'): Promise<string[]> {
+export async function readLines(input: Readable, max: number, from = 'standard input', maxBytes = 64 * 1024): Promise<string[]> {
   const chunks: Buffer[] = [];
   let length = 0;
   let seen = 0;
@@ -25,6 +27,9 @@ export async function readLines(input: Readable, max: number, from = 'standard i
     chunks.push(buf);
     if (seen >= max) break;
     length += buf.length;
+    if (length > maxBytes) {
+      throw new UsageError(`${from}: more than ${Math.round(maxBytes / 1024)} KiB of input before its ${max} lines end; nothing saved`, 'give one short value per line');
+    }
   }
   let text: string;
   try {

@@ -77,12 +77,19 @@ describe('auth login', () => {
       [['--profile', 'sandbox', '--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n`, /built-in profile/],
       [['--profile', 'no/slash', '--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n`, /invalid profile name/],
       [['--base-url', 'https://a.example.com', '--country', 'GBR'], `${KEY}\n${SECRET}\n`, /two-letter/],
+      // control characters (C0, an escape sequence, DEL, C1) in any of the four values
+      [['--base-url', 'https://a.example.com'], `${KEY}\u0001\n${SECRET}\n`, /cannot contain control characters; nothing saved$/m],
+      [['--base-url', 'https://a.example.com'], `${KEY}\n\u001b[31m${SECRET}\n`, /cannot contain control characters/],
+      [['--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\u007f\n`, /cannot contain control characters/],
+      [['--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n${TOKEN}\u0085\n${TOKEN_SECRET}\n`, /cannot contain control characters/],
+      [['--base-url', 'https://a.example.com'], `${KEY}\n${SECRET}\n${TOKEN}\n\u009b${TOKEN_SECRET}\n`, /cannot contain control characters/],
     ];
     for (const [args, input, message] of cases) {
       const r = await login(home, args, input);
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n').length, r.stderr).toBeLessThanOrEqual(2);
       noSecrets(r.stderr);
     }
     // no terminal and no --with-secrets-from-stdin

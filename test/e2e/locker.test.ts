@@ -87,6 +87,22 @@ describe('locker listing', () => {
     expect(r.stdout).toMatch(/\d+ releases?, \d+ tracks?, \d+ unavailable, \d+ with no downloads left/);
   });
 
+  it('a release row says artist, title, type, purchase date, tracks and availability (120 columns)', async () => {
+    const all = await lockerAll();
+    const r = await run(['locker', '--all', '-o', 'table'], { env: { COLUMNS: '120' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[1]).toMatch(/^\s+ID\s+Title\s+Artist\s+Type\s+Tracks\s+Time\s+Purchased\s+Status\b/);
+    for (const lr of all) {
+      const row = lines.find((l) => l.trim().split(/\s+/)[0] === String(lr.release.id) || l.trim().split(/\s+/)[1] === String(lr.release.id));
+      expect(row, `release ${lr.release.id}`).toBeDefined();
+      const n = lr.lockerTracks.lockerTrack.length;
+      expect(row).toContain(lr.release.type);
+      expect(row).toMatch(new RegExp(`\\b${lr.release.type}\\s+${n}\\s`));
+      expect(row).toMatch(lr.available === false ? /UNAVAILABLE/ : /available/);
+    }
+  });
+
   it('the table in colour with FORCE_COLOR', async () => {
     const r = await run(['locker', '--all', '-o', 'table'], { env: { FORCE_COLOR: '1' } });
     expect(r.exitCode).toBe(0);

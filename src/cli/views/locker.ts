@@ -159,10 +159,12 @@ export const lockerView: View = {
     { key: 'release.id', header: 'ID', shrink: false, rank: 1 },
     { key: 'release.title', header: 'Title', rank: 2, flex: true, minWidth: 20, get: (lr) => titleWithVersion(lr.release), shown: 'fullTitle' },
     { key: 'release.artist.name', header: 'Artist', rank: 3, flex: true, minWidth: 12, get: (lr) => artistOf(lr.release), shown: 'artistCredit' },
-    { key: 'duration', header: 'Time', align: 'right', shrink: false, rank: 6, value: secondsOf, get: (lr) => duration(secondsOf(lr)) },
+    { key: 'release.type', header: 'Type', rank: 6, minWidth: 6, maxWidth: 12 },
+    { key: 'tracks', header: 'Tracks', align: 'right', shrink: false, rank: 7, value: (lr) => lockerTracksOf(lr).length },
+    { key: 'duration', header: 'Time', align: 'right', shrink: false, rank: 8, value: secondsOf, get: (lr) => duration(secondsOf(lr)) },
     { key: 'purchaseDate', header: 'Purchased', shrink: false, rank: 5, value: (lr) => purchaseDateOf(lr), get: (lr) => when(purchaseDateOf(lr)) },
     { key: 'available', header: 'Status', shrink: false, rank: 4, get: (lr) => (lr.available === false ? 'UNAVAILABLE' : 'available') },
-    { key: 'formats', header: 'Formats', rank: 7, value: releaseFormats },
+    { key: 'formats', header: 'Formats', rank: 9, value: releaseFormats },
   ]),
   fields: ['release.id', 'release.title', 'release.version', 'release.type', 'release.artist.name', 'release.artist.appearsAs', 'release.label.name', 'available', 'lockerTracks.lockerTrack[].track.id', 'lockerTracks.lockerTrack[].track.title', 'lockerTracks.lockerTrack[].remainingDownloads', 'lockerTracks.lockerTrack[].purchaseDate', 'lockerTracks.lockerTrack[].purchaseId'],
   items: lockerReleasesOf,
@@ -189,9 +191,10 @@ export function lockerTableRows(releases: LockerRelease[], shown?: readonly stri
 }
 
 /**
- * Table rows: the release, then its tracks, their titles indented (time, downloads left, formats
- * that differ). `starts`, when given, gets the index of each release's row. `formats`, `times`:
- * false when the table leaves that column out (its cells are then left empty).
+ * Table rows: the release (its type and number of tracks too), then its tracks, their titles
+ * indented (time, downloads left, formats that differ). `starts`, when given, gets the index of
+ * each release's row. `formats`, `times`: false when the table leaves that column out (its cells
+ * are then left empty).
  */
 export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; times?: boolean; starts?: number[] } = {}): Row[] {
   // the formats of every track of every release: not read when the table leaves the column out
@@ -208,7 +211,7 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; ti
     const trackFormats = unavailable || !withFormats ? [] : tracks.map(formatsOf);
     const formats = unionOf(trackFormats);
     rows.push({
-      cells: [r.id, titleWithVersion(r), artist, withTimes ? duration(secondsOf(lr)) : '', whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
+      cells: [r.id, titleWithVersion(r), artist, r.type ?? '', tracks.length, withTimes ? duration(secondsOf(lr)) : '', whenHere(purchaseDateOf(lr)), unavailable ? 'UNAVAILABLE' : 'available', formats],
       style: unavailable ? 'bad' : 'bold',
       marker: unavailable ? '✗' : undefined,
     });
@@ -225,6 +228,8 @@ export function lockerRows(releases: LockerRelease[], o: { formats?: boolean; ti
           t.id,
           `  ${no === undefined || no === null ? '' : `${no}. `}${titleWithVersion(t)}`,
           own && own !== artist ? own : '',
+          '',
+          '',
           withTimes ? duration(t.duration) : '',
           whenHere(lt.purchaseDate),
           none ? '0 left' : left,

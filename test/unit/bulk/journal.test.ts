@@ -296,4 +296,25 @@ describe('journal paths', () => {
     const e2 = { HOME: dir, XDG_STATE_HOME: state2 };
     expect(() => Journal.open(defaultJournalPath('-', 'h', { env: e2 }), { inputHash: 'h', total: 1, resume: false, env: e2 })).toThrow(/state folder .* is a symbolic link/);
   });
+
+  it('a state folder refused is left as it was: nothing is made in it, or through a link in its place', () => {
+    // mcat's state folder there already, writable by others, with no journals folder yet
+    const state = path.join(dir, 'open-state');
+    fs.mkdirSync(path.join(state, 'mcat'), { recursive: true });
+    fs.chmodSync(path.join(state, 'mcat'), 0o777);
+    const e = { HOME: dir, XDG_STATE_HOME: state };
+    expect(() => Journal.open(defaultJournalPath('-', 'h', { env: e }), { inputHash: 'h', total: 1, resume: false, env: e })).toThrow(
+      `the state folder ${path.join(state, 'mcat')} can be written by other users; refusing to keep journals there`,
+    );
+    expect(fs.readdirSync(path.join(state, 'mcat'))).toEqual([]);
+    // mcat's state folder a link to someone's folder: nothing made in the target
+    const target = path.join(dir, 'their-folder');
+    fs.mkdirSync(target, { mode: 0o700 });
+    const state2 = path.join(dir, 'linked-state');
+    fs.mkdirSync(state2);
+    fs.symlinkSync(target, path.join(state2, 'mcat'));
+    const e2 = { HOME: dir, XDG_STATE_HOME: state2 };
+    expect(() => Journal.open(defaultJournalPath('-', 'h', { env: e2 }), { inputHash: 'h', total: 1, resume: false, env: e2 })).toThrow(/state folder .* is a symbolic link/);
+    expect(fs.readdirSync(target)).toEqual([]);
+  });
 });

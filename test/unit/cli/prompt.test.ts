@@ -17,6 +17,19 @@ describe('readLines', () => {
     // never ended: readLines must return anyway
     expect(await readLines(input, 4)).toEqual(['a', 'b', 'c', 'd']);
   });
+  it('refuses an input that goes on without its lines ending (/dev/zero): a usage error, not all of memory', async () => {
+    function* zeros(prefix: string) {
+      yield Buffer.from(prefix);
+      for (;;) yield Buffer.alloc(4096);
+    }
+    for (const prefix of ['', 'key\nsecret\ntoken\n']) {
+      const err = await readLines(Readable.from(zeros(prefix)), 4, '--with-secrets-from-stdin').then(() => undefined, (e: unknown) => e);
+      expect(err, JSON.stringify(prefix)).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe('--with-secrets-from-stdin: more than 64 KiB of input before its 4 lines end; nothing saved');
+    }
+    // lines that do end are read, however much follows them
+    expect(await readLines(Readable.from(zeros('a\nb\nc\nd\n')), 4)).toEqual(['a', 'b', 'c', 'd']);
+  });
   it('decodes UTF-8 split across chunks', async () => {
     const buf = Buffer.from('kéy\nsécret\n');
     expect(await readLines(Readable.from([buf.subarray(0, 2), buf.subarray(2)]), 4)).toEqual(['kéy', 'sécret']);

@@ -66,7 +66,7 @@ describe('one page of a longer list', () => {
 
 describe('the locker view', () => {
   const lr = (id: number, opts: { available?: boolean; left?: number[] } = {}) => ({
-    release: { id, title: `Release ${id}`, artist: { id: 1, name: 'Artist' } },
+    release: { id, title: `Release ${id}`, type: 'Album', artist: { id: 1, name: 'Artist' } },
     available: opts.available,
     lockerTracks: {
       lockerTrack: (opts.left ?? [3]).map((left, i) => ({
@@ -78,29 +78,32 @@ describe('the locker view', () => {
     },
   });
 
-  it('a release row, then its tracks with their titles indented, markers on what cannot be downloaded', () => {
+  it('a release row (artist, title, type, tracks, time, purchase date, availability), then its tracks with their titles indented, markers on what cannot be downloaded', () => {
     const rows = lockerRows([lr(1, { left: [2, 0] }), lr(2, { available: false })]);
+    expect(lockerView.columns.map((c) => c.header)).toEqual(['ID', 'Title', 'Artist', 'Type', 'Tracks', 'Time', 'Purchased', 'Status', 'Formats']);
     expect(rows.map((r) => r.marker)).toEqual([undefined, undefined, '!', '✗', '✗']);
-    expect(rows[0].cells.slice(0, 4)).toEqual([1, 'Release 1', 'Artist', '6:40']);
+    expect(rows[0].cells.slice(0, 6)).toEqual([1, 'Release 1', 'Artist', 'Album', 2, '6:40']);
+    expect(rows[3].cells.slice(0, 5)).toEqual([2, 'Release 2', 'Artist', 'Album', 1]); // an unavailable release too
     expect(rows[1].cells[1]).toBe('  1. Track 1');
     expect(rows[1].cells[2]).toBe(''); // the release's artist is not repeated
+    expect(rows[1].cells.slice(3, 5)).toEqual(['', '']); // type and tracks: the release's, not its tracks'
     expect(rows[2].cells[2]).toBe('Guest');
-    expect(rows[1].cells[5]).toBe('2 left');
-    expect(rows[2].cells[5]).toBe('0 left');
-    expect(rows[3].cells[5]).toBe('UNAVAILABLE');
-    expect(rows[4].cells[5]).toBe('—');
-    expect(rows[0].cells[6]).toBe('MP3 320');
-    expect(rows[1].cells[6]).toBe(''); // the same formats as its release
+    expect(rows[1].cells[7]).toBe('2 left');
+    expect(rows[2].cells[7]).toBe('0 left');
+    expect(rows[3].cells[7]).toBe('UNAVAILABLE');
+    expect(rows[4].cells[7]).toBe('—');
+    expect(rows[0].cells[8]).toBe('MP3 320');
+    expect(rows[1].cells[8]).toBe(''); // the same formats as its release
   });
 
   it('a table that leaves the Formats column out: its cells are not computed; every other cell is the same', () => {
     const releases = [lr(1, { left: [2, 0] }), lr(2, { available: false })];
     const all = lockerRows(releases);
     const without = lockerRows(releases, { formats: false });
-    expect(without.map((r) => r.cells[6])).toEqual(['', '', '', '', '']);
-    expect(without.map((r) => r.cells.slice(0, 6))).toEqual(all.map((r) => r.cells.slice(0, 6)));
-    expect(lockerView.rows!({ locker: { lockerReleases: { lockerRelease: releases } } }, new Set(['release.id', 'release.title']))[0].cells[6]).toBe('');
-    expect(lockerView.rows!({ locker: { lockerReleases: { lockerRelease: releases } } }, new Set(['formats']))[0].cells[6]).toBe('MP3 320');
+    expect(without.map((r) => r.cells[8])).toEqual(['', '', '', '', '']);
+    expect(without.map((r) => r.cells.slice(0, 8))).toEqual(all.map((r) => r.cells.slice(0, 8)));
+    expect(lockerView.rows!({ locker: { lockerReleases: { lockerRelease: releases } } }, new Set(['release.id', 'release.title']))[0].cells[8]).toBe('');
+    expect(lockerView.rows!({ locker: { lockerReleases: { lockerRelease: releases } } }, new Set(['formats']))[0].cells[8]).toBe('MP3 320');
   });
 
   it('the summary adds up page by page', () => {
@@ -112,7 +115,8 @@ describe('the locker view', () => {
 
   it('csv keeps the values as received (dates untouched)', () => {
     const csv = renderCsv(lockerView, [lr(1)]);
-    expect(csv.split('\r\n')[0]).toBe('release.id,release.title,release.artist.name,duration,purchaseDate,available,formats');
+    expect(csv.split('\r\n')[0]).toBe('release.id,release.title,release.artist.name,release.type,tracks,duration,purchaseDate,available,formats');
+    expect(csv.split('\r\n')[1]).toMatch(/^1,Release 1,Artist,Album,1,200,/);
     expect(csv).toContain('2024-05-01T10:00:00Z');
   });
 });

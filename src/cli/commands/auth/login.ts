@@ -81,6 +81,10 @@ export function checkSecrets(values: string[], from: string): Secrets {
   if (/\s/.test(consumerKey) || /\s/.test(consumerSecret) || /\s/.test(token) || /\s/.test(tokenSecret)) {
     throw new UsageError(`${from}: keys, tokens and secrets cannot contain spaces`, 'one value per line');
   }
+  // (C0, DEL and C1: no credential holds one; saved, it would break every signed request's header)
+  if ([consumerKey, consumerSecret, token, tokenSecret].some((v) => /[\u0000-\u001f\u007f-\u009f]/.test(v))) {
+    throw new UsageError(`${from}: keys, tokens and secrets cannot contain control characters; nothing saved`, 'give each value as printable text, one per line');
+  }
   if (!token && tokenSecret) throw new UsageError(`${from}: a token secret was given without a token`);
   if (token && !tokenSecret) throw new UsageError(`${from}: a token was given without its token secret`);
   return { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined };

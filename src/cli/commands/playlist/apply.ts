@@ -1,12 +1,12 @@
 // `mcat playlist apply FILE`: many playlist edits from one file, through the bulk engine (src/bulk).
-import { readFile, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { AuthError, McatError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice, outputFormat, progressLine, quiet, say } from '../../context';
 import { PartialError } from '../../errors';
-import { readStdin } from '../../ids';
+import { readEditsInput } from '../../ids';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { tuneForRun } from '../../jit';
 import { queryOf, WHOSE } from './shared';
@@ -53,14 +53,14 @@ export default defineCommand<ApplyFlags>({
 
 async function readInputBytes(file: string): Promise<Buffer> {
   try {
-    if (file === '-') return await readStdin();
+    if (file === '-') return await readEditsInput(file);
     // A regular file at once: readFile's callback form loads its reader (internal/fs/read/context)
     // after the launcher's V8 flags (src/launcher/boot.ts), compiled from source in every run
-    // (~1 ms). Anything else (a pipe, <(…), a device) by the callback form, as a read that may wait
-    // must not hold the event loop (Ctrl-C); not node:fs/promises, whose modules (and the readline
-    // they load) would be compiled from source too. A missing file or a folder: readFile says so.
+    // (~1 ms). Anything else (a pipe, <(…), a device) as a stream: a read that may wait must not
+    // hold the event loop (Ctrl-C), and one that never ends (/dev/zero) is refused at a size. A
+    // missing file or a folder: the stream's open or read says so.
     if (statSync(file, { throwIfNoEntry: false })?.isFile()) return readFileSync(file);
-    return await new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
+    return await readEditsInput(file);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const err = e as NodeJS.ErrnoException;

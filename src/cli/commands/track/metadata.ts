@@ -30,6 +30,20 @@ export const metadataView: View = {
   },
 };
 
+// The plain scalars the spec lists inside `tagstrengths` (bpm, loudness, ...): measures on their own
+// scales (bpm 178, loudness -15), not the 0-1 scores of a tag family, so they are not ranked with them.
+const SCALARS = new Set(['arousal', 'valence', 'pleasantness', 'engagement', 'timbre', 'roughness', 'texture', 'grooviness', 'space', 'loudness', 'bpm']);
+
+/** The `top` strongest tag-family scores of a track's tagstrengths, strongest first. */
+export function strongestTags(tagstrengths: unknown, top: number): [string, number][] {
+  if (!tagstrengths || typeof tagstrengths !== 'object') return [];
+  const scores: [string, number][] = [];
+  for (const [k, v] of Object.entries(tagstrengths as Record<string, unknown>)) {
+    if (typeof v === 'number' && Number.isFinite(v) && !SCALARS.has(k.toLowerCase())) scores.push([k, v]);
+  }
+  return scores.sort((a, b) => b[1] - a[1]).slice(0, top);
+}
+
 export function metadataSheet(t: Partial<EnhancedTrack>, opts: { top: number; embeddings: boolean }): [string, string][] {
   const rows: [string, string][] = [];
   const add = (label: string, value: unknown) => {
@@ -70,13 +84,10 @@ export function metadataSheet(t: Partial<EnhancedTrack>, opts: { top: number; em
   add('Instruments', join(t.dominantInstrument, t.secondaryInstrument, t.tertiaryInstrument));
   add('Sound generation', t.soundGeneration);
   add('Recording', t.recordingEnvironment);
-  const strengths = Object.entries((t.tagstrengths ?? {}) as Record<string, unknown>)
-    .filter(([, v]) => typeof v === 'number')
-    .sort((a, b) => Math.abs(b[1] as number) - Math.abs(a[1] as number))
-    .slice(0, opts.top);
+  const strengths = strongestTags(t.tagstrengths, opts.top);
   if (strengths.length) {
     rows.push([`# Strongest tag strengths (top ${strengths.length})`, '']);
-    for (const [k, v] of strengths) rows.push([k, (v as number).toFixed(3)]);
+    for (const [k, v] of strengths) rows.push([k, v.toFixed(3)]);
   }
   add('Tags updated', when(t.tagsUpdatedAt)); // a moment: the sheets' one short local form
   if (opts.embeddings && Array.isArray(t.embeddings)) {
