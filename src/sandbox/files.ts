@@ -35,7 +35,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** A file system error in words, with its code: "the file system is read-only (EROFS)". */
-function words(e: unknown): string {
+export function words(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code && REASONS[code] ? `${REASONS[code]} (${code})` : String((e as Error | undefined)?.message ?? e);
 }

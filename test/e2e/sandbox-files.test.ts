@@ -251,6 +251,16 @@ describe('sandbox files from the command line', () => {
     }
   }, 30_000);
 
+  it('a --log that cannot be opened: the reason in words, once, and a hint to name a file that can be written', async () => {
+    const home = tempHome();
+    made.push(home);
+    const log = join(home, 'no-such-folder', 'requests.ndjson');
+    const r = await mcat(['sandbox', 'start', '--port', '0', '--data', join(home, 'sb'), '--log', log], { home, timeout: 10_000 });
+    expect(r.exitCode).toBe(2);
+    // it said Node's "ENOENT: no such file or directory, open '<the path again>'" and the symlink's hint
+    expect(r.stderr).toBe(`mcat: cannot open log file ${log}: no such file or directory (ENOENT)\nhint: name a log file in a folder you can write, or leave out --log\n`);
+  }, 30_000);
+
   it('a symlink at --log: one line naming it, and a hint about the log (not the data dir)', async () => {
     const home = tempHome();
     made.push(home);
