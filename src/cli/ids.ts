@@ -1,7 +1,9 @@
 // Id lists from arguments, a file or stdin: space-, comma- or newline-separated; blank lines
 // and # comments ignored. Every id is checked before anything is sent.
+import { statSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { UsageError } from './errors';
-import { runContext } from './lifecycle';
+import { runContext, runEnv } from './lifecycle';
 
 export function splitIdList(text: string): string[] {
   const body = text.replace(/^\uFEFF/, '');
@@ -52,15 +54,66 @@ function printable(s: string): string {
   return cut.replace(/[^\x20-\x7e\u00a0-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-export async function readTextInput(file: string): Promise<string> {
-  let buf: Buffer;
-  try {
-    // fs/promises (with the readline it loads) only when there is a file: every read runs this module
-    buf = file === '-' ? await readStdin() : await (await import('node:fs/promises')).readFile(file);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
+/**
+ * The most mcat reads from one input (a file, standard input) before it sends anything: the input
+ * becomes one string, and V8 makes none longer than this (~512 MiB). MCAT_MAX_INPUT lowers it.
+ */
+async function inputCap(): Promise<{ bytes: number; from?: string }> {
+  const v = runEnv().MCAT_MAX_INPUT;
+  if (v === undefined || v.trim() === '') return { bytes: bufferConstants.MAX_STRING_LENGTH };
+  const { sizeOption } = await import('./context');
+  return { bytes: Math.min(sizeOption(v, 'MCAT_MAX_INPUT')!, bufferConstants.MAX_STRING_LENGTH), from: 'MCAT_MAX_INPUT' };
+}
+
+function tooLarge(name: string, cap: { bytes: number; from?: string }): UsageError {
+  const mib = cap.bytes / 2 ** 20;
+  const size = mib >= 1 ? `${Math.round(mib)} MiB` : cap.bytes >= 1024 ? `${Math.round(cap.bytes / 1024)} KiB` : `${cap.bytes} bytes`;
+  return new UsageError(`${name} is larger than ${size}, the most mcat reads from one input${cap.from ? ` (${cap.from})` : ''}`, 'split it into smaller files');
+}
+
+/** Reads a stream to its end, refusing it once it passes the cap (an endless pipe or device). */
+async function readCapped(stream: AsyncIterable<unknown>, name: string, cap: { bytes: number; from?: string }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const c of stream) {
+    const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+    total += b.length;
+    if (total > cap.bytes) {
+      (stream as { destroy?: () => void }).destroy?.();
+      throw tooLarge(name, cap);
+    }
+    chunks.push(b);
   }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * The bytes of an input file ('-': standard input), whole, within the input cap: a regular file
+ * is refused by its size before it is read; anything else (a pipe, <(…), a device) is read as a
+ * stream and refused once past the cap. Read errors are usage errors naming the file.
+ */
+export async function readInputBytes(file: string, read?: (file: string) => Buffer | Promise<Buffer>): Promise<Buffer> {
+  const cap = await inputCap();
+  if (file === '-') return await readStdin(cap);
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st?.isFile()) {
+      if (st.size > cap.bytes) throw tooLarge(file, cap);
+      // fs/promises (with the readline it loads) only when there is a file: every read runs this module
+      return read ? await read(file) : await (await import('node:fs/promises')).readFile(file);
+    }
+    if (st === undefined || st.isDirectory()) return read ? await read(file) : await (await import('node:fs/promises')).readFile(file);
+    const { createReadStream } = await import('node:fs');
+    return await readCapped(createReadStream(file), file, cap);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
+  }
+}
+
+export async function readTextInput(file: string): Promise<string> {
+  const buf = await readInputBytes(file);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
   if (text.includes('\u0000') || text.includes('\ufffd')) {
     throw new UsageError(`${file === '-' ? 'standard input' : file} is not UTF-8 text`);
@@ -68,11 +121,14 @@ export async function readTextInput(file: string): Promise<string> {
   return text;
 }
 
-export async function readStdin(): Promise<Buffer> {
+export async function readStdin(cap?: { bytes: number; from?: string }): Promise<Buffer> {
   if (runContext().io.stdin.isTTY) throw new UsageError("'-' reads from standard input, but it is a terminal", 'pipe the input in, e.g. cat ids.txt | mcat …');
-  const chunks: Buffer[] = [];
-  for await (const c of runContext().io.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  try {
+    return await readCapped(runContext().io.stdin, 'standard input', cap ?? (await inputCap()));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read standard input: ${(e as Error).message}`);
+  }
 }
 
 /** Ids from positional arguments (where '-' means stdin) and --ids-file. */
