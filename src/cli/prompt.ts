@@ -7,6 +7,8 @@ import { InterruptedError } from './errors';
 import { clean } from '../output/clean';
 import { promptStreams } from '../output/streams';
 
+const MAX_LINES_BYTES = 64 * 1024;
+
 /**
  * Up to `max` lines from a stream: stops reading after the `max`-th line ending (what follows is
  * left unread), or at the end of input. CRLF and a missing final newline are tolerated. Text that
@@ -25,6 +27,10 @@ export async function readLines(input: Readable, max: number, from = 'standard i
     chunks.push(buf);
     if (seen >= max) break;
     length += buf.length;
+    // keys and secrets are short lines: an endless one (/dev/zero) is not read for ever
+    if (length > MAX_LINES_BYTES) {
+      throw new UsageError(`${from}: more than 64 KiB before the ${max} lines ended; nothing saved`, 'give the consumer key, consumer secret, token and token secret, one per line');
+    }
   }
   let text: string;
   try {

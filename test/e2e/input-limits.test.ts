@@ -6,7 +6,7 @@
 // line naming the input (exit 2, nothing sent, nothing on stdout), a file by its size before it is
 // read, a stream once the cap is passed (MCAT_MAX_INPUT lowers it; default 512 MiB).
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeSync, mkdtempSync, openSync, ftruncateSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, ftruncateSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -77,6 +77,21 @@ describe('an input larger than mcat can hold', () => {
       expect(r.stderr).toBe(`mcat: standard input is larger than 1 MiB, the most mcat reads from one input (MCAT_MAX_INPUT)\nhint: split it into smaller files\n`);
     }
   }, 60_000);
+
+  it.skipIf(process.platform !== 'linux')('auth login --with-secrets-from-stdin fed an endless line (/dev/zero): refused after 64 KiB, nothing saved, exit 2', async () => {
+    // it read the first line for ever (2.5 GB in 10 s)
+    const home = mkdtempSync(join(dir, 'home-'));
+    const r = await execa(cliNode, [binPath, 'auth', 'login', '--profile', 'p', '--base-url', 'http://127.0.0.1:9', '--with-secrets-from-stdin', '--no-verify'], {
+      reject: false,
+      env: mcatEnv({ home }) as Record<string, string>,
+      inputFile: '/dev/zero',
+      timeout: 8_000,
+      stripFinalNewline: false,
+    });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toBe('mcat: --with-secrets-from-stdin: more than 64 KiB before the 4 lines ended; nothing saved\nhint: give the consumer key, consumer secret, token and token secret, one per line\n');
+    expect(existsSync(join(home, '.config/mcat/config.json'))).toBe(false);
+  });
 
   it('MCAT_MAX_INPUT that is not a size: a usage error naming it', async () => {
     const r = await run(['release', 'batch', '--ids-file', '/dev/null'], { env: { MCAT_MAX_INPUT: 'lots' } });
