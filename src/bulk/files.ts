@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { describeFsError, InputError } from '../client/errors';
+import { describeFsError, InputError, whyFolderNotMade } from '../client/errors';
 
 export { describeFsError };
 
@@ -78,7 +78,7 @@ export function ensureJournalFolder(file: string, env: NodeJS.ProcessEnv = proce
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new InputError(`cannot make the folder ${dir} for the journal ${file}: ${describeFsError(err)}`, 'give --journal a path in a folder you can write');
+    throw new InputError(`cannot make the folder ${dir} for the journal ${file}: ${describeFsError(whyFolderNotMade(dir, err))}`, 'give --journal a path in a folder you can write');
   }
   for (const d of own) checkOwnFolder(d);
 }

@@ -65,8 +65,18 @@ export function checkReportPath(file: string): void {
   }
   if (st?.isSymbolicLink()) throw linkRefused(file);
   if (st?.isDirectory()) throw new InputError(`--report ${file} is a folder`, 'name a file to write the report to');
-  if (!st && !fs.statSync(path.dirname(path.resolve(file)), { throwIfNoEntry: false })?.isDirectory()) {
+  const dir = path.dirname(path.resolve(file));
+  if (!st && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new InputError(`--report ${file}: no such folder ${path.dirname(file)}`);
+  }
+  // a new file, or a regular file replaced by renaming one into its folder: the folder must take
+  // it, or the run would be applied and its report lost at the end (a device is written as such)
+  if (!st || st.isFile()) {
+    try {
+      fs.accessSync(dir, fs.constants.W_OK);
+    } catch (e) {
+      throw new InputError(`--report ${file}: cannot write in the folder: ${describeFsError(e)}`, 'name a report in a folder you can write');
+    }
   }
 }
 
@@ -170,7 +180,8 @@ export function runReport(file: string, result: ApplyResult): void {
   } catch (e) {
     if (e instanceof McatError) throw e;
     const err = new McatError(`cannot write the report ${file}: ${describeFsError(e)}`);
-    err.hint = 'the summary above says what the run did; free some space, or name another --report';
+    const full = ['ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException | undefined)?.code ?? '');
+    err.hint = `the summary above says what the run did; ${full ? 'free some space, or name another --report' : 'name a --report you can write'}`;
     throw err;
   }
 }

@@ -1,7 +1,9 @@
 // Id lists from arguments, a file or stdin: space-, comma- or newline-separated; blank lines
 // and # comments ignored. Every id is checked before anything is sent.
+import { statSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { UsageError } from './errors';
-import { runContext } from './lifecycle';
+import { runContext, runEnv } from './lifecycle';
 
 export function splitIdList(text: string): string[] {
   const body = text.replace(/^\uFEFF/, '');
@@ -55,54 +57,96 @@ function printable(s: string): string {
 /**
  * The most mcat reads from standard input, a pipe or a device for a text input (ids, a
  * description, a body): one that never ends (`/dev/zero`, `yes |`) is refused at this size rather
- * than read until memory runs out. A regular file's size is known; it is read as it is.
+ * than read until memory runs out. MCAT_MAX_INPUT sets another.
  */
 export const MAX_STREAMED_TEXT = 64 * 1024 * 1024;
 /** The same for a file of playlists or edits (replace --from, apply): an export of a big account fits. */
 export const MAX_STREAMED_EDITS = 256 * 1024 * 1024;
 
-const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
+/** What an input is: a text (ids, a description, a body) or a file of playlists or edits. */
+export type InputKind = 'text' | 'edits';
 
-/** Everything a stream gives, refused (a usage error: nothing was sent) past `max` bytes. */
-export async function readBounded(source: AsyncIterable<unknown>, name: string, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // (leaving the loop early closes the stream: a writer into the pipe then ends)
-  for await (const c of source) {
-    const chunk = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
-    size += chunk.length;
-    if (size > max) {
-      throw new UsageError(`${name} goes on past ${mib(max)}, the most mcat reads from a pipe or a device; nothing was sent`, 'is it the input you meant? a longer one can be given as a regular file');
-    }
-    chunks.push(chunk);
+interface Cap {
+  bytes: number;
+  /** the variable that set it */
+  from?: string;
+  /** the default bound of a pipe or a device (not the longest string) */
+  streamed?: boolean;
+}
+
+/**
+ * The most mcat reads from one input before it sends anything. The input becomes one string, and
+ * V8 makes none longer than MAX_STRING_LENGTH (~512 MiB): a regular file is refused past it by its
+ * size; a pipe or a device past MAX_STREAMED_*. MCAT_MAX_INPUT sets both (never past the string's).
+ */
+async function inputCap(kind: InputKind, streamed: boolean): Promise<Cap> {
+  const v = runEnv().MCAT_MAX_INPUT;
+  if (v !== undefined && v.trim() !== '') {
+    const { sizeOption } = await import('./context');
+    return { bytes: Math.min(sizeOption(v, 'MCAT_MAX_INPUT')!, bufferConstants.MAX_STRING_LENGTH), from: 'MCAT_MAX_INPUT' };
   }
-  return Buffer.concat(chunks, size);
+  if (streamed) return { bytes: kind === 'edits' ? MAX_STREAMED_EDITS : MAX_STREAMED_TEXT, streamed: true };
+  return { bytes: bufferConstants.MAX_STRING_LENGTH };
 }
 
-/** A file that is not a regular one (a pipe, `<(…)`, a device), read as a stream, bounded. */
-async function readNonRegular(file: string, max: number): Promise<Buffer> {
-  const { createReadStream } = await import('node:fs');
-  return readBounded(createReadStream(file), file, max);
+function sizeText(bytes: number): string {
+  const mib = bytes / 2 ** 20;
+  return mib >= 1 ? `${Math.round(mib)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
-/** Whether `file` is a regular file (else a pipe, a device, a folder, or nothing: read as a stream, which says which). */
-async function isRegularFile(file: string): Promise<boolean> {
-  const { statSync } = await import('node:fs');
-  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+function tooLarge(name: string, cap: Cap): UsageError {
+  if (cap.streamed) {
+    return new UsageError(
+      `${name} goes on past ${sizeText(cap.bytes)}, the most mcat reads from a pipe or a device; nothing was sent`,
+      'is it the input you meant? a longer one can be given as a regular file (or MCAT_MAX_INPUT=SIZE)',
+    );
+  }
+  return new UsageError(`${name} is larger than ${sizeText(cap.bytes)}, the most mcat reads from one input${cap.from ? ` (${cap.from})` : ''}`, 'split it into smaller files');
 }
 
-export async function readTextInput(file: string, max = MAX_STREAMED_TEXT): Promise<string> {
-  let buf: Buffer;
+/** Reads a stream to its end, refusing it once it passes the cap (an endless pipe or device). */
+async function readCapped(stream: AsyncIterable<unknown>, name: string, cap: Cap): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const c of stream) {
+    const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+    total += b.length;
+    if (total > cap.bytes) {
+      (stream as { destroy?: () => void }).destroy?.();
+      throw tooLarge(name, cap);
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * The bytes of an input file ('-': standard input), whole, within the input cap: a regular file
+ * is refused by its size before it is read; anything else (a pipe, <(…), a device) is read as a
+ * stream and refused once past its cap. Read errors are usage errors naming the file.
+ */
+export async function readInputBytes(file: string, kind: InputKind = 'text', read?: (file: string) => Buffer | Promise<Buffer>): Promise<Buffer> {
+  if (file === '-') return await readStdin(kind);
   try {
-    // fs/promises (with the readline it loads) only when there is a file: every read runs this module
-    if (file === '-') buf = await readStdin(max);
-    else if (await isRegularFile(file)) buf = await (await import('node:fs/promises')).readFile(file);
-    else buf = await readNonRegular(file, max);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st?.isFile()) {
+      const cap = await inputCap(kind, false);
+      if (st.size > cap.bytes) throw tooLarge(file, cap);
+      // fs/promises (with the readline it loads) only when there is a file: every read runs this module
+      return read ? await read(file) : await (await import('node:fs/promises')).readFile(file);
+    }
+    if (st === undefined || st.isDirectory()) return read ? await read(file) : await (await import('node:fs/promises')).readFile(file);
+    const { createReadStream } = await import('node:fs');
+    return await readCapped(createReadStream(file), file, await inputCap(kind, true));
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
+    throw new UsageError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
   }
+}
+
+export async function readTextInput(file: string, kind: InputKind = 'text'): Promise<string> {
+  const buf = await readInputBytes(file, kind);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
   if (text.includes('\u0000') || text.includes('\ufffd')) {
     throw new UsageError(`${file === '-' ? 'standard input' : file} is not UTF-8 text`);
@@ -110,15 +154,14 @@ export async function readTextInput(file: string, max = MAX_STREAMED_TEXT): Prom
   return text;
 }
 
-export async function readStdin(max = MAX_STREAMED_TEXT): Promise<Buffer> {
+export async function readStdin(kind: InputKind = 'text'): Promise<Buffer> {
   if (runContext().io.stdin.isTTY) throw new UsageError("'-' reads from standard input, but it is a terminal", 'pipe the input in, e.g. cat ids.txt | mcat …');
-  return readBounded(runContext().io.stdin, 'standard input', max);
-}
-
-/** A file of playlists or edits: a regular file as it is, anything else bounded by MAX_STREAMED_EDITS. */
-export async function readEditsInput(file: string): Promise<Buffer> {
-  if (file === '-') return readStdin(MAX_STREAMED_EDITS);
-  return readNonRegular(file, MAX_STREAMED_EDITS);
+  try {
+    return await readCapped(runContext().io.stdin, 'standard input', await inputCap(kind, true));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read standard input: ${(e as Error).message}`);
+  }
 }
 
 /** Ids from positional arguments (where '-' means stdin) and --ids-file. */

@@ -1,5 +1,7 @@
 // Typed errors of the API client. The CLI maps each class to one message line and
 // one exit code in src/cli/main.ts; nothing else turns errors into exit codes.
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /** Meanings of the API's error codes, in words, for messages. */
 export const API_ERROR_MEANINGS: Record<number, string> = {
@@ -242,6 +244,23 @@ const REASONS: Record<string, string> = {
   EMFILE: 'too many open files',
   ENAMETOOLONG: 'the name is too long',
 };
+
+/**
+ * Why a folder could not be made. Node's recursive mkdir says ENOENT on a read-only file system
+ * (and wherever the nearest folder that exists cannot be written), so that folder is asked: its
+ * EROFS or EACCES is the reason to give. Any other error is its own reason.
+ */
+export function whyFolderNotMade(dir: string, err: unknown): unknown {
+  if ((err as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return err;
+  try {
+    let at = dirname(resolve(dir));
+    while (at !== dirname(at) && !statSync(at, { throwIfNoEntry: false })) at = dirname(at);
+    accessSync(at, fsConstants.W_OK);
+  } catch (denied) {
+    return denied;
+  }
+  return err;
+}
 
 /** An fs error in words, with its code: "no space left on the device (ENOSPC)". */
 export function describeFsError(err: unknown): string {

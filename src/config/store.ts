@@ -6,7 +6,7 @@ import { chmodSync, closeSync, constants as fsc, existsSync, fchmodSync, fstatSy
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Conf from 'conf';
-import { AbortedError, McatError, InputError } from '../client/errors';
+import { AbortedError, McatError, InputError, whyFolderNotMade } from '../client/errors';
 import { ENV, envValue, SANDBOX_PROFILE, type Profile, type StoreSnapshot } from './settings';
 
 export interface ProfileStore {
@@ -354,7 +354,13 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env, opts: Open
    */
   async function mutate(change: (next: StoreSnapshot) => boolean): Promise<void> {
     try {
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+      if (!existsSync(dir)) {
+        try {
+          mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+        } catch (err) {
+          throw whyFolderNotMade(dir, err);
+        }
+      }
       checkPlace();
     } catch (err) {
       throw writeFailure(err);

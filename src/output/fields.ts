@@ -276,7 +276,8 @@ export class FieldCheck {
   check(): void {
     if (this.pending.size === 0 || this.sample.length === 0) return;
     const missing = [...this.pending];
-    const there = [...computedNames(this.view).keys(), ...pathsIn(this.sample)];
+    // a computed column may bear the name of a path in the rows too (playlist list: trackCount)
+    const there = [...new Set([...computedNames(this.view).keys(), ...pathsIn(this.sample)])];
     const shown = there.length > 40 ? [...there.slice(0, 40), '…'] : there;
     throw new InputError(
       `${this.flag}: ${missing.map((m) => `'${m}'`).join(', ')} ${missing.length === 1 ? 'matches' : 'match'} nothing in any row`,

@@ -10,6 +10,7 @@
 // of the machine (no files, and `$ENV` is not the shell's environment).
 import { McatError, InputError } from '../client/errors';
 import { clean } from './clean';
+import { withConsoleHeld } from './streams';
 
 interface JqResult {
   stdout: string;
@@ -27,6 +28,24 @@ function jq(): Promise<Jq> {
   return engine;
 }
 
+/**
+ * One run of the engine. Its WebAssembly has 256 MiB: a program or a document past that aborts
+ * the engine (a RuntimeError, after the runtime printed 'Aborted()' itself: held here), which is
+ * then dead; the next run loads a new one.
+ */
+async function runEngine(input: string, program: string): Promise<JqResult> {
+  const e = await jq();
+  const r = withConsoleHeld(() => e.raw(input, program, ['-c']));
+  if (r.error === undefined) return r.value!;
+  engine = undefined;
+  if ((r.error as Error | undefined)?.name === 'RuntimeError' || /^Aborted\(/.test(String((r.error as Error | undefined)?.message))) {
+    const err = new McatError('--jq: jq ran out of memory (256 MiB) running the program on this document');
+    err.hint = 'the request succeeded; for a document this large pipe -o json (or -o ndjson) into jq itself, or narrow the list';
+    throw err;
+  }
+  throw r.error;
+}
+
 /** jq's message without its "jq: error ...:" lead, on one line (it may quote the data: cleaned). */
 function message(stderr: string): string {
   const first = stderr.split('\n').find((l) => l.trim() !== '' && !/^jq: \d+ compile errors?$/.test(l)) ?? stderr;
@@ -42,7 +61,7 @@ const MANUAL = "jq's manual: https://jqlang.org/manual/";
 /** Compiles the program with no input: a syntax error (or an unknown function) is a usage error. */
 export async function checkJq(program: string): Promise<void> {
   if (program.trim() === '') throw new InputError('--jq needs a jq program', "e.g. --jq '.playlists.playlist[].id'");
-  const r = (await jq()).raw('', program, ['-c']);
+  const r = await runEngine('', program);
   if (r.exitCode !== 0) throw new InputError(`--jq: ${message(r.stderr)}`, MANUAL);
 }
 
@@ -51,7 +70,7 @@ export async function checkJq(program: string): Promise<void> {
  * (for stdout's writer, which cleans them).
  */
 export async function runJq(program: string, document: unknown, opts: { warn?: (line: string) => void } = {}): Promise<string> {
-  const r = (await jq()).raw(JSON.stringify(document ?? null), program, ['-c']);
+  const r = await runEngine(JSON.stringify(document ?? null), program);
   if (r.exitCode !== 0) {
     const e = new McatError(`--jq: ${message(r.stderr) || `jq stopped with status ${r.exitCode}`}`);
     e.hint = 'the request succeeded; the jq program failed on its answer, so nothing was printed';

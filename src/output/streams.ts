@@ -238,6 +238,25 @@ export function say(line: string): void {
   toStderr(clean(line.replace(/\r?\n$/, ''), 'line') + '\n', 'text');
 }
 
+/**
+ * Runs `fn` (synchronous) with the console silenced, and returns what it said besides its value:
+ * for third-party code that prints on its own (the jq engine's runtime prints 'Aborted()' with
+ * console.error), whose words must not reach the terminal around this writer.
+ */
+export function withConsoleHeld<T>(fn: () => T): { value?: T; error?: unknown; said: string[] } {
+  const said: string[] = [];
+  const keep = { error: console.error, warn: console.warn, log: console.log };
+  const hold = (...args: unknown[]) => void said.push(args.map(String).join(' '));
+  console.error = console.warn = console.log = hold;
+  try {
+    return { value: fn(), said };
+  } catch (error) {
+    return { error, said };
+  } finally {
+    Object.assign(console, keep);
+  }
+}
+
 /** Text for stderr as it is, line breaks kept (commander's usage and help on errors). */
 export function sayText(text: string): void {
   toStderr(text, 'text');

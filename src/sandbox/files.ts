@@ -1,6 +1,7 @@
 // The sandbox's files hold users' data (playlists, tokens' nonces): 0600 files in a 0700 folder,
 // and never a file reached through a symlink someone planted where the database goes.
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** A data dir or file the sandbox will not use; the message names it and why. */
 export class SandboxFileError extends Error {
@@ -20,14 +21,57 @@ function owned(path: string, st: Stats): void {
   if (uid !== undefined && st.uid !== uid) throw new SandboxFileError(`${path} belongs to another user: the sandbox will not use it`);
 }
 
+// (the sandbox is a bundle of its own and imports nothing of the client's words for these)
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENOENT: 'no such file or directory',
+  EIO: 'an input/output error of the device',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** A file system error in words, with its code: "the file system is read-only (EROFS)". */
+export function words(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code && REASONS[code] ? `${REASONS[code]} (${code})` : String((e as Error | undefined)?.message ?? e);
+}
+
+/** Why `dir` could not be made: Node's recursive mkdir says ENOENT on a read-only file system, so the nearest existing folder is asked. */
+function whyNotMade(dir: string, e: unknown): unknown {
+  if ((e as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return e;
+  try {
+    let at = dirname(dir);
+    while (at !== dirname(at) && !statSync(at, { throwIfNoEntry: false })) at = dirname(at);
+    accessSync(at, constants.W_OK);
+  } catch (denied) {
+    return denied;
+  }
+  return e;
+}
+
 /** Creates the data dir (and missing parents) 0700; an existing one must be a real directory of ours and is made 0700. */
 export function secureDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const refused = (e: unknown) => new SandboxFileError(`cannot use sandbox data directory ${dir}: ${words(e)}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw refused(whyNotMade(dir, e));
+  }
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) throw new SandboxFileError(`sandbox data directory ${dir} is a symbolic link: give the directory it points to`);
   if (!st.isDirectory()) throw new SandboxFileError(`sandbox data directory ${dir} is not a directory`);
   owned(dir, st);
-  if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  try {
+    if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+    // the database and the server's records are made in it
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    throw refused(e);
+  }
 }
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -48,7 +92,7 @@ export function secureDbFiles(dbFile: string): void {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP' || code === 'EMLINK') throw link();
-    throw e;
+    throw new SandboxFileError(`cannot open the sandbox database ${dbFile}: ${words(e)}`);
   }
   try {
     const st = fstatSync(fd);

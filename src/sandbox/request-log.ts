@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { parseAuthorizationHeader, parseForm } from './auth';
-import { SandboxFileError } from './files';
+import { SandboxFileError, words } from './files';
 
 const LOG_HINT = 'name the file itself, or another file with --log';
 
@@ -65,7 +65,7 @@ export class RequestLog {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ELOOP' || code === 'EMLINK') throw new SandboxFileError(`log file ${file} is a symbolic link: the sandbox will not write through it`, LOG_HINT);
-      throw new SandboxFileError(`cannot open log file ${file}: ${(e as Error).message}`, LOG_HINT);
+      throw new SandboxFileError(`cannot open log file ${file}: ${words(e)}`, 'name a log file in a folder you can write, or leave out --log');
     }
     const st = fstatSync(fd);
     if (!st.isFile()) {

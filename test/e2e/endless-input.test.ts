@@ -47,7 +47,7 @@ describe('an endless standard input', () => {
     const r = await endless('100001', ['release', 'batch', '-', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('mcat: standard input goes on past 64 MiB, the most mcat reads from a pipe or a device; nothing was sent\nhint: is it the input you meant? a longer one can be given as a regular file');
+    expect(r.stderr).toBe('mcat: standard input goes on past 64 MiB, the most mcat reads from a pipe or a device; nothing was sent\nhint: is it the input you meant? a longer one can be given as a regular file (or MCAT_MAX_INPUT=SIZE)');
     expect(r.sent).toBe(0);
   });
 
@@ -55,7 +55,7 @@ describe('an endless standard input', () => {
     const r = await endless('{"op":"create","name":"again"}', ['playlist', 'apply', '-']);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('mcat: standard input goes on past 256 MiB, the most mcat reads from a pipe or a device; nothing was sent\nhint: is it the input you meant? a longer one can be given as a regular file');
+    expect(r.stderr).toBe('mcat: standard input goes on past 256 MiB, the most mcat reads from a pipe or a device; nothing was sent\nhint: is it the input you meant? a longer one can be given as a regular file (or MCAT_MAX_INPUT=SIZE)');
     expect(r.sent).toBe(0);
   });
 

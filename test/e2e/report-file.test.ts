@@ -1,7 +1,8 @@
 // `playlist apply --report FILE` through the built CLI: the report is a private file (0600) that
 // replaces a regular file at FILE, and a symbolic link there is refused before anything is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startTestSandbox } from '../helpers/sandbox';
@@ -60,6 +61,46 @@ describe('playlist apply --report', () => {
     expect(r.stderr).not.toMatch(/report of failures written/);
     expect(lines.slice(-2)).toEqual(['mcat: cannot write the report /dev/full: no space left on the device (ENOSPC)', 'hint: the summary above says what the run did; free some space, or name another --report']);
     expect(await nameOf(pl)).toBe('applied, report lost');
+  });
+
+  // A folder mcat cannot write in: read-only for a user (chmod), or a read-only file system for
+  // root, who writes through modes (a tmpfs mounted read-only, where this machine lets the tests
+  // mount one). Either way the run was applied and its report lost at the end (exit 1, 'free some
+  // space'); it is now refused before anything is sent.
+  const readOnlyFolder = (at: string): (() => void) | undefined => {
+    mkdirSync(at, { recursive: true });
+    if (process.getuid?.() !== 0) {
+      chmodSync(at, 0o500);
+      return () => chmodSync(at, 0o700);
+    }
+    if (process.platform !== 'linux') return undefined;
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', at], { stdio: 'ignore' });
+    } catch {
+      return undefined;
+    }
+    return () => execFileSync('umount', [at], { stdio: 'ignore' });
+  };
+  it('a report in a folder mcat cannot write in is refused before anything is sent: exit 2, one line and a hint', async () => {
+    const { d, pl, run } = setUp('never applied: report folder read-only');
+    const before = await nameOf(pl);
+    const folder = join(d, 'read-only');
+    const undo = readOnlyFolder(folder);
+    if (!undo) return; // neither a user nor a mount here: nothing to test it with
+    try {
+      const report = join(folder, 'report.ndjson');
+      const r = await run(report);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(new RegExp(`^mcat: --report ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot write in the folder: (the file system is read-only \\(EROFS\\)|permission denied \\(EACCES\\))$`));
+      expect(lines[1]).toBe('hint: name a report in a folder you can write');
+      expect(existsSync(join(d, 'journal'))).toBe(false);
+      expect(await nameOf(pl)).toBe(before);
+    } finally {
+      undo();
+    }
   });
 
   it('a report at the input file or at the journal is refused before anything is sent: exit 2, both kept', async () => {

@@ -2,7 +2,8 @@
 // default data dir, and the in-process sandbox an ordinary command starts (issue 11).
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, mcat, mcatEnv, NEEDS_SQLITE_IN_CLI, sqliteInCli, tempHome } from '../helpers/mcat';
@@ -211,6 +212,54 @@ describe('sandbox files from the command line', () => {
       await c.child;
     }
   }, 90_000);
+
+  // A place mcat cannot write in: read-only for a user (chmod), or a read-only file system for
+  // root, who writes through modes (a tmpfs mounted read-only, where this machine lets the tests
+  // mount one). It said 'mcat: unexpected error: ENOENT: no such file or directory, mkdir …' or
+  // 'unexpected error: EROFS: read-only file system, chmod …' (Node's words, exit 1).
+  it('a data dir where mcat cannot write: one line naming it and why, the data dir hint, exit 2', async () => {
+    const home = tempHome();
+    made.push(home);
+    const ro = join(home, 'read-only');
+    mkdirSync(ro);
+    let undo: () => void;
+    if (process.getuid?.() !== 0) {
+      chmodSync(ro, 0o500);
+      undo = () => chmodSync(ro, 0o700);
+    } else {
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', ro], { stdio: 'ignore' });
+      } catch {
+        return; // neither a user nor a mount here: nothing to test it with
+      }
+      undo = () => execFileSync('umount', [ro], { stdio: 'ignore' });
+    }
+    try {
+      const cases: [string, RegExp][] = [[join(ro, 'sb'), /^mcat: cannot use sandbox data directory .*read-only\/sb: (the file system is read-only \(EROFS\)|permission denied \(EACCES\))$/]];
+      // root's read-only mount point itself: it exists, but its mode cannot be set nor a file made in it
+      if (process.getuid?.() === 0) cases.push([ro, /^mcat: cannot use sandbox data directory .*read-only: the file system is read-only \(EROFS\)$/]);
+      for (const [dir, line] of cases) {
+        const r = await mcat(['sandbox', 'start', '--port', '0', '--data', dir], { home, timeout: 10_000 });
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(r.stdout).toBe('');
+        const lines = r.stderr.trimEnd().split('\n');
+        expect(lines[0]).toMatch(line);
+        expect(lines.slice(1)).toEqual(['hint: choose another sandbox data directory with --data or MCAT_SANDBOX_DIR']);
+      }
+    } finally {
+      undo();
+    }
+  }, 30_000);
+
+  it('a --log that cannot be opened: the reason in words, once, and a hint to name a file that can be written', async () => {
+    const home = tempHome();
+    made.push(home);
+    const log = join(home, 'no-such-folder', 'requests.ndjson');
+    const r = await mcat(['sandbox', 'start', '--port', '0', '--data', join(home, 'sb'), '--log', log], { home, timeout: 10_000 });
+    expect(r.exitCode).toBe(2);
+    // it said Node's "ENOENT: no such file or directory, open '<the path again>'" and the symlink's hint
+    expect(r.stderr).toBe(`mcat: cannot open log file ${log}: no such file or directory (ENOENT)\nhint: name a log file in a folder you can write, or leave out --log\n`);
+  }, 30_000);
 
   it('a symlink at --log: one line naming it, and a hint about the log (not the data dir)', async () => {
     const home = tempHome();

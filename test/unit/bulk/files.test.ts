@@ -1,9 +1,11 @@
 // removeFile: what a bulk run removes its lock claims, temporary files and finished journals with.
-import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeFile } from '../../../src/bulk/files';
+import { ensureJournalFolder, removeFile } from '../../../src/bulk/files';
+import { InputError } from '../../../src/client/errors';
 
 describe('removeFile', () => {
   it('removes a file; one that is not there is no error', () => {
@@ -31,5 +33,46 @@ describe('removeFile', () => {
     writeFileSync(join(dir, 'sub', 'x'), 'x');
     expect(() => removeFile(join(dir, 'sub'))).toThrow();
     expect(readFileSync(join(dir, 'sub', 'x'), 'utf8')).toBe('x');
+  });
+});
+
+// A folder where a journal's folder cannot be made. Node's recursive mkdir says ENOENT ('no such
+// file or folder') on a read-only file system, which the message then gave as the reason.
+// Read-only for a user (chmod), or a read-only tmpfs for root (who writes through modes), where
+// this machine lets the tests mount one.
+function readOnlyFolder(at: string): (() => void) | undefined {
+  mkdirSync(at, { recursive: true });
+  if (process.getuid?.() !== 0) {
+    chmodSync(at, 0o500);
+    return () => chmodSync(at, 0o700);
+  }
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', at], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return () => execFileSync('umount', [at], { stdio: 'ignore' });
+}
+
+describe('ensureJournalFolder where nothing can be made', () => {
+  it('names the real reason (read-only, permission denied), not ENOENT', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-jro-'));
+    const ro = join(dir, 'ro');
+    const undo = readOnlyFolder(ro);
+    if (!undo) return; // neither a user nor a mount here: nothing to test it with
+    try {
+      const journal = join(ro, 'a', 'b', 'x.journal');
+      let err: InputError | undefined;
+      try {
+        ensureJournalFolder(journal, { HOME: dir });
+      } catch (e) {
+        err = e as InputError;
+      }
+      expect(err).toBeInstanceOf(InputError);
+      expect(err!.message).toMatch(/^cannot make the folder .*\/ro\/a\/b for the journal .*: (the file system is read-only \(EROFS\)|permission denied \(EACCES\))$/);
+      expect(err!.hint).toBe('give --journal a path in a folder you can write');
+    } finally {
+      undo();
+    }
   });
 });

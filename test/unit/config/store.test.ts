@@ -162,6 +162,32 @@ describe('openStore', () => {
     await expect(store.setProfile('a', {})).rejects.toThrow(/cannot write config file .*blocker\/sub\/config\.json: a part of the path is not a directory/);
   });
 
+  // A config folder that cannot be made: Node's recursive mkdir says ENOENT on a read-only file
+  // system, and the message said 'cannot write config file …: ENOENT'. Read-only for a user
+  // (chmod), or a read-only tmpfs for root, where this machine lets the tests mount one.
+  it('a config folder that cannot be made: the real reason, not ENOENT', async () => {
+    const ro = join(root, 'ro');
+    mkdirSync(ro);
+    let undo: () => void;
+    if (process.getuid?.() !== 0) {
+      chmodSync(ro, 0o500);
+      undo = () => chmodSync(ro, 0o700);
+    } else {
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', ro], { stdio: 'ignore' });
+      } catch {
+        return; // neither a user nor a mount here: nothing to test it with
+      }
+      undo = () => execFileSync('umount', [ro], { stdio: 'ignore' });
+    }
+    try {
+      const store = await openStore({ MCAT_CONFIG_DIR: join(ro, 'a', 'conf'), HOME: root });
+      await expect(store.setProfile('a', {})).rejects.toThrow(/^cannot write config file .*\/ro\/a\/conf\/config\.json: (read-only file system|permission denied)$/);
+    } finally {
+      undo();
+    }
+  });
+
   // a full disk: a small tmpfs, where this machine lets the tests mount one (root on Linux)
   const fullDisk = (() => {
     if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;

@@ -94,6 +94,19 @@ describe('the names a view gives its computed columns', () => {
     expect(err!.message).toBe("--fields: 'titel' matches nothing in any row");
     expect(err!.hint).toMatch(/^fields there are: fullTitle, count, title, version, list\[\], lastUpdated$/);
   });
+  it('a computed name that is also a path in the rows is listed once (playlist list: trackCount was listed twice)', () => {
+    const check = new FieldCheck(fieldReaders(view, ['nope']), view);
+    check.see({ ...item, count: 3 });
+    let hint = '';
+    try {
+      check.check();
+    } catch (e) {
+      hint = (e as InputError).hint ?? '';
+    }
+    const names = hint.replace(/^fields there are: /, '').split(', ');
+    expect(names).toContain('count');
+    expect(names).toEqual([...new Set(names)]);
+  });
   it('settles once every path matched a row; no rows, no error', () => {
     const check = new FieldCheck(fieldReaders(view, ['version']), view);
     check.see({ title: 'x' });

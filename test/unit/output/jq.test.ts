@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkJq, runJq } from '../../../src/output/jq';
 import { McatError, InputError } from '../../../src/client/errors';
 import { clean } from '../../../src/output/clean';
@@ -47,4 +47,26 @@ describe('--jq errors quoting the data', () => {
   it('escape control characters in the one-line message', async () => {
     await expect(runJq('error(.items[0].title)', doc)).rejects.toThrow('--jq: A\\u001b[31mred\\u0007');
   });
+});
+
+describe('a program that runs jq out of memory (its WebAssembly has 256 MiB)', () => {
+  // It printed 'Aborted()' on stderr from inside the engine (around mcat's writer), then
+  // 'mcat: unexpected error: Aborted(). Build with -sASSERTIONS for more info.'; the engine was
+  // left dead for any later run in the process.
+  it('a recursion with no end: one McatError in words, nothing printed by the engine, the next run works', async () => {
+    const spies = (['error', 'warn', 'log'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    try {
+      const err = await runJq('def f: [f]; f', {}).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(McatError);
+      expect((err as McatError).message).toBe('--jq: jq ran out of memory (256 MiB) running the program on this document');
+      expect((err as McatError).hint).toMatch(/^the request succeeded; /);
+      for (const s of spies) expect(s).not.toHaveBeenCalled();
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+    expect(await runJq('.a', { a: 1 })).toBe('1\n');
+  }, 30_000);
 });

@@ -1,12 +1,12 @@
 // `mcat playlist apply FILE`: many playlist edits from one file, through the bulk engine (src/bulk).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { AuthError, McatError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice, outputFormat, progressLine, quiet, say } from '../../context';
 import { PartialError } from '../../errors';
-import { readEditsInput } from '../../ids';
+import { readInputBytes } from '../../ids';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { tuneForRun } from '../../jit';
 import { queryOf, WHOSE } from './shared';
@@ -51,21 +51,14 @@ export default defineCommand<ApplyFlags>({
   run: runApply,
 });
 
-async function readInputBytes(file: string): Promise<Buffer> {
-  try {
-    if (file === '-') return await readEditsInput(file);
-    // A regular file at once: readFile's callback form loads its reader (internal/fs/read/context)
-    // after the launcher's V8 flags (src/launcher/boot.ts), compiled from source in every run
-    // (~1 ms). Anything else (a pipe, <(…), a device) as a stream: a read that may wait must not
-    // hold the event loop (Ctrl-C), and one that never ends (/dev/zero) is refused at a size. A
-    // missing file or a folder: the stream's open or read says so.
-    if (statSync(file, { throwIfNoEntry: false })?.isFile()) return readFileSync(file);
-    return await readEditsInput(file);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message}`);
-  }
+/**
+ * The edits, whole. A regular file at once (readFileSync): readFile's callback form loads its
+ * reader (internal/fs/read/context) after the launcher's V8 flags (src/launcher/boot.ts), compiled
+ * from source in every run (~1 ms). Standard input, pipes and devices as streams, within the input
+ * cap (ids.ts), as a read that may wait must not hold the event loop (Ctrl-C).
+ */
+function readEdits(file: string): Promise<Buffer> {
+  return readInputBytes(file, 'edits', (f) => readFileSync(f));
 }
 
 async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
@@ -86,7 +79,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   const name = file === '-' ? 'stdin' : file;
 
   // the whole input is checked before anything is sent
-  const bytes = await readInputBytes(file);
+  const bytes = await readEdits(file);
   const parsed = bulk.parseEdits(bytes, { fileName: name, ...(format ? { format } : {}) });
   if (parsed.errors.length) {
     const max = 200;

@@ -18,7 +18,7 @@ import {
 } from '../../../bulk/input';
 import { DESCRIPTION_LIMIT } from '../../../bulk/diff';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../../../client/playlists';
-import { MAX_STREAMED_EDITS, readTextInput } from '../../ids';
+import { readTextInput } from '../../ids';
 import { notice, say } from '../../context';
 import { catalogueCsvTrack, isCatalogueHeader, SHOWN_TRACK_KEYS, tracksOfRow } from '../../rows-in';
 import type { FieldFlags } from './shared';
@@ -138,7 +138,7 @@ export async function readPlaylistFile(
   opts: { format?: InputFormat; playlistId?: string; playlistIdForCsv?: string; tracksOptional?: boolean },
 ): Promise<PlaylistFile> {
   const name = file === '-' ? 'standard input' : file;
-  let text = await readTextInput(file, MAX_STREAMED_EDITS);
+  let text = await readTextInput(file, 'edits');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const format = opts.format ?? formatFromFileName(file) ?? sniffFormat(text, { wholeDocument: true });
   if (format === 'csv') return csvTracks(text, name, opts.playlistIdForCsv);
