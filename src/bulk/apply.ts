@@ -254,7 +254,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
 
   const todo = edits.filter((e) => !state.done.has(e.key));
   const skipped = edits.length - todo.length;
-  if (opened.resumed) notice(`resuming ${opts.journalPath}: ${skipped} of ${edits.length} edits already done`);
+  if (opened.resumed) notice(`resuming ${opts.journalPath}: ${skipped} of ${edits.length} edit${edits.length === 1 ? '' : 's'} already done`);
 
   const states = new Map<string, EditState>();
   for (const e of todo) {
@@ -325,7 +325,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       const recorded = state.started.size > 0 || state.done.size > 0;
       return new InputError(`${err.message}; nothing was sent`, recorded ? `${err.fix}, then run again with --resume` : `${err.fix}, or give --journal a path on another disk`);
     }
-    const e = new McatError(`${err.message}; the run stopped after ${applied} of ${todo.length} edits were applied`);
+    const e = new McatError(`${err.message}; the run stopped after ${applied} of ${todo.length} edit${todo.length === 1 ? ' was' : 's were'} applied`);
     e.hint = `${err.fix}, then run again with --resume to apply the rest exactly once`;
     return e;
   };

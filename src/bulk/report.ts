@@ -205,8 +205,9 @@ export function summaryLines(result: ApplyResult, opts: { fileName?: string; rep
   if (result.skipped) parts.push(`${result.skipped} already done`);
   parts.push(`${result.failed.length} failed`);
   if (result.pending.length) parts.push(`${result.pending.length} not applied (interrupted)`);
-  const created = result.created.length ? `, ${result.created.length} playlist(s) created` : '';
-  out.push(`mcat: ${opts.shard ? `shard ${opts.shard}: ` : ''}${parts.join(', ')} of ${result.total} edits in ${secs(result.elapsedMs)}${created}`);
+  const n = result.created.length;
+  const created = n ? `, ${n} playlist${n === 1 ? '' : 's'} created` : '';
+  out.push(`mcat: ${opts.shard ? `shard ${opts.shard}: ` : ''}${parts.join(', ')} of ${result.total} edit${result.total === 1 ? '' : 's'} in ${secs(result.elapsedMs)}${created}`);
   const max = opts.maxFailures ?? 20;
   const name = opts.fileName ?? 'input';
   for (const f of result.failed.slice(0, max)) {
