@@ -1,8 +1,8 @@
 // `playlist apply --report FILE` through the built CLI: the report is a private file (0600) that
 // replaces a regular file at FILE, and a symbolic link there is refused before anything is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readOnlyFolder } from '../helpers/temp';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startTestSandbox } from '../helpers/sandbox';
@@ -67,20 +67,6 @@ describe('playlist apply --report', () => {
   // root, who writes through modes (a tmpfs mounted read-only, where this machine lets the tests
   // mount one). Either way the run was applied and its report lost at the end (exit 1, 'free some
   // space'); it is now refused before anything is sent.
-  const readOnlyFolder = (at: string): (() => void) | undefined => {
-    mkdirSync(at, { recursive: true });
-    if (process.getuid?.() !== 0) {
-      chmodSync(at, 0o500);
-      return () => chmodSync(at, 0o700);
-    }
-    if (process.platform !== 'linux') return undefined;
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', at], { stdio: 'ignore' });
-    } catch {
-      return undefined;
-    }
-    return () => execFileSync('umount', [at], { stdio: 'ignore' });
-  };
   it('a report in a folder mcat cannot write in is refused before anything is sent: exit 2, one line and a hint', async () => {
     const { d, pl, run } = setUp('never applied: report folder read-only');
     const before = await nameOf(pl);

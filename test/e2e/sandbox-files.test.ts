@@ -2,8 +2,8 @@
 // default data dir, and the in-process sandbox an ordinary command starts (issue 11).
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readOnlyFolder } from '../helpers/temp';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, mcat, mcatEnv, NEEDS_SQLITE_IN_CLI, sqliteInCli, tempHome } from '../helpers/mcat';
@@ -221,19 +221,8 @@ describe('sandbox files from the command line', () => {
     const home = tempHome();
     made.push(home);
     const ro = join(home, 'read-only');
-    mkdirSync(ro);
-    let undo: () => void;
-    if (process.getuid?.() !== 0) {
-      chmodSync(ro, 0o500);
-      undo = () => chmodSync(ro, 0o700);
-    } else {
-      try {
-        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', ro], { stdio: 'ignore' });
-      } catch {
-        return; // neither a user nor a mount here: nothing to test it with
-      }
-      undo = () => execFileSync('umount', [ro], { stdio: 'ignore' });
-    }
+    const undo = readOnlyFolder(ro);
+    if (!undo) return; // neither a user nor a mount here: nothing to test it with
     try {
       const cases: [string, RegExp][] = [[join(ro, 'sb'), /^mcat: cannot use sandbox data directory .*read-only\/sb: (the file system is read-only \(EROFS\)|permission denied \(EACCES\))$/]];
       // root's read-only mount point itself: it exists, but its mode cannot be set nor a file made in it

@@ -3,7 +3,8 @@
 // (/dev/shm on Linux), where an fsync or a mkdir costs nothing; elsewhere the system's temp folder.
 // What such tests check (records, locks, modes, what a crash leaves) is the same on either; only
 // the disk's latency is left out (on a busy shared disk it made one unit test file take 10 s).
-import { accessSync, constants, mkdtempSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,4 +26,24 @@ export function fastTempRoot(): string {
 /** A new folder (0700) for one test's files, in fastTempRoot(). */
 export function fastTempDir(prefix: string): string {
   return mkdtempSync(join(fastTempRoot(), prefix));
+}
+
+/**
+ * A folder (made if missing) where nothing can be written, and how to undo that; undefined when
+ * there is no way to make one here. Read-only for a user (chmod 0500); for root, who writes
+ * through modes, a tmpfs mounted read-only, where the machine lets the tests mount one (Linux).
+ */
+export function readOnlyFolder(at: string): (() => void) | undefined {
+  mkdirSync(at, { recursive: true });
+  if (process.getuid?.() !== 0) {
+    chmodSync(at, 0o500);
+    return () => chmodSync(at, 0o700);
+  }
+  if (process.platform !== 'linux') return undefined;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', at], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return () => execFileSync('umount', [at], { stdio: 'ignore' });
 }

@@ -1,6 +1,6 @@
 // removeFile: what a bulk run removes its lock claims, temporary files and finished journals with.
-import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
+import { readOnlyFolder } from '../../helpers/temp';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,23 +36,9 @@ describe('removeFile', () => {
   });
 });
 
-// A folder where a journal's folder cannot be made. Node's recursive mkdir says ENOENT ('no such
-// file or folder') on a read-only file system, which the message then gave as the reason.
-// Read-only for a user (chmod), or a read-only tmpfs for root (who writes through modes), where
-// this machine lets the tests mount one.
-function readOnlyFolder(at: string): (() => void) | undefined {
-  mkdirSync(at, { recursive: true });
-  if (process.getuid?.() !== 0) {
-    chmodSync(at, 0o500);
-    return () => chmodSync(at, 0o700);
-  }
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', at], { stdio: 'ignore' });
-  } catch {
-    return undefined;
-  }
-  return () => execFileSync('umount', [at], { stdio: 'ignore' });
-}
+// A folder where a journal's folder cannot be made (readOnlyFolder: test/helpers/temp.ts). Node's
+// recursive mkdir says ENOENT ('no such file or folder') on a read-only file system, which the
+// message then gave as the reason.
 
 describe('ensureJournalFolder where nothing can be made', () => {
   it('names the real reason (read-only, permission denied), not ENOENT', () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { readOnlyFolder } from '../../helpers/temp';
 import { join } from 'node:path';
 import { configDir, openStore } from '../../../src/config/store';
 import { McatError, InputError } from '../../../src/client/errors';
@@ -167,19 +168,8 @@ describe('openStore', () => {
   // (chmod), or a read-only tmpfs for root, where this machine lets the tests mount one.
   it('a config folder that cannot be made: the real reason, not ENOENT', async () => {
     const ro = join(root, 'ro');
-    mkdirSync(ro);
-    let undo: () => void;
-    if (process.getuid?.() !== 0) {
-      chmodSync(ro, 0o500);
-      undo = () => chmodSync(ro, 0o700);
-    } else {
-      try {
-        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k,ro', 'tmpfs', ro], { stdio: 'ignore' });
-      } catch {
-        return; // neither a user nor a mount here: nothing to test it with
-      }
-      undo = () => execFileSync('umount', [ro], { stdio: 'ignore' });
-    }
+    const undo = readOnlyFolder(ro);
+    if (!undo) return; // neither a user nor a mount here: nothing to test it with
     try {
       const store = await openStore({ MCAT_CONFIG_DIR: join(ro, 'a', 'conf'), HOME: root });
       await expect(store.setProfile('a', {})).rejects.toThrow(/^cannot write config file .*\/ro\/a\/conf\/config\.json: (read-only file system|permission denied)$/);
