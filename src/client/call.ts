@@ -1,6 +1,6 @@
 // An endpoint's request described once, so it can be sent for JSON (parsed, validated) or for
 // the service's own XML (the text as received, for `-o xml`).
-import type { ApiClient, RequestOptions } from './http';
+import type { ApiClient, Later, RequestOptions } from './http';
 import { Unread } from './paging';
 
 export interface Call {
@@ -14,8 +14,8 @@ export function callJson<T>(c: ApiClient, call: Call): Promise<T> {
   return c.request<T>(call.method, call.path, call.opts);
 }
 
-/** The parsed body, read when the returned function is called (see ApiClient.requestLater). */
-export function callJsonLater<T>(c: ApiClient, call: Call): Promise<() => T | Promise<T>> {
+/** The parsed body, read when the returned function is called, its size in bytes known meanwhile (see ApiClient.requestLater). */
+export function callJsonLater<T>(c: ApiClient, call: Call): Promise<Later<T>> {
   return c.requestLater<T>(call.method, call.path, call.opts);
 }
 

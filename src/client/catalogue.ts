@@ -35,6 +35,8 @@ export interface BatchOptions extends CatalogueFilters {
   concurrency?: number;
   /** ids per call (default and maximum 500) */
   chunkSize?: number;
+  /** the bytes answers waiting their turn may hold (default DEFAULT_AHEAD_BYTES, as a walk's pages: paging.ts AheadBytes) */
+  aheadBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -74,7 +76,8 @@ function batchChunks(o: BatchOptions): number[][] {
  * 500 a call, calls in flight bounded, and each part the releases and errors of the next
  * requested ids (in their order and multiplicity) whose calls have all come back. A consumer
  * prints a part and lets it go while later calls are on their way: memory holds the calls in
- * flight, not the whole batch. The last part also carries what the service sent that no request
+ * flight and the answers waiting their turn (unread, as their bytes: at most o.aheadBytes of them,
+ * DEFAULT_AHEAD_BYTES, so answers near the body cap come one at a time), not the whole batch. The last part also carries what the service sent that no request
  * position took: a release under an id not asked in its call, an error for an id whose call had
  * come back without it.
  */
@@ -94,8 +97,12 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
   const unanswered: number[] = [];
   let pos = 0;
   let k = 0;
-  // each answer read when its turn comes (not as it arrives), and let go before the next is read
-  const answers = mapOrdered(chunks, o.concurrency ?? 4, (ids) => callJsonLater<BatchBody>(c, batchCall(ids, o)), o.signal);
+  // each answer read when its turn comes (not as it arrives), and let go before the next is read;
+  // those waiting their turn held as their bytes, bounded by bytes as well as by count (mapOrdered)
+  const answers = mapOrdered(chunks, o.concurrency ?? 4, (ids) => callJsonLater<BatchBody>(c, batchCall(ids, o)), o.signal, {
+    sizeOf: (later) => later.bytes,
+    budget: o.aheadBytes,
+  });
   for await (const readBody of answers) {
     const body = await readBody();
     for (const r of body.items.releases) {

@@ -1,9 +1,11 @@
 // The memory of a walk against a server whose pages are each tens of megabytes (near the body cap,
 // a hostile server's): pages fetched ahead are bounded by bytes as well as by count
 // (paginate's aheadBytes), so the built CLI's peak RSS stays near what one such page costs, not
-// the read-ahead window times it. The peak is read by GNU time (skipped without it).
+// the read-ahead window times it; a release batch's answers likewise (mapOrdered's bytes). The peak is read by GNU time (skipped without it).
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binPath, cliNode, mcatEnv } from '../helpers/mcat';
 import { hostileEnv, hostilePerTest, jsonOf, type Behaviour } from '../helpers/hostile-server';
@@ -71,6 +73,22 @@ function bigPlaylist(mb: number): Behaviour {
     const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     let body = cache.get(id);
     if (!body) cache.set(id, (body = Buffer.from(`{"playlist":{"id":"${id}","name":"n","status":"published","visibility":"private","description":"${text}","tracks":[{"trackId":"1"}]}}`)));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) }).end(body);
+  };
+}
+
+/** Batch answers of ~`mb` MB each (a release per id asked, with a long title), once per call's ids. */
+function bigBatchAnswers(mb: number): Behaviour {
+  const cache = new Map<string, Buffer>();
+  return (_req, res, url) => {
+    const asked = url.searchParams.get('releaseIds') ?? '';
+    let body = cache.get(asked);
+    if (!body) {
+      const ids = asked.split(',').filter(Boolean);
+      const title = filler(mb, Math.max(1, ids.length));
+      const releases = ids.map((id) => `{"id":${id},"title":"${title}","artist":{"id":1,"name":"A"}}`);
+      cache.set(asked, (body = Buffer.from(`{"status":"ok","version":"1.2","items":{"releases":[${releases.join(',')}],"errors":[]}}`)));
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) }).end(body);
   };
 }
@@ -187,6 +205,29 @@ describe.runIf(existsSync(TIME))('a walk of pages near the body cap', () => {
     expect(s.count('/1.2/user/playlists')).toBe(PAGES);
     expect(s.mostAtOnce('/1.2/user/playlists')).toBe(1);
     expect(r.peakMb).toBeLessThan(560);
+  }, 60_000);
+
+  // release batch: its calls of 500 ids, answers held unread until their turn. Bounded by count
+  // alone (2 × --concurrency answers ahead, --concurrency calls open), with --concurrency 8 the six
+  // calls were all open at once and the peak was 1000-1060 MB (Node 20 and 24); with the answers
+  // ahead bounded by bytes as well (the first call alone, then one such answer at a time), 515-520
+  // MB (Node 20), ~620 MB (Node 24).
+  it('release batch -o ndjson of answers near the body cap: one call at a time, every release, its peak RSS under 760 MB', async () => {
+    const s = await hostile();
+    s.on('/1.2/release/details/batch', bigBatchAnswers(MB));
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-batch-mem-'));
+    try {
+      const file = join(dir, 'ids.txt');
+      writeFileSync(file, Array.from({ length: PAGES * 500 }, (_, i) => String(100001 + i)).join('\n') + '\n');
+      const r = await peakOf(['release', 'batch', '--ids-file', file, '-o', 'ndjson', '--concurrency', '8'], hostileEnv(s));
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.lines).toBe(PAGES * 500);
+      expect(s.count('/1.2/release/details/batch')).toBe(PAGES);
+      expect(s.mostAtOnce('/1.2/release/details/batch')).toBe(1);
+      expect(r.peakMb).toBeLessThan(760);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   // the completion scripts' list of playlist ids (at most 1,000, for 2 s)

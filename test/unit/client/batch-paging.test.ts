@@ -165,6 +165,68 @@ describe('mapOrdered', () => {
   });
 });
 
+describe('mapOrdered bounded by bytes', () => {
+  it('the first call goes alone; then calls start while the results ahead (in flight: the largest seen) fit the budget', async () => {
+    const calls = Array.from({ length: 10 }, () => later<number>());
+    const started: number[] = [];
+    const it = mapOrdered(Array.from({ length: 10 }, (_, i) => i), 8, (x) => {
+      started.push(x);
+      return calls[x].promise;
+    }, undefined, { sizeOf: (r) => r, budget: 100 });
+    const first = it.next();
+    await tick();
+    expect(started).toEqual([0]);
+    // 30 bytes come and are taken: three more in flight (30 each, the largest seen) fit in 100, a
+    // fourth would not (count alone would start eight)
+    calls[0].resolve(30);
+    expect((await first).value).toBe(30);
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    for (const x of [1, 2, 3]) calls[x].resolve(30);
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    // one taken: two wait (60), one more in flight (30) fits
+    expect((await it.next()).value).toBe(30);
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    await it.return(undefined);
+  });
+
+  it('results larger than the budget come one at a time, each started once the one before is taken, all in order', async () => {
+    let open = 0;
+    let most = 0;
+    const got: number[] = [];
+    for await (const v of mapOrdered(Array.from({ length: 6 }, (_, i) => i), 8, async (x) => {
+      most = Math.max(most, ++open);
+      await tick();
+      open--;
+      return 1000 + x;
+    }, undefined, { sizeOf: (r) => r, budget: 100 })) {
+      await tick();
+      got.push(v);
+    }
+    expect(got).toEqual([1000, 1001, 1002, 1003, 1004, 1005]);
+    expect(most).toBe(1);
+  });
+
+  it('sizes not known: bounded by count alone once the first has come', async () => {
+    const calls = Array.from({ length: 6 }, () => later<number>());
+    const started: number[] = [];
+    const it = mapOrdered(Array.from({ length: 6 }, (_, i) => i), 3, (x) => {
+      started.push(x);
+      return calls[x].promise;
+    }, undefined, { sizeOf: () => undefined, budget: 1 });
+    const first = it.next();
+    await tick();
+    expect(started).toEqual([0]);
+    calls[0].resolve(0);
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect((await first).value).toBe(0);
+    await it.return(undefined);
+  });
+});
+
 describe('releaseDetailsBatchParts', () => {
   /**
    * A client whose batch calls answer when the test says: each call's ids, its answer to give, and
@@ -197,13 +259,15 @@ describe('releaseDetailsBatchParts', () => {
     const parts = releaseDetailsBatchParts(f.client, { ids: [1, 2, 3, 4, 5, 6], country: 'GB', chunkSize: 2, concurrency: 3 });
     const first = parts.next();
     await tick();
+    // the first call goes alone (the size of an answer is learnt before more are asked for)
+    expect(f.calls.map((c) => c.ids)).toEqual([[1, 2]]);
+    f.answer(0, [1], [2]);
+    expect(ids((await first).value as BatchResult)).toEqual({ releases: [1], errors: [2] });
+    await tick();
     expect(f.calls.map((c) => c.ids)).toEqual([[1, 2], [3, 4], [5, 6]]);
     // the last call answers first: its body waits, unread
     f.answer(2, [5, 6]);
     await tick();
-    expect(f.calls[2].read).toBe(false);
-    f.answer(0, [1], [2]);
-    expect(ids((await first).value as BatchResult)).toEqual({ releases: [1], errors: [2] });
     expect(f.calls[2].read).toBe(false);
     const second = parts.next();
     f.answer(1, [4, 3]);
@@ -221,9 +285,10 @@ describe('releaseDetailsBatchParts', () => {
       return out;
     })();
     await tick();
-    expect(f.calls.map((c) => c.ids)).toEqual([[1, 2], [3, 4], [9]]);
     // call 0 leaves 2 out; call 1 answers 2's error (late) and a release no one asked it for (77)
     f.answer(0, [1]);
+    await tick();
+    expect(f.calls.map((c) => c.ids)).toEqual([[1, 2], [3, 4], [9]]);
     f.answer(1, [3, 4, 77], [2]);
     f.answer(2, [], [9]);
     const parts = (await collect).map(ids);
