@@ -170,13 +170,14 @@ function envFor(sb, user) {
 
 /** Alternates two commands run by run so that both see the same machine state; their medians. */
 async function sideBySide(a, b, runs) {
-  const ta = [];
-  const tb = [];
-  for (let i = 0; i < runs; i++) {
-    ta.push((await mustRun(...a)).ms);
-    tb.push((await mustRun(...b)).ms);
-  }
-  return [median(ta), median(tb)];
+  return turnAbout([a, b], runs);
+}
+
+/** Each command once a round, in turn, for `runs` rounds: each one's median. */
+async function turnAbout(cmds, runs) {
+  const times = cmds.map(() => []);
+  for (let i = 0; i < runs; i++) for (const [k, c] of cmds.entries()) times[k].push((await mustRun(...c)).ms);
+  return times.map(median);
 }
 
 async function main() {
@@ -256,13 +257,29 @@ async function startupRows(table, sb, env, runs) {
     const read = withEnv([node, [bin, 'release', 'batch', String(id), '-o', 'json']]);
     // The first run of a command compiles it and writes the compile cache; every later run reads it.
     const first = await mustRun(...read);
-    const [base, warm] = await sideBySide(get, read, runs);
+    // the floor of a read with undici (bench/floors/read.cjs), its code cache written by its first run
+    const floor = withEnv([node, [join(root, 'bench/floors/read.cjs'), url, join(work, 'floor-undici.cache')]]);
+    await mustRun(...floor);
+    const [base, bare, warm] = await turnAbout([get, floor, read], runs);
     table.record({
       name: `one catalogue read: mcat release batch ID -o json (median of ${runs})`,
       value: warm,
       unit: 'ms',
       baseline: { name: 'node http.get of the same URL', value: base },
       goal: 'read',
+    });
+    table.record({
+      name: `the same URL read by undici in a bare Node script (median of ${runs})`,
+      note: "the floor of a read with undici, the HTTP client CONVENTIONS.md has mcat use (bench/floors/read.cjs: mcat's undici bundle and a code cache of its own, one GET; no signature, no checks)",
+      value: bare,
+      unit: 'ms',
+      baseline: { name: 'node http.get of the same URL', value: base },
+    });
+    table.record({
+      name: `one catalogue read, beside the undici floor (median of ${runs})`,
+      value: warm,
+      unit: 'ms',
+      baseline: { name: 'the same URL read by undici in a bare Node script', value: bare },
     });
     const cold = withEnv(read, { MCAT_NO_COMPILE_CACHE: '1' });
     const [base3, coldMs] = await sideBySide(get, cold, 5);
