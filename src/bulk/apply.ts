@@ -560,7 +560,8 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
         for (const id of ids) if (!createdIds.has(id)) orphans.push(id);
       }
       if (orphans.length) {
-        notice(`${orphans.length} playlist(s) carry this run's "${MARKER_KEY}" marker but belong to no edit (a create whose answer was lost took effect twice): ${orphans.join(', ')}`);
+        const one = orphans.length === 1;
+        notice(`${one ? '1 playlist carries' : `${orphans.length} playlists carry`} this run's "${MARKER_KEY}" marker but ${one ? 'belongs' : 'belong'} to no edit (a create whose answer was lost took effect twice): ${orphans.join(', ')}`);
       }
     } catch (err) {
       notice(`could not check for duplicate playlists: ${describeError(err).message}`);

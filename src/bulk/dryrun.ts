@@ -6,6 +6,8 @@ import type { Edit, ParsedEdit } from './edits';
 import { describeError, isMissingPlaylist } from './apply';
 import type { Playlist, PlaylistApi, PlaylistQuery } from '../client/playlist-api';
 
+const tracks = (n: number) => `${n} track${n === 1 ? '' : 's'}`;
+
 export type PlanAction = 'change' | 'no-change' | 'create' | 'group' | 'fail';
 
 export interface DryRunPlan {
@@ -81,7 +83,7 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
     }
     if (e.op === 'create') {
       const diff = diffPlaylist(undefined, e);
-      plans.push({ ...base, action: 'create', diff, lines: [`would create playlist ${JSON.stringify(e.name)} with ${e.tracks?.length ?? 0} track(s)`, ...formatDiff(diff)] });
+      plans.push({ ...base, action: 'create', diff, lines: [`would create playlist ${JSON.stringify(e.name)} with ${tracks(e.tracks?.length ?? 0)}`, ...formatDiff(diff)] });
       continue;
     }
     const id = e.playlistId;
@@ -106,7 +108,7 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
           ...base,
           action: 'create',
           diff,
-          lines: [`playlist ${id} does not exist for this user: would create ${JSON.stringify(e.name ?? '')} with ${e.tracks.length} track(s)`, ...formatDiff(diff)],
+          lines: [`playlist ${id} does not exist for this user: would create ${JSON.stringify(e.name ?? '')} with ${tracks(e.tracks.length)}`, ...formatDiff(diff)],
         });
         // later edits of this id would still find it missing (the new playlist gets a new id)
         continue;
@@ -174,7 +176,7 @@ function planGroupAdd(groups: Map<string, GroupState>, groupId: string, playlist
   const there = playlistIds.filter((id) => g.ids.has(id));
   for (const id of fresh) g.ids.add(id);
   const lines: string[] = [];
-  if (fresh.length) lines.push(`would add ${fresh.length} playlist(s) to group ${groupId}: ${fresh.join(', ')}`);
+  if (fresh.length) lines.push(`would add ${fresh.length} playlist${fresh.length === 1 ? '' : 's'} to group ${groupId}: ${fresh.join(', ')}`);
   if (there.length) lines.push(`already in group ${groupId}, unchanged: ${there.join(', ')}`);
   return { action: fresh.length ? 'group' : 'no-change', lines };
 }

@@ -548,7 +548,7 @@ export class Journal {
   }
 
   private static reopen(file: string, contents: JournalContents, lock: JournalLock, now: () => Date, io: JournalIo, notes: string[]): Journal {
-    if (contents.corruptLines.length) notes.push(`journal ${file}: unreadable line(s) ${contents.corruptLines.join(', ')} ignored`);
+    if (contents.corruptLines.length) notes.push(`journal ${file}: unreadable line${contents.corruptLines.length === 1 ? '' : 's'} ${contents.corruptLines.join(', ')} ignored`);
     if (contents.tornTail) notes.push(`journal ${file}: an incomplete last record (the run was killed while writing it) was dropped`);
     const fd = fs.openSync(file, APPEND);
     try {

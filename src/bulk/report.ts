@@ -215,7 +215,7 @@ export function summaryLines(result: ApplyResult, opts: { fileName?: string; rep
     out.push(`  ${name}:${f.line}: ${f.edit.op} failed: ${f.message}${tag ? ` (${tag})` : ''}`);
   }
   if (result.failed.length > max) out.push(`  … and ${result.failed.length - max} more`);
-  if (result.orphans.length) out.push(`  duplicate playlist(s) left by lost create answers: ${result.orphans.join(', ')}`);
+  if (result.orphans.length) out.push(`  duplicate playlist${result.orphans.length === 1 ? '' : 's'} left by lost create answers: ${result.orphans.join(', ')}`);
   if (result.interrupted) out.push(`mcat: interrupted; run again with --resume to apply the rest (journal: ${result.journalPath})`);
   if (opts.reportPath && (result.failed.length || result.pending.length)) out.push(`mcat: report of failures written to ${opts.reportPath}`);
   return out;

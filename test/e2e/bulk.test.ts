@@ -229,7 +229,7 @@ describe('playlist apply', () => {
     const r = await run(['playlist', 'apply', file, '--dry-run', '-o', 'table']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('name: "Morning Commute" -> "Dry"');
-    expect(r.stdout).toContain('would create playlist "New one"');
+    expect(r.stdout).toContain('would create playlist "New one" with 0 tracks');
     expect(r.stdout).toMatch(/would fail/);
     expect(r.stdout).toMatch(/nothing was sent/);
     const j = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json']);

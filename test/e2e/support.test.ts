@@ -279,7 +279,7 @@ describe.skipIf(!hasCommand('script'))('support flows in a terminal 80 columns w
     const r = await pty('mcat playlist apply g.ndjson --dry-run', {}, { fits: false });
     expect(r.code, r.out).toBe(0);
     const text = plain(r.out);
-    expect(text).toContain(`would add 1 playlist(s) to group ${g}: ${p3}`);
+    expect(text).toContain(`would add 1 playlist to group ${g}: ${p3}`);
     expect(text).toContain(`already in group ${g}, unchanged: ${p1}`);
     const after = JSON.parse((await run(['group', 'show', g, '-o', 'json'])).stdout);
     expect(after.playlistGroup.playlists.map((p: any) => p.id)).toEqual([p1, p2]);

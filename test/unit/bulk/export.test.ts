@@ -124,8 +124,8 @@ describe('dryRunEdits', () => {
     const plans = await dryRunEdits({ api, edits, country: 'GB', userId: 'u1' });
     expect(plans.map((p) => p.action)).toEqual(['no-change', 'group', 'no-change', 'group', 'group']);
     expect(plans[0].lines).toEqual([`already in group ${hex(7)}, unchanged: ${a}`]);
-    expect(plans[1].lines).toEqual([`would add 1 playlist(s) to group ${hex(7)}: ${b}`, `already in group ${hex(7)}, unchanged: ${a}`]);
-    expect(plans[4].lines[0]).toBe(`would add 1 playlist(s) to group ${hex(7)}: ${a}`);
+    expect(plans[1].lines).toEqual([`would add 1 playlist to group ${hex(7)}: ${b}`, `already in group ${hex(7)}, unchanged: ${a}`]);
+    expect(plans[4].lines[0]).toBe(`would add 1 playlist to group ${hex(7)}: ${a}`);
     expect(api.calls.map((x) => x.fn)).toEqual(['readGroup']);
   });
 });

@@ -54,6 +54,23 @@ describe('journal', () => {
     expect(c.records.filter((r) => r.type === 'done').map((r) => (r as { key: string }).key)).toEqual(['1:a', '2:b']);
   });
 
+  it('names the unreadable lines it ignores, in words that agree with their count', async () => {
+    const file = path.join(dir, 'j');
+    const { journal } = Journal.open(file, { inputHash: 'h', total: 3, resume: false });
+    journal.append({ type: 'done', key: '1:a', line: 1, op: 'details', at: 't' });
+    await journal.close();
+    const done = (k: string) => JSON.stringify({ type: 'done', key: k, line: 2, op: 'details', at: 't' }) + '\n';
+    // a bad line with a good one after it (a bad last line is a torn tail, dropped with its own note)
+    fs.appendFileSync(file, 'not json\n' + done('2:b'));
+    const one = Journal.open(file, { inputHash: 'h', total: 3, resume: true });
+    await one.journal.close();
+    expect(one.notes.join('\n')).toMatch(/: unreadable line \d+ ignored/);
+    fs.appendFileSync(file, 'nor this\n' + done('3:c'));
+    const two = Journal.open(file, { inputHash: 'h', total: 3, resume: true });
+    await two.journal.close();
+    expect(two.notes.join('\n')).toMatch(/: unreadable lines \d+, \d+ ignored/);
+  });
+
   it('appends: a record written by another handle meanwhile is never written over', async () => {
     const file = path.join(dir, 'j');
     const { journal } = Journal.open(file, { inputHash: 'h', total: 2, resume: false });

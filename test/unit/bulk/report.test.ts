@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApplyResult } from '../../../src/bulk/apply';
 import { parseEdits } from '../../../src/bulk/edits';
-import { checkReportPath, runReport } from '../../../src/bulk/report';
+import { checkReportPath, runReport, summaryLines } from '../../../src/bulk/report';
 import { McatError, InputError } from '../../../src/client/errors';
 
 let dir: string;
@@ -135,5 +135,15 @@ describe('checkReportPath', () => {
       expect((err as Error).message).toBe(message);
     }
     expect(fs.existsSync(path.join(dir, 'nowhere'))).toBe(false);
+  });
+});
+
+describe('summaryLines', () => {
+  it('counts duplicate playlists left by lost create answers in words that agree with the count', () => {
+    const one = summaryLines({ ...result, orphans: ['b'.repeat(24)] });
+    expect(one).toContain(`  duplicate playlist left by lost create answers: ${'b'.repeat(24)}`);
+    const two = summaryLines({ ...result, orphans: ['b'.repeat(24), 'c'.repeat(24)] });
+    expect(two).toContain(`  duplicate playlists left by lost create answers: ${'b'.repeat(24)}, ${'c'.repeat(24)}`);
+    expect(summaryLines(result).join('\n')).not.toMatch(/duplicate/);
   });
 });

@@ -19,7 +19,7 @@ async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<voi
   if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson or csv, not xml');
   const store = await openStore(ctx.env);
   const rows = profileRows(store.snapshot());
-  if (ctx.globals.verbose) say(`mcat: ${rows.length} profile(s), config file ${store.path}`);
+  if (ctx.globals.verbose) say(`mcat: ${rows.length} profile${rows.length === 1 ? '' : 's'}, config file ${store.path}`);
   if (format === 'table') {
     const out = await output(ctx);
     out.heading(`Profiles in ${store.path}`);
