@@ -1,5 +1,6 @@
 // Resolves profile + environment + flags into a client and an output sink, lazily:
 // nothing here loads a heavy module until a command asks for it.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from './command';
 import type { ApiClient } from '../client/http';
@@ -175,9 +176,13 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   // The built-in sandbox fills in only what flags, environment and profile left open.
   // A base URL given by flag, environment or profile means a real server: the sandbox stays out of it.
   const needsSandbox = settings.isSandbox && !baseUrl;
+  // whose downloads the local records name: the service's address, but for the built-in sandbox its
+  // data dir (a sandbox started for one run has a new port each run; its state is the folder's)
+  let accountOf: string | undefined;
   if (needsSandbox) {
     const sb = await import('../sandbox/index');
     const dataDir = sb.defaultSandboxDir(env);
+    accountOf = `sandbox ${resolve(dataDir)}`;
     // (asked once: a second health check is a second chance to take a busy server for a gone one)
     const found = await sb.runningSandbox(dataDir);
     let url: string;
@@ -260,7 +265,7 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     tokenFrom,
     // a hash only for the commands that keep local records (most runs never ask)
     get account() {
-      return (account ??= nodeCrypto().createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
+      return (account ??= nodeCrypto().createHash('sha256').update(`${accountOf ?? baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
     },
   };
 }
