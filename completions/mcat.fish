@@ -289,7 +289,7 @@ complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l port -x -d 'port t
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l data -r -F -d 'data directory (default: MCAT_SANDBOX_DIR or the user data d'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l seed -x -d 'seed of the demo data (a new seed re-initialises the data di'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l faults -x -d 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryaf'
-complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l rate-limit -x -d 'refuse requests past N per minute per key (429 with Retry-Af'
+complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l rate-limit -x -d 'refuse requests past N per key a minute (N/min), or a second'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l log -x -d 'append one NDJSON line per request: time, method, path, stat'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l limits -x -d 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,p'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -s h -l help -d 'display help'
