@@ -8,6 +8,7 @@ import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from './errors';
+import { InputError, McatError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
 import { nodeCrypto } from '../client/lazy-crypto';
 import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
@@ -341,6 +342,22 @@ export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   return g.fields;
 }
 
+
+/**
+ * Prints the answer to a change that was made. Bad input seen only in the answer (a --fields path
+ * it has not) is then no usage error, whose exit 2 says nothing was sent: it fails the run (exit 1)
+ * and the hint says the change was made all the same.
+ */
+export async function printAfterChange(print: () => Promise<void>): Promise<void> {
+  try {
+    await print();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    const failed = new McatError(e.message);
+    failed.hint = `the change was made all the same${e.hint ? `; ${e.hint}` : ''}`;
+    throw failed;
+  }
+}
 /** MCAT_HOLD_MEMORY: what a document held until whole keeps in memory before its spool file (output/held.ts). */
 export function holdMemory(): number | undefined {
   const v = runContext().env.MCAT_HOLD_MEMORY;
