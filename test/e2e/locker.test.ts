@@ -225,3 +225,13 @@ describe('the built-in sandbox started for each run (no server running): downloa
     expect(JSON.parse(r.stdout).noDownloadsLeftSince).toMatch(new RegExp(`^${today}T`));
   });
 });
+
+describe('locker find: the count on stderr', () => {
+  it('agrees with its number: 1 release … matches, 2 releases … match', async () => {
+    const one = await run(['locker', 'find', 'GB-55T-22-00101', '-o', 'json']);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(one.stderr).toMatch(/^mcat: 1 release in user 10001's locker matches "GB-55T-22-00101" \(\d+ searched\)$/m);
+    const more = await run(['locker', 'find', 'summer', '-o', 'json']);
+    expect(more.stderr).toMatch(/^mcat: [2-9]\d* releases in user 10001's locker match "summer" \(\d+ searched\)$/m);
+  });
+});
