@@ -222,7 +222,12 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   }
   country ??= overrides.countryFallback;
   if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
-  if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
+  if (!/^[A-Za-z]{2}$/.test(country)) {
+    // named where it came from: MCAT_COUNTRY=GBR is not a --country the user gave
+    const from = country === settings.country.value ? settings.country.source : 'flag';
+    const name = from === 'env' ? 'MCAT_COUNTRY' : from === 'profile' ? `the country of profile '${settings.profileName}'` : '--country';
+    throw new UsageError(`${name} must be a two-letter ISO code, got '${country}'`);
+  }
 
   const { ApiClient } = await import('../client/http');
   const timeoutMs = intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS });
