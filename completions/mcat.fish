@@ -105,7 +105,7 @@ complete -c mcat -s p -l profile -x -d 'profile to use (default: the current pro
 complete -c mcat -l base-url -x -d 'API base URL (overrides the profile)'
 complete -c mcat -l country -x -d 'ISO 3166 two-letter country of the request (overrides the pr'
 complete -c mcat -l auth-in -x -a 'header query' -d 'where OAuth parameters travel'
-complete -c mcat -l timeout -x -d 'timeout of each request in milliseconds'
+complete -c mcat -l timeout -x -d 'timeout of each request in milliseconds (default 30000): to '
 complete -c mcat -l retries -x -d 'retries of a request on 429, and of safe ones on 502/503/504'
 complete -c mcat -l max-body -x -d 'the largest response body read into memory, e.g. 256M (defau'
 complete -c mcat -s h -l help -d 'display help'
