@@ -2,7 +2,8 @@
 // sections below is run as written against a freshly seeded sandbox, at the width and time zone
 // the text states (80 columns, TZ=UTC), and must print what the block shows: its stdout lines as
 // shown, its `mcat:`/`hint:` lines on stderr (the sandbox's port aside), and its `exit N`.
-// (The jq recipes: scripting.test.ts; the error table: corpus.test.ts.)
+// The error lines the text quotes are run too. (The jq recipes: scripting.test.ts; the bad-input
+// table: corpus.test.ts.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,29 @@ describe('README sample output of the demo data', () => {
       expect(r.stdout.replace(/\n$/, '').split('\n')).toEqual(s.stdout);
       expect(port(r.stderr).replace(/\n$/, '').split('\n')).toEqual(s.stderr.map(port));
       expect(r.exitCode).toBe(s.exit);
+    });
+  }
+});
+
+describe('README error lines quoted in its text', () => {
+  // the text as one line: a quoted line may wrap in the source
+  const text = readFileSync(join(repoRoot, 'README.md'), 'utf8').replace(/\s*\n\s*/g, ' ');
+  const cases: { args: string[]; env?: Record<string, string>; exit: number; line: string }[] = [
+    { args: ['release', 'tracks', '100018'], exit: 1, line: 'mcat: release 100018 is not available to this partner: it does not exist, or its label is not licensed for this consumer key (2001, HTTP 404)' },
+    { args: ['release', 'batch', '100001'], env: { MCAT_CONSUMER_KEY: 'from-the-sandbox', MCAT_CONSUMER_SECRET: 'wrong' }, exit: 4, line: 'mcat: authentication failed: invalid signature (HTTP 401)' },
+    { args: ['--country', 'IT', 'release', 'batch', '100001'], exit: 4, line: 'mcat: Resource not available in current context: … (2002, HTTP 403)' },
+    { args: ['playlist', 'list', '--user', '10002'], exit: 4, line: "mcat: the token in use (from the sandbox) is user 10001's, not user 10002's: the credentials are fine, the data is another user's (HTTP 401)" },
+  ];
+  for (const c of cases) {
+    it(`mcat ${c.args.join(' ')}: ${c.line.slice(0, 60)}…`, async () => {
+      expect(text, 'the README quotes the line').toContain('`' + c.line + '`');
+      const env = { ...c.env };
+      if (env.MCAT_CONSUMER_KEY === 'from-the-sandbox') env.MCAT_CONSUMER_KEY = sb.info.consumers[0].key;
+      const r = await mcat(c.args, { sandboxDir: sb.dataDir, env: { ...env, MCAT_QUIET: '1' } });
+      const shown = new RegExp('^' + c.line.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+') + '$');
+      expect(r.stderr.split('\n')[0]).toMatch(shown);
+      expect(r.exitCode).toBe(c.exit);
+      expect(r.stdout).toBe('');
     });
   }
 });
