@@ -65,6 +65,8 @@ export interface CommandDef<O = Record<string, unknown>> {
    * Absent: --jq and --json are refused before anything is sent.
    */
   json?: true | (() => Promise<View>);
+  /** With `json: true`: it picks --fields from a document of its own (else --fields is refused, as it would do nothing). */
+  ownFields?: true;
   run(opts: O, ctx: CommandContext): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // Resolves profile + environment + flags into a client and an output sink, lazily:
 // nothing here loads a heavy module until a command asks for it.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from './command';
 import type { ApiClient } from '../client/http';
@@ -7,6 +8,7 @@ import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
 import type { Settings } from '../config/settings';
 import { UsageError } from './errors';
+import { InputError, McatError } from '../client/errors';
 import { maskUrlCredentials } from '../config/mask';
 import { nodeCrypto } from '../client/lazy-crypto';
 import { markInterrupted, onCleanup, onOutputEnd, runContext, runEnv, runValue, setRunValue } from './lifecycle';
@@ -175,9 +177,13 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   // The built-in sandbox fills in only what flags, environment and profile left open.
   // A base URL given by flag, environment or profile means a real server: the sandbox stays out of it.
   const needsSandbox = settings.isSandbox && !baseUrl;
+  // whose downloads the local records name: the service's address, but for the built-in sandbox its
+  // data dir (a sandbox started for one run has a new port each run; its state is the folder's)
+  let accountOf: string | undefined;
   if (needsSandbox) {
     const sb = await import('../sandbox/index');
     const dataDir = sb.defaultSandboxDir(env);
+    accountOf = `sandbox ${resolve(dataDir)}`;
     // (asked once: a second health check is a second chance to take a busy server for a gone one)
     const found = await sb.runningSandbox(dataDir);
     let url: string;
@@ -216,7 +222,12 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   }
   country ??= overrides.countryFallback;
   if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
-  if (!/^[A-Za-z]{2}$/.test(country)) throw new UsageError(`--country must be a two-letter ISO code, got '${country}'`);
+  if (!/^[A-Za-z]{2}$/.test(country)) {
+    // named where it came from: MCAT_COUNTRY=GBR is not a --country the user gave
+    const from = country === settings.country.value ? settings.country.source : 'flag';
+    const name = from === 'env' ? 'MCAT_COUNTRY' : from === 'profile' ? `the country of profile '${settings.profileName}'` : '--country';
+    throw new UsageError(`${name} must be a two-letter ISO code, got '${country}'`);
+  }
 
   const { ApiClient } = await import('../client/http');
   const timeoutMs = intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS });
@@ -260,7 +271,7 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     tokenFrom,
     // a hash only for the commands that keep local records (most runs never ask)
     get account() {
-      return (account ??= nodeCrypto().createHash('sha256').update(`${baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
+      return (account ??= nodeCrypto().createHash('sha256').update(`${accountOf ?? baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
     },
   };
 }
@@ -336,6 +347,22 @@ export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   return g.fields;
 }
 
+
+/**
+ * Prints the answer to a change that was made. Bad input seen only in the answer (a --fields path
+ * it has not) is then no usage error, whose exit 2 says nothing was sent: it fails the run (exit 1)
+ * and the hint says the change was made all the same.
+ */
+export async function printAfterChange(print: () => Promise<void>): Promise<void> {
+  try {
+    await print();
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    const failed = new McatError(e.message);
+    failed.hint = `the change was made all the same${e.hint ? `; ${e.hint}` : ''}`;
+    throw failed;
+  }
+}
 /** MCAT_HOLD_MEMORY: what a document held until whole keeps in memory before its spool file (output/held.ts). */
 export function holdMemory(): number | undefined {
   const v = runContext().env.MCAT_HOLD_MEMORY;

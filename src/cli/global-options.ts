@@ -18,7 +18,7 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
   { flags: '--base-url <url>', description: 'API base URL (overrides the profile)' },
   { flags: '--country <code>', description: 'ISO 3166 two-letter country of the request (overrides the profile)' },
   { flags: '--auth-in <where>', description: 'where OAuth parameters travel', choices: ['header', 'query'] },
-  { flags: '--timeout <ms>', description: 'timeout of each request in milliseconds' },
+  { flags: '--timeout <ms>', description: 'timeout of each request in milliseconds (default 30000): to connect (at most 10000), then for the whole answer (a download: between bytes)' },
   { flags: '--retries <n>', description: 'retries of a request on 429, and of safe ones on 502/503/504 and resets (default 3)' },
   { flags: '--max-body <size>', description: 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt' },
 ];

@@ -23,6 +23,14 @@ export async function checkGlobals(action: Command): Promise<void> {
   // info, api, version): refused before it runs, as the conventions say ('-' is standard
   // output, for locker download; where it means nothing the command's own check refuses it)
   const named = (g.output as string | undefined) !== '-' ? formatNamed(action) : undefined;
+  if (g.fields !== undefined) {
+    // --fields picks from a list of items: where a command prints none it would do nothing, silently
+    const made = madeOf(action);
+    const def = made ? await made.definition() : undefined;
+    if (made && def && typeof def.json !== 'function' && !def.ownFields) {
+      throw new UsageError(`--fields: 'mcat ${made.path}' prints no list of items to pick fields of`, def.json === true ? 'filter its JSON with --jq instead' : undefined);
+    }
+  }
   if (g.json === undefined && g.jq === undefined) {
     // -o json promises what --json does, one JSON document: a command that prints none refuses
     // both (`mcat version -o json | jq` was given '0.1.0'); one that writes a file (-O) says

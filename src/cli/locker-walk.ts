@@ -2,7 +2,7 @@
 // that answer support questions: summary, find, check, download. Progress goes to stderr,
 // and only when stderr is a terminal.
 import type { LockerBody } from '../client/schemas/locker';
-import { progressLine, type Session } from './context';
+import { intOption, progressLine, type Session } from './context';
 import { lockerReleasesOf, lockerTracksOf, type LockerRelease, type LockerTrack } from './views/locker';
 import { runEnv } from './lifecycle';
 
@@ -16,10 +16,10 @@ export interface LockerPage {
   body: LockerBody;
 }
 
-/** Pages in flight while walking (MCAT_LOCKER_CONCURRENCY overrides it, 1 to 16). */
+/** Pages in flight while walking (MCAT_LOCKER_CONCURRENCY overrides it, 1 to 16; another value is refused, not ignored). */
 export function walkConcurrency(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.MCAT_LOCKER_CONCURRENCY);
-  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : 4;
+  const v = env.MCAT_LOCKER_CONCURRENCY;
+  return intOption(v === undefined || v.trim() === '' ? undefined : v, 'MCAT_LOCKER_CONCURRENCY', { min: 1, max: 16 }) ?? 4;
 }
 
 /** Every page of the session's locker; leaving the loop early stops the reading. */

@@ -37,6 +37,17 @@ describe('mcat api: a refused answer is said with its code', () => {
     expect(lines[1]).toMatch(/^hint: /);
   });
 
+  it("another user's data (a userId parameter, in the path's query or a field): the line and hint name that user", async () => {
+    const group = file.sb.info.examples.groupId;
+    for (const args of [['api', 'GET', `/1.2/user/playlists/groups/${group}?userId=10002`], ['api', 'GET', '/1.2/user/playlists', '-f', 'userId=10002']]) {
+      const r = await run(args);
+      expect(r.exitCode, r.stderr).toBe(4);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[0]).toBe("mcat: the token in use (from the sandbox) is user 10001's, not user 10002's: the credentials are fine, the data is another user's (HTTP 401)");
+      expect(lines[1]).toMatch(/^hint: for user 10002's data use their token: a profile per customer \('mcat auth login --profile cust-10002 --user-id 10002 …'\)/);
+    }
+  });
+
   it("the media endpoint's HTML page: its title and the status", async () => {
     const zero = await zeroTrack();
     expect(zero).toBeDefined();

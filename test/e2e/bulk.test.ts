@@ -207,7 +207,7 @@ describe('playlist apply', () => {
     writeFileSync(file2, ndjson([{ op: 'details', playlistId: missing, name: 'x' }]));
     const r2 = await run(['playlist', 'apply', file2, '--report', join(d, 'r2.ndjson')]);
     expect(r2.exitCode).toBe(1);
-    expect(r2.stderr).toMatch(/none of the 1 edits could be applied/);
+    expect(r2.stderr).toMatch(/^mcat: the one edit could not be applied$/m);
 
     // a journal with failures without --resume is refused; --resume skips what is done and retries the failures
     const again = await run(['playlist', 'apply', file]);

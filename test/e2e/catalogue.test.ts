@@ -263,3 +263,12 @@ describe('track metadata', () => {
     expect(withEmb.stdout).toMatch(/Embeddings \(\d+ values\)/);
   });
 });
+
+describe('a country that is not two letters', () => {
+  it('is named where it came from (--country or MCAT_COUNTRY); exit 2, nothing printed', async () => {
+    let r = await run(['release', 'batch', '100001', '--country', 'GBR']);
+    expect([r.exitCode, r.stdout, r.stderr.trim().split('\n').pop()]).toEqual([2, '', "mcat: --country must be a two-letter ISO code, got 'GBR'"]);
+    r = await run(['release', 'batch', '100001'], { env: { MCAT_COUNTRY: 'junk' } });
+    expect([r.exitCode, r.stdout, r.stderr.trim().split('\n').pop()]).toEqual([2, '', "mcat: MCAT_COUNTRY must be a two-letter ISO code, got 'junk'"]);
+  });
+});

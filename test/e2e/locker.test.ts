@@ -205,3 +205,33 @@ describe('locker download and stream-check', () => {
     expect(sc.exitCode).toBe(1);
   });
 });
+
+describe('the built-in sandbox started for each run (no server running): downloads the runs share', () => {
+  it('check says since when there are no downloads left after the last one was used in an earlier run (each run has another port)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mcat-home-'));
+    const own = { sandboxDir: join(home, 'sandbox'), home, env: { TZ: 'UTC' } };
+    const releases = JSON.parse((await mcat(['locker', '--all', '-o', 'json'], own)).stdout).locker.lockerReleases.lockerRelease;
+    const t = releases.flatMap((r: any) => (r.available === false ? [] : r.lockerTracks.lockerTrack)).find((x: any) => x.remainingDownloads === 3);
+    const ports = new Set<string>();
+    for (let n = 0; n < 3; n++) {
+      const r = await mcat(['locker', 'download', String(t.track.id), '-O', join(home, `dl-${n}.mp3`)], own);
+      expect(r.exitCode, r.stderr).toBe(0);
+      ports.add(/127\.0\.0\.1:(\d+)/.exec(r.stderr)![1]);
+    }
+    expect(ports.size, 'each run started a sandbox of its own').toBeGreaterThan(1);
+    const r = await mcat(['locker', 'check', String(t.track.id), '-o', 'json'], own);
+    expect(r.exitCode).toBe(3);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(JSON.parse(r.stdout).noDownloadsLeftSince).toMatch(new RegExp(`^${today}T`));
+  });
+});
+
+describe('locker find: the count on stderr', () => {
+  it('agrees with its number: 1 release … matches, 2 releases … match', async () => {
+    const one = await run(['locker', 'find', 'GB-55T-22-00101', '-o', 'json']);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(one.stderr).toMatch(/^mcat: 1 release in user 10001's locker matches "GB-55T-22-00101" \(\d+ searched\)$/m);
+    const more = await run(['locker', 'find', 'summer', '-o', 'json']);
+    expect(more.stderr).toMatch(/^mcat: [2-9]\d* releases in user 10001's locker match "summer" \(\d+ searched\)$/m);
+  });
+});

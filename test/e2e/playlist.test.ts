@@ -352,3 +352,37 @@ describe('playlist replace', () => {
     expect(await show(id)).toEqual(before);
   });
 });
+
+describe('a --fields path the answer to a change has not', () => {
+  // exit 2 says nothing was sent: after a change it would tell a script the playlist is as it was
+  it('details, replace and create (with tracks), group replace and add: the change was made; exit 1, says so, nothing on stdout', async () => {
+    const id = await create('Fields after a change', ['--from', file('fields-after.csv', 'trackId\n10000101\n')]);
+    const group = sb.info.examples.groupId;
+    const runs: [string[], () => Promise<void>][] = [
+      [['playlist', 'details', id, '--name', 'Renamed anyway'], async () => expect((await show(id)).name).toBe('Renamed anyway')],
+      [['playlist', 'replace', id, '--from', file('fields-after-2.csv', 'trackId\n10000102\n')], async () => expect((await show(id)).tracks.map((t: any) => t.trackId)).toEqual(['10000102'])],
+      [['playlist', 'create', '--name', 'Made anyway', '--from', file('fields-after-3.csv', 'trackId\n10000103\n')], async () => {
+        const all = JSON.parse((await run(['playlist', 'list', '--all', '-o', 'json'])).stdout).playlists.playlist ?? [];
+        expect(JSON.stringify(all)).toContain('Made anyway');
+      }],
+      [['group', 'replace', group, '--name', 'Grouped anyway', '--playlist', id], async () => {
+        const g = JSON.parse((await run(['group', 'show', group, '-o', 'json'])).stdout).playlistGroup;
+        expect(g.name).toBe('Grouped anyway');
+      }],
+      [['group', 'add', group, '--playlist', sb.info.examples.playlistIds[0]], async () => {
+        const g = JSON.parse((await run(['group', 'show', group, '-o', 'json'])).stdout).playlistGroup;
+        expect(g.playlists.map((p: any) => p.id)).toContain(sb.info.examples.playlistIds[0]);
+      }],
+    ];
+    for (const [args, made] of runs) {
+      const r = await run([...args, '--fields', 'nosuchfield', '-o', 'csv']);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.split('\n').filter((l) => l && !l.startsWith('mcat: using the built-in sandbox') && !l.startsWith('mcat: created playlist'));
+      expect(lines[0]).toBe("mcat: --fields: 'nosuchfield' matches nothing in any row");
+      expect(lines[1]).toMatch(/^hint: the change was made all the same; fields there are: /);
+      expect(lines).toHaveLength(2);
+      await made();
+    }
+  });
+});

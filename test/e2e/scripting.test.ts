@@ -239,6 +239,35 @@ describe('--json FIELDS, field paths, csv and tsv', () => {
   });
 });
 
+describe('--fields where a command prints no list of items', () => {
+  // silently ignored, it printed everything as if the fields had been picked
+  it('is refused before anything is sent (exit 2), with --jq offered where the command prints JSON', async () => {
+    for (const [args, hint] of [
+      [['locker', 'summary'], true],
+      [['locker', 'check', '10000101'], true],
+      [['playlist', 'export'], true],
+      [['auth', 'status', '--no-verify'], true],
+      [['sandbox', 'info'], true],
+      [['api', 'GET', '/1.2/user/locker'], true],
+      [['version'], false],
+      [['locker', 'download', '10000101', '--dry-run'], false],
+    ] as [string[], boolean][]) {
+      const r = await run([...args, '--fields', 'releases']);
+      expect([r.exitCode, r.stdout], `${args.join(' ')}: ${r.stderr}`).toEqual([2, '']);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[0]).toBe(`mcat: --fields: 'mcat ${args.filter((a) => !a.startsWith('-') && !/^\d/.test(a) && !a.startsWith('/') && a !== 'GET').join(' ')}' prints no list of items to pick fields of`);
+      expect(lines.slice(1)).toEqual(hint ? ['hint: filter its JSON with --jq instead'] : []);
+    }
+  });
+
+  it('profile list and locker stream-check pick their fields in every format', async () => {
+    expect((await run(['profile', 'list', '--fields', 'name', '-o', 'csv'])).stdout.split(/\r?\n/).filter(Boolean)).toEqual(['name', 'sandbox']);
+    expect((await run(['profile', 'list', '--fields', 'name,current', '-o', 'ndjson'])).stdout).toBe('{"name":"sandbox","current":true}\n');
+    const sc = await run(['locker', 'stream-check', '10000101', '--fields', 'trackId,streamable', '-o', 'csv']);
+    expect(sc.stdout.split(/\r?\n/).filter(Boolean)).toEqual(['trackId,streamable', '10000101,true']);
+  });
+});
+
 describe('outputs feed inputs (each listing piped into the command that takes it)', () => {
   const P = () => sb.info.examples.playlistIds[0];
   const P2 = () => sb.info.examples.playlistIds[1];

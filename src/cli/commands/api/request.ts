@@ -1,7 +1,7 @@
 // `mcat api`: the escape hatch. Signed like every other call, retried only when safe,
 // body printed as received (JSON pretty-printed on a terminal).
 import { McatError } from '../../../client/errors';
-import { UsageError } from '../../errors';
+import { noteUserScope, UsageError } from '../../errors';
 import { readTextInput } from '../../ids';
 import { session } from '../../context';
 import { print } from '../../../output/streams';
@@ -70,6 +70,10 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
   else if (Object.keys(fields).length) form = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
 
   const s = await session(ctx);
+  // whose data it asks for (a userId parameter): an "access denied" then names that user, as the
+  // playlist and group commands' do, and its hint says how to read that user's data
+  const asked = Object.entries({ ...query, ...form }).find(([k]) => k.toLowerCase() === 'userid')?.[1];
+  if (typeof asked === 'string' && /^\d+$/.test(asked.trim())) noteUserScope({ requestedUser: asked.trim() });
   const hasCountry = Object.keys(query).some((k) => k.toLowerCase() === 'country') || Object.keys(form ?? {}).some((k) => k.toLowerCase() === 'country');
   if (flags.autoCountry !== false && !hasCountry) query.country = s.country;
 

@@ -26,5 +26,5 @@ async function runGroupAdd(flags: GroupFlags, ctx: CommandContext): Promise<void
   const s = await userSession(ctx, { ...flags, user });
   const q = groupQuery(s, user);
   const { addToGroupCall } = await import('../../../client/groups');
-  await sendAndPrint(ctx, s, q, addToGroupCall(id, { playlistIds: ids }, q));
+  await sendAndPrint(ctx, s, q, addToGroupCall(id, { playlistIds: ids }, q), { changes: true });
 }

@@ -29,5 +29,5 @@ async function runGroupReplace(flags: GroupFlags, ctx: CommandContext): Promise<
   const s = await userSession(ctx, { ...flags, user });
   const q = groupQuery(s, user);
   const { replaceGroupCall } = await import('../../../client/groups');
-  await sendAndPrint(ctx, s, q, replaceGroupCall(id, { name: flags.name, playlistIds: ids }, q));
+  await sendAndPrint(ctx, s, q, replaceGroupCall(id, { name: flags.name, playlistIds: ids }, q), { changes: true });
 }

@@ -3,7 +3,7 @@ import { UsageError } from '../../errors';
 import type { Call } from '../../../client/call';
 import type { GroupQuery } from '../../../client/groups';
 import type { CommandContext, OptionDef } from '../../command';
-import { about, output, outputFormat, say, type Session, sheetTo } from '../../context';
+import { about, output, outputFormat, printAfterChange, say, type Session, sheetTo } from '../../context';
 import { noteUserScope } from '../../errors';
 import { USER_TOKEN_OPTION } from '../../user-token';
 import { groupIdOf, groupSheet, groupView, ignoredGroupIds } from '../../views/playlists';
@@ -61,8 +61,8 @@ function sayIgnored(body: unknown): void {
   }
 }
 
-/** The group call's answer: the service's XML as received for -o xml, else its parsed body printed. */
-export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuery, call: Call): Promise<void> {
+/** The group call's answer: the service's XML as received for -o xml, else its parsed body printed (`changes`: the call changes the group). */
+export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuery, call: Call, { changes }: { changes: boolean }): Promise<void> {
   if (outputFormat(ctx) === 'xml') {
     const { fetchXml, printXml } = await import('../../xml-output');
     const { text, body } = await fetchXml(s.client, call);
@@ -71,7 +71,8 @@ export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuer
   }
   const { callJson } = await import('../../../client/call');
   // the group calls (client/groups.ts) read their answer with the playlistGroupBody schema
-  await printGroup(ctx, await callJson<PlaylistGroupBody>(s.client, call), s, q);
+  const body = await callJson<PlaylistGroupBody>(s.client, call);
+  await (changes ? printAfterChange(() => printGroup(ctx, body, s, q)) : printGroup(ctx, body, s, q));
 }
 
 async function printGroup(ctx: CommandContext, body: PlaylistGroupBody, s: Session, q: GroupQuery): Promise<void> {

@@ -23,5 +23,5 @@ async function runGroupShow(flags: GroupFlags, ctx: CommandContext): Promise<voi
   const s = await userSession(ctx, { ...flags, user });
   const q = groupQuery(s, user);
   const { readGroupCall } = await import('../../../client/groups');
-  await sendAndPrint(ctx, s, q, readGroupCall(id, q));
+  await sendAndPrint(ctx, s, q, readGroupCall(id, q), { changes: false });
 }

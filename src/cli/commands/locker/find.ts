@@ -50,8 +50,8 @@ async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
   }
   const { mergePages } = await import('../../../output/json');
   await out.streamPages(pages(), lockerView, { merge: (bodies) => mergePages(bodies, { listPath: LIST, pagingPath: PAGING }), listPath: LIST });
-  if (interrupted()) throw new InterruptedError(`interrupted after ${searched} releases: the matches shown are not all of them`);
+  if (interrupted()) throw new InterruptedError(`interrupted after ${searched} release${searched === 1 ? '' : 's'}: the matches shown are not all of them`);
   const whose = s.userId ? `user ${s.userId}'s locker` : 'the locker';
   if (found === 0) say(`mcat: nothing in ${whose} matches "${query}" (${searched.toLocaleString('en-GB')} release${searched === 1 ? '' : 's'} searched)`);
-  else if (format !== 'table') say(`mcat: ${found} release${found === 1 ? '' : 's'} in ${whose} match "${query}" (${searched.toLocaleString('en-GB')} searched)`);
+  else if (format !== 'table') say(`mcat: ${found} release${found === 1 ? '' : 's'} in ${whose} ${found === 1 ? 'matches' : 'match'} "${query}" (${searched.toLocaleString('en-GB')} searched)`);
 }

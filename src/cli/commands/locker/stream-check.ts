@@ -13,6 +13,7 @@ export default defineCommand<UserTokenFlags & { trackId: string }>({
   options: [USER_TOKEN_OPTION],
   examples: ['mcat locker stream-check 10000101'],
   json: true,
+  ownFields: true,
   run: runStreamCheck,
 });
 

@@ -193,14 +193,16 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     case 3:
       throw new PartialError(`${result.failed.length} of ${result.total} edits failed${flags.report ? `; see ${flags.report}` : ''}`);
     default: {
+      // a count in words that agree with it: 'none of the 1 edits' said so of a one-edit file
+      const none = result.total === 1 ? 'the one edit could not be applied' : `none of the ${result.total} edits could be applied`;
       if (result.failed.length && result.failed.every((f) => f.error === 'AuthError' || f.code === 2002)) {
         // every edit refused for the credentials or the country: say so, with the conventions' exit 4
         const first = result.failed[0];
-        const e = new AuthError(`none of the ${result.total} edits could be applied: ${first.message}`, first.httpStatus, first.code);
+        const e = new AuthError(`${none}: ${first.message}`, first.httpStatus, first.code);
         e.hint = "check the profile's credentials and country with 'mcat auth status'; then run again with --resume";
         throw e;
       }
-      const e = new McatError(`none of the ${result.total} edits could be applied`);
+      const e = new McatError(none);
       e.hint = flags.report ? `see ${flags.report}` : 'the failures are listed above; fix them and run again with --resume';
       throw e;
     }

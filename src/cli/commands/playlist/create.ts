@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import type { CreateBody, DetailsBody } from '../../../client/playlists';
-import { notice, outputFormat } from '../../context';
+import { notice, outputFormat, printAfterChange } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, INPUT_FORMAT, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
 
@@ -56,5 +56,5 @@ async function runCreate(flags: CreateFlags, ctx: CommandContext): Promise<void>
   }
   const res = await createPlaylist(s.client, body, queryOf(s, user));
   notice(`mcat: created playlist ${res.playlist.id}`);
-  await printPlaylist(ctx, res, s, user);
+  await printAfterChange(() => printPlaylist(ctx, res, s, user));
 }

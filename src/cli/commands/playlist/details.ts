@@ -1,7 +1,7 @@
 // `mcat playlist details ID`: change a playlist's name, status, visibility, image, description, annotations.
 import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
-import { outputFormat } from '../../context';
+import { outputFormat, printAfterChange } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { ANNOTATION, DESCRIPTION, DESCRIPTION_FILE, IMAGE_URL, STATUS, VISIBILITY, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type FieldFlags } from './shared';
 
@@ -51,5 +51,5 @@ async function runDetails(flags: DetailsFlags, ctx: CommandContext): Promise<voi
   const res = await updatePlaylistDetails(s.client, id, body, q);
   // the spec shows no response body: read the playlist back when the service sends none
   const shown = res.playlist ? { playlist: res.playlist } : await getPlaylist(s.client, id, q);
-  await printPlaylist(ctx, shown, s, user);
+  await printAfterChange(() => printPlaylist(ctx, shown, s, user));
 }

@@ -4,7 +4,7 @@ import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import type { ReplaceBody } from '../../../client/playlists';
 import type { PlaylistFieldsIn } from './input';
-import { outputFormat } from '../../context';
+import { outputFormat, printAfterChange } from '../../context';
 import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { INPUT_FORMAT, WHOSE, bodyFields, printPlaylist, queryOf, xmlOf, type ReplaceFlags } from './shared';
 
@@ -68,5 +68,5 @@ async function runReplace(flags: ReplaceFlags & { playlistId: string }, ctx: Com
   }
   if (fmt === 'xml') return (await import('../../xml-output')).printXml((await xmlOf(s, playlists.replacePlaylistCall(id, body, q))).text);
   const res = await playlists.replacePlaylist(s.client, id, body, q);
-  await printPlaylist(ctx, res, s, user);
+  await printAfterChange(() => printPlaylist(ctx, res, s, user));
 }

@@ -11,6 +11,7 @@ export default defineCommand<unknown>({
   description: 'every profile: current marker, base URL, key (last 4 characters), default country',
   examples: ['mcat profile list', 'mcat profile list -o json'],
   json: true,
+  ownFields: true,
   run: runProfileList,
 });
 
@@ -20,9 +21,10 @@ async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<voi
   const store = await openStore(ctx.env);
   const rows = profileRows(store.snapshot());
   if (ctx.globals.verbose) say(`mcat: ${rows.length} profile${rows.length === 1 ? '' : 's'}, config file ${store.path}`);
-  if (format === 'table') {
+  if (format === 'table' || ctx.globals.fields !== undefined) {
+    // a table, or the fields asked for in any format (the sink picks them)
     const out = await output(ctx);
-    out.heading(`Profiles in ${store.path}`);
+    if (format === 'table') out.heading(`Profiles in ${store.path}`);
     await out.document({ profiles: rows }, profileView);
     return;
   }

@@ -1,4 +1,4 @@
-// `mcat release batch IDS`: details of any number of releases, 500 ids a call.
+// `mcat release batch IDS`: details of up to 50,000 releases, 500 ids a call.
 import { UsageError } from '../../errors';
 import type { BatchError } from '../../../client/schemas/release';
 import { serverWords } from '../../../client/errors';
@@ -13,7 +13,7 @@ type BatchFlags = CatalogueFlags & { ids: string[]; idsFile?: string; concurrenc
 
 export default defineCommand<BatchFlags>({
   name: 'batch',
-  description: 'details of many releases at once (any number of ids, sent 500 a call)',
+  description: 'details of many releases at once (up to 50,000 ids, sent 500 a call)',
   arguments: [{ name: '[ids...]', description: "release ids (space- or comma-separated); '-' reads them from standard input" }],
   options: [
     { flags: '--ids-file <file>', description: "read ids from a file ('-' for standard input), one per line or comma-separated", complete: '@file' },

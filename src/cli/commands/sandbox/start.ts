@@ -24,7 +24,7 @@ export default defineCommand<StartFlags>({
     DATA_OPTION,
     { flags: '--seed <n>', description: 'seed of the demo data (a new seed re-initialises the data dir)' },
     { flags: '--faults <spec>', description: 'inject faults, e.g. latency=200ms,error=0.1,429=0.05,retryafter=2,reset=0.02,truncate=0.02,slow=0.02' },
-    { flags: '--rate-limit <n/min>', description: 'refuse requests past N per minute per key (429 with Retry-After)' },
+    { flags: '--rate-limit <n/min>', description: 'refuse requests past N per key a minute (N/min), or a second (N/s) or an hour (N/h): 429 with Retry-After' },
     { flags: '--log <file>', description: 'append one NDJSON line per request: time, method, path, status, duration, masked consumer key' },
     { flags: '--limits <spec>', description: 'storage bounds (413 past them), e.g. body=2MiB,tracks=5000,playlists=1000,groups=100,group-size=1000,storage=20MiB' },
   ],
