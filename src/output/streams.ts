@@ -92,15 +92,20 @@ export class StreamWriter {
     return this.send(mode === 'json' && lead === '' ? cleanJsonBytes(text) : lead + clean(text, mode));
   }
 
-  /** Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor). */
-  async send(out: string | Uint8Array): Promise<void> {
+  /**
+   * Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor).
+   * `owned`: bytes made for this write alone (a page's NDJSON), given back once written (see releaseWritten).
+   */
+  async send(out: string | Uint8Array, owned = false): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.closed || this.stream.destroyed || out.length === 0) return;
     if (drawnStatus && this.stream === stdout() && stdout().isTTY) drawnStatus.hide();
+    const release = owned && typeof out !== 'string' && this.stream === stdout() && std?.fds !== undefined;
     let ok: boolean;
     try {
       ok = this.stream.write(out, (err) => {
         if (err && isClosedPipe(err)) this.closed = true;
+        if (release) releaseWritten(out);
       });
     } catch (err) {
       if (isClosedPipe(err)) {
@@ -117,8 +122,9 @@ export class StreamWriter {
    * The UTF-8 bytes of JSON.stringify's text (an NDJSON page built as bytes), cleaned as `json`
    * text is (see cleanJsonUtf8): the same guarantees as write(text, 'json'), without a string.
    */
-  async writeJsonBytes(bytes: Uint8Array): Promise<void> {
-    return this.send(cleanJsonUtf8(bytes));
+  async writeJsonBytes(bytes: Uint8Array, owned = false): Promise<void> {
+    const out = cleanJsonUtf8(bytes);
+    return this.send(out, owned && out === bytes);
   }
 
   private drained(): Promise<void> {
@@ -132,6 +138,32 @@ export class StreamWriter {
       this.stream.once('drain', done);
       this.waiters.push(done);
     });
+  }
+}
+
+/** ArrayBuffer.prototype.transfer: Node 22 and later (Node 20's V8 has none) */
+const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length?: number) => ArrayBuffer }).transfer;
+
+/**
+ * Gives back the memory of bytes made for one write alone, once the process's stdout has written
+ * them (its write callback: the bytes are with the kernel, and neither Node nor libuv reads them
+ * again). Until then they are garbage only when V8 next collects on the main thread, which in a
+ * walk whose pages are read by a worker thread may be tens of pages later: the big locker's NDJSON
+ * pages (~250 kB each) so waited, ~10 MB of its walk's peak (Node 22: 140 → 128 MB). Their
+ * ArrayBuffer is detached: transfer(0) frees its memory at once; without it (Node 20), a
+ * structuredClone that takes it over leaves it to a young object, freed by the next scavenge.
+ * Only bytes that are the whole of their ArrayBuffer: never a slice of Node's pool of small
+ * buffers (Buffer.allocUnsafe under 4 kB) or of anyone else's buffer. Never a stream of a test's
+ * or a caller's (useStreams without descriptors): one may keep the bytes it was given.
+ */
+export function releaseWritten(bytes: Uint8Array): void {
+  const buf = bytes.buffer;
+  if (!(buf instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buf.byteLength || buf.byteLength === 0) return;
+  try {
+    if (transfer) transfer.call(buf, 0);
+    else structuredClone(buf, { transfer: [buf] });
+  } catch {
+    // one that cannot be detached (a WebAssembly memory's): left to the collector
   }
 }
 
