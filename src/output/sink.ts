@@ -263,7 +263,7 @@ export function createOutput(opts: OutputOptions): Output {
               if (!bytes) throw new Error('internal: NDJSON lines made elsewhere for a listing with --fields');
               shown += page.count;
               gate.started = true;
-              // made for this write alone: given back once written (releaseWritten)
+              // made for this write alone: given back once written (StreamWriter.send)
               await writer().send(page.bytes, true);
               gate.written += page.count;
               continue;

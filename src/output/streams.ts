@@ -10,6 +10,7 @@ import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
 import { cut } from './width';
+import { releaseBytes } from './release';
 import { describeFsError, McatError } from '../client/errors';
 
 export interface WritableLike {
@@ -94,7 +95,10 @@ export class StreamWriter {
 
   /**
    * Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor).
-   * `owned`: bytes made for this write alone (a page's NDJSON), given back once written (see releaseWritten).
+   * `owned`: bytes made for this write alone (a page's NDJSON), given back (releaseBytes) once the
+   * process's stdout has written them: its write callback, when the bytes are with the kernel and
+   * neither Node nor libuv reads them again. Never on a stream of a test's or a caller's (a run's
+   * streams without descriptors, useStreams): one may keep the bytes it was given.
    */
   async send(out: string | Uint8Array, owned = false): Promise<void> {
     if (this.failure) throw this.failure;
@@ -105,7 +109,7 @@ export class StreamWriter {
     try {
       ok = this.stream.write(out, (err) => {
         if (err && isClosedPipe(err)) this.closed = true;
-        if (release) releaseWritten(out);
+        if (release) releaseBytes(out);
       });
     } catch (err) {
       if (isClosedPipe(err)) {
@@ -138,32 +142,6 @@ export class StreamWriter {
       this.stream.once('drain', done);
       this.waiters.push(done);
     });
-  }
-}
-
-/** ArrayBuffer.prototype.transfer: Node 22 and later (Node 20's V8 has none) */
-const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length?: number) => ArrayBuffer }).transfer;
-
-/**
- * Gives back the memory of bytes made for one write alone, once the process's stdout has written
- * them (its write callback: the bytes are with the kernel, and neither Node nor libuv reads them
- * again). Until then they are garbage only when V8 next collects on the main thread, which in a
- * walk whose pages are read by a worker thread may be tens of pages later: the big locker's NDJSON
- * pages (~250 kB each) so waited, ~10 MB of its walk's peak (Node 22: 140 → 128 MB). Their
- * ArrayBuffer is detached: transfer(0) frees its memory at once; without it (Node 20), a
- * structuredClone that takes it over leaves it to a young object, freed by the next scavenge.
- * Only bytes that are the whole of their ArrayBuffer: never a slice of Node's pool of small
- * buffers (Buffer.allocUnsafe under 4 kB) or of anyone else's buffer. Never a stream of a test's
- * or a caller's (useStreams without descriptors): one may keep the bytes it was given.
- */
-export function releaseWritten(bytes: Uint8Array): void {
-  const buf = bytes.buffer;
-  if (!(buf instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== buf.byteLength || buf.byteLength === 0) return;
-  try {
-    if (transfer) transfer.call(buf, 0);
-    else structuredClone(buf, { transfer: [buf] });
-  } catch {
-    // one that cannot be detached (a WebAssembly memory's): left to the collector
   }
 }
 
