@@ -29,7 +29,9 @@ describe('releaseBytes', () => {
   });
 
   it('leaves what cannot be detached to the collector (a WebAssembly memory), without a throw', () => {
-    const mem = new WebAssembly.Memory({ initial: 1 });
+    // (Node's types declare WebAssembly's types, not the global object)
+    const Wasm = (globalThis as unknown as { WebAssembly: { Memory: new (o: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly;
+    const mem = new Wasm.Memory({ initial: 1 });
     expect(() => releaseBytes(new Uint8Array(mem.buffer))).not.toThrow();
     expect(mem.buffer.byteLength).toBe(65536);
   });
