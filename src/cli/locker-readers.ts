@@ -31,11 +31,13 @@ declare const __MCAT_VERSION__: string;
  * default, 115-131 MB at 4 MB). At 4 MB a page's objects outlive more scavenges than at 16 (~150
  * collections and ~150 ms a walk instead of ~50 and ~85 ms), yet the walk's CPU was within 3 %
  * (1.50 s and 1.46 s, medians of 4) and its peak memory ~12 MB lower: the margin under the goal.
- * Under Node 24 the same walk peaks ~25-30 MB higher (149-160 MB; Node 22: 141-146; Node 20:
- * 123-131, 2026-11-28), whatever this size (2, 4 or 8 MB: 153-160 MB on Node 24): both threads'
- * heaps are within ~5 MB of Node 20's; the rest is Node's own fixed cost: its larger binary's pages
- * (RSS file-backed +10 MB), a worker thread's isolate (+8 MB for an idle worker) and its new
- * V8 spaces (trusted, ~2 MB a heap). Not GC timing, and nothing a resource limit reclaims.
+ * Under Node 24 the same walk peaked ~25-30 MB higher (149-160 MB; Node 22: 141-146; Node 20:
+ * 123-131, 2026-11-28), whatever this size: not the threads' heaps (within ~5 MB of Node 20's) but
+ * V8 compiling undici's parser with TurboFan on the main thread, --liftoff-only set at run time
+ * notwithstanding (see the launcher, src/launcher/boot.ts), whose ~25 MB of compiler memory left
+ * glibc keeping every later page buffer in its heap. Fixed there: 131-140 MB. What Node 24 still
+ * adds is its own fixed cost: its larger binary's pages (RSS file-backed +10 MB) and its new V8
+ * spaces (trusted, ~2 MB a heap).
  */
 const THREAD_YOUNG_MB = 4;
 

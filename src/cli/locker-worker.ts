@@ -18,6 +18,7 @@ import { getPath } from '../client/paging';
 import { decodeUtf8 } from '../client/utf8';
 import { ndjsonBytes, ndjsonBytesFrom } from '../output/ndjson';
 import { cleanJsonUtf8 } from '../output/clean';
+import { releaseBytes } from '../output/release';
 import { lockerTableRows, type LockerRelease } from './views/locker';
 
 /** A page to read: a 2xx JSON answer as received (see TakenAnswer in client/http.ts). */
@@ -95,5 +96,7 @@ if (!isMainThread && parentPort) {
       out = { id: m.id, ok: false, bytes: m.bytes };
     }
     port.postMessage(out, [out.ok ? ('lines' in out ? out.lines : out.rows.packed) : out.bytes]);
+    // the page, read: its bytes (~250 kB, no other's) given back now, not at this thread's next collection
+    if (out.ok) releaseBytes(m.bytes);
   });
 }

@@ -423,7 +423,15 @@ export async function run(argv: string[]): Promise<void> {
   // buys nothing for responses of this size: the baseline compiler alone is enough. (Setting the
   // flag only around undici's compile does not work: V8 does not restore the flag hash when the
   // flag is unset, and no code cache would ever match.)
-  if (networked) flags.push('--liftoff-only');
+  // What --liftoff-only implies is spelled out: Node 24's V8 does not apply a flag's implications
+  // when it is set at run time (Node 20's and 22's do), and its dynamic tiering went on compiling
+  // the parser's hot functions with TurboFan a few pages into a walk: ~25 MB of compiler zones,
+  // malloc'd and freed at once, after which glibc (its mmap threshold raised to the largest chunk
+  // freed) kept every later 250 kB page buffer in its heap: the big locker's walk peaked 25-30 MB
+  // higher than on Node 20. Setting the two without --liftoff-only would not do: without dynamic
+  // tiering, V8 compiles every function with TurboFan up front. On Node 20 and 22 the three are
+  // what --liftoff-only already set (the same flag hash: the code caches still match).
+  if (networked) flags.push('--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering');
   // Compiled whole (by warmParser, on V8's background threads), not function by function at its
   // first call, in the first answer's parse on the main thread (~1.3 ms). Not with --jq: jq's own
   // WebAssembly (0.9 MB) takes 15 ms to compile whole, 3 ms lazily.

@@ -263,7 +263,8 @@ export function createOutput(opts: OutputOptions): Output {
               if (!bytes) throw new Error('internal: NDJSON lines made elsewhere for a listing with --fields');
               shown += page.count;
               gate.started = true;
-              await writer().send(page.bytes);
+              // made for this write alone: given back once written (StreamWriter.send)
+              await writer().send(page.bytes, true);
               gate.written += page.count;
               continue;
             }
@@ -276,7 +277,7 @@ export function createOutput(opts: OutputOptions): Output {
             if (bytes) {
               const items = view.items(page);
               gate.started = true;
-              await writer().writeJsonBytes(bytes(items));
+              await writer().writeJsonBytes(bytes(items), true);
               gate.written += items.length;
               continue;
             }

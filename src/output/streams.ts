@@ -10,6 +10,7 @@ import { fstatSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
 import { cut } from './width';
+import { releaseBytes } from './release';
 import { describeFsError, McatError } from '../client/errors';
 
 export interface WritableLike {
@@ -92,15 +93,23 @@ export class StreamWriter {
     return this.send(mode === 'json' && lead === '' ? cleanJsonBytes(text) : lead + clean(text, mode));
   }
 
-  /** Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor). */
-  async send(out: string | Uint8Array): Promise<void> {
+  /**
+   * Text or bytes already cleaned, as they are (the rest of a write begun on the descriptor).
+   * `owned`: bytes made for this write alone (a page's NDJSON), given back (releaseBytes) once the
+   * process's stdout has written them: its write callback, when the bytes are with the kernel and
+   * neither Node nor libuv reads them again. Never on a stream of a test's or a caller's (a run's
+   * streams without descriptors, useStreams): one may keep the bytes it was given.
+   */
+  async send(out: string | Uint8Array, owned = false): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.closed || this.stream.destroyed || out.length === 0) return;
     if (drawnStatus && this.stream === stdout() && stdout().isTTY) drawnStatus.hide();
+    const release = owned && typeof out !== 'string' && this.stream === stdout() && std?.fds !== undefined;
     let ok: boolean;
     try {
       ok = this.stream.write(out, (err) => {
         if (err && isClosedPipe(err)) this.closed = true;
+        if (release) releaseBytes(out);
       });
     } catch (err) {
       if (isClosedPipe(err)) {
@@ -117,8 +126,9 @@ export class StreamWriter {
    * The UTF-8 bytes of JSON.stringify's text (an NDJSON page built as bytes), cleaned as `json`
    * text is (see cleanJsonUtf8): the same guarantees as write(text, 'json'), without a string.
    */
-  async writeJsonBytes(bytes: Uint8Array): Promise<void> {
-    return this.send(cleanJsonUtf8(bytes));
+  async writeJsonBytes(bytes: Uint8Array, owned = false): Promise<void> {
+    const out = cleanJsonUtf8(bytes);
+    return this.send(out, owned && out === bytes);
   }
 
   private drained(): Promise<void> {

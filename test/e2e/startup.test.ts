@@ -378,12 +378,33 @@ describe('start-up', () => {
       expect(r.exitCode, r.stderr).toBe(0);
       return readFileSync(log, 'utf8').split(' ');
     };
-    expect(await flagsOf(['release', 'batch', id, '-o', 'json'])).toEqual(expect.arrayContaining(['--liftoff-only', '--no-wasm-lazy-compilation']));
+    expect(await flagsOf(['release', 'batch', id, '-o', 'json'])).toEqual(
+      expect.arrayContaining(['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--no-wasm-lazy-compilation']),
+    );
     for (const jq of [['--jq', '.items'], ['--jq=.items']]) {
       const flags = await flagsOf(['release', 'batch', id, ...jq]);
-      expect(flags).toContain('--liftoff-only');
+      expect(flags).toEqual(expect.arrayContaining(['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering']));
       expect(flags).not.toContain('--no-wasm-lazy-compilation');
     }
+  });
+
+  it("a walk of many pages never has V8 compile undici's parser with TurboFan (Node 24 did, whatever --liftoff-only said: ~25 MB of compiler memory, and the walk's peak 25-30 MB higher)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-malloced-'));
+    const hook = join(dir, 'malloced.cjs');
+    // V8's peak of malloc'd memory (its compilers' zones, WebAssembly's included) at the end of the run
+    writeFileSync(
+      hook,
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.MALLOCED_LOG, String(require('node:v8').getHeapStatistics().peak_malloced_memory)));\n",
+    );
+    const log = join(dir, 'malloced.txt');
+    const u = sb.info.users.find((x) => x.userId === sb.info.examples.bigLockerUser)!;
+    const env = { ...mcatEnv(), ...sandboxProfileEnv(sb), MCAT_TOKEN: u.token, MCAT_TOKEN_SECRET: u.tokenSecret, MCAT_USER_ID: String(u.userId), MALLOCED_LOG: log };
+    // 20 pages of ~250 kB: Node 24 tiered the parser up by the 4th (peak 24-25 MB; Node 20: 2-3.5 MB, Node 22: ~1.5 MB)
+    const r = await execa(cliNode, ['-r', hook, binPath, 'locker', '--all', '--limit', '1000', '-o', 'ndjson'], { reject: false, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').length).toBe(1000);
+    expect(Number(readFileSync(log, 'utf8'))).toBeLessThan(10 * 1024 * 1024);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a run whose output drains slowly (its pool left open for the exit) ends as soon as the reader has it all', async () => {

@@ -3,7 +3,9 @@ import { Writable } from 'node:stream';
 import { capture } from '../../helpers/capture';
 import { XMLValidator } from 'fast-xml-parser';
 import { createOutput } from '../../../src/output/sink';
-import { incompleteNote } from '../../../src/output/streams';
+import { incompleteNote, useStreams, type StdStreams } from '../../../src/output/streams';
+import { Readable } from 'node:stream';
+import { NdjsonLines } from '../../../src/output/ndjson';
 import { mergePages } from '../../../src/output/json';
 import type { Format, View } from '../../../src/output/types';
 
@@ -103,6 +105,34 @@ describe('createOutput: streamPages', () => {
     await o.streamPages(pages([page(1, [1, 2]), page(2, [3, 4]), page(3, [5])]), view, { merge });
     // csv and tsv: the header goes out with the first page's rows
     expect(writes.map((w) => w.split('\n').length - 1)).toEqual(format === 'ndjson' ? [2, 2, 1] : [3, 2, 1]);
+  });
+  it("ndjson: a page's bytes (made here, or by a locker walk's worker thread) are given back once the process's stdout has written them", async () => {
+    const long = (n: number, ids: number[]) => ({ releases: { page: n, pageSize: 2, totalItems: 4, releases: ids.map((id) => ({ id, title: 'x'.repeat(5000) })) } });
+    const lines = (ids: number[]) => ids.map((id) => JSON.stringify({ id, title: 'y'.repeat(5000) }) + '\n').join('');
+    const fromThread = new NdjsonLines(new Uint8Array(Buffer.from(lines([3, 4]))), 2);
+    const writes: { chunk: Uint8Array | string; text: string }[] = [];
+    // the process's stdout writes the bytes before its callback; what it had is read at the write
+    const stream = {
+      write(chunk: Uint8Array | string, cb?: (err?: Error | null) => void) {
+        writes.push({ chunk, text: Buffer.from(chunk).toString() });
+        cb?.();
+        return true;
+      },
+      on: () => stream,
+      once: () => stream,
+      removeListener: () => stream,
+    };
+    useStreams({ stdout: stream, stderr: new Writable({ write: (_c, _e, cb) => cb() }), stdin: Readable.from([]), fds: { stdout: 1, stderr: 2 } } as unknown as StdStreams);
+    try {
+      const o = createOutput({ format: 'ndjson', color: false, width: 80, stdout: stream as any });
+      expect(o.takesNdjsonLines).toBe(true);
+      await o.streamPages(pages([long(1, [1, 2]), fromThread]), view, { merge });
+    } finally {
+      useStreams(undefined);
+    }
+    expect(writes.map((w) => w.text).join('')).toBe(lines([1, 2]).replace(/y/g, 'x') + lines([3, 4]));
+    expect(writes).toHaveLength(2);
+    for (const w of writes) expect((w.chunk as Uint8Array).buffer.byteLength).toBe(0);
   });
   it('json of a walk with its listPath: the same document, made page by page (merge sees counts, not the pages kept); a failure prints nothing', async () => {
     const bodies = [page(1, [1, 2]), page(2, [3, 4]), page(3, [5])];

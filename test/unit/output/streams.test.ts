@@ -306,3 +306,80 @@ describe('the status line', () => {
     expect(written.join('')).not.toContain('hidden');
   });
 });
+
+describe('bytes made for one write alone (a walk\'s NDJSON pages)', () => {
+  /** a stdout that keeps each chunk and its callback, to call when the test says */
+  function heldStdout() {
+    const writes: { chunk: Uint8Array | string; done: (err?: Error | null) => void }[] = [];
+    const stream = {
+      write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void) {
+        writes.push({ chunk, done: cb ?? (() => {}) });
+        return true;
+      },
+      on: () => stream,
+      once: () => stream,
+      removeListener: () => stream,
+    };
+    return { stream, writes };
+  }
+  const page = (n: number) => {
+    const b = Buffer.alloc(n, 0x61);
+    b[n - 1] = 0x0a;
+    return b;
+  };
+  async function withStdout(fds: StdStreams['fds'], fn: (w: StreamWriter, writes: ReturnType<typeof heldStdout>['writes']) => Promise<void>) {
+    const { stream, writes } = heldStdout();
+    useStreams({ stdout: stream, stderr: new Writable({ write: (_c, _e, cb) => cb() }), stdin: Readable.from([]), fds } as unknown as StdStreams);
+    try {
+      await fn(new StreamWriter(stream, 'stdout'), writes);
+    } finally {
+      useStreams(undefined);
+    }
+  }
+
+  it('are given back (their ArrayBuffer detached) once the process\'s stdout has written them, not before', async () => {
+    await withStdout({ stdout: 1, stderr: 2 }, async (w, writes) => {
+      const a = page(300_000);
+      const b = page(300_000);
+      await w.send(a, true);
+      await w.writeJsonBytes(b, true);
+      expect(writes[0].chunk).toBe(a);
+      expect(writes[1].chunk).toBe(b);
+      // still being written: whole
+      expect(a.byteLength).toBe(300_000);
+      expect(b.byteLength).toBe(300_000);
+      writes[0].done();
+      writes[1].done(Object.assign(new Error('EPIPE'), { code: 'EPIPE' }));
+      expect(a.buffer.byteLength).toBe(0);
+      expect(b.buffer.byteLength).toBe(0);
+    });
+  });
+
+  it('never a slice of a buffer (Node\'s pool of small buffers), bytes not said to be owned, text, or a stream without descriptors (a test\'s, a caller\'s)', async () => {
+    await withStdout({ stdout: 1, stderr: 2 }, async (w, writes) => {
+      const small = Buffer.from('{"a":1}\n'); // a slice of Node's shared pool
+      const neighbour = Buffer.from('{"b":2}\n');
+      const whole = page(300_000);
+      const part = whole.subarray(0, 1000);
+      const notOwned = page(300_000);
+      // non-ASCII: written as its cleaned text, the bytes left alone
+      const accented = Buffer.from('{"t":"é"}\n'.repeat(30_000));
+      await w.send(small, true);
+      await w.send(part, true);
+      await w.send(notOwned);
+      await w.writeJsonBytes(accented, true);
+      for (const x of writes) x.done();
+      expect(small.toString()).toBe('{"a":1}\n');
+      expect(neighbour.toString()).toBe('{"b":2}\n');
+      expect(whole.buffer.byteLength).toBe(300_000);
+      expect(notOwned.byteLength).toBe(300_000);
+      expect(accented.byteLength).toBe(330_000);
+    });
+    await withStdout(undefined, async (w, writes) => {
+      const a = page(300_000);
+      await w.send(a, true);
+      writes[0].done();
+      expect(a.byteLength).toBe(300_000);
+    });
+  });
+});
