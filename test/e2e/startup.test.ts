@@ -282,6 +282,24 @@ describe('start-up', () => {
     expect(readFileSync(log, 'utf8')).toContain('/dist/llhttp-wasm.cjs');
   });
 
+  it('a bundle that is not ASCII (edited by hand) is read as UTF-8 and runs as the built one, from its cache too', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'mcat-utf8-bundle-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
+    const bundle = join(copy, 'dist/catalogue.cjs');
+    // a comment that V8 keeps as UTF-16 (its source is no longer one byte a character); undici's source is
+    // read into the same buffer after it (shorter: what the longer source left there must not show)
+    writeFileSync(bundle, readFileSync(bundle, 'utf8') + '\n// caf\u00e9 \u2713\n');
+    const id = String(sb.info.examples.releaseIds[0]);
+    const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: sandboxProfileEnv(sb) });
+    const cache = join(copy, 'cache');
+    for (const run of ['first', 'second', 'third']) {
+      const r = await execa(cliNode, [join(copy, 'bin/mcat'), 'release', 'batch', id, '-o', 'json'], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), MCAT_CACHE_DIR: cache } });
+      expect(r.exitCode, `${run}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trimEnd(), run).toBe(good.stdout.trimEnd());
+    }
+  });
+
   it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {
     const id = String(sb.info.examples.releaseIds[0]);
     const r = await loadedPackages(['release', 'batch', id, '--jq', '.items.releases[0].id'], sandboxProfileEnv(sb));
