@@ -67,10 +67,19 @@ export function topHelp(args: readonly string[]): 'asked' | 'missing' | undefine
 }
 
 /**
+ * The command groups of dist/catalogue.cjs: the CLI with only these groups' commands (short reads,
+ * where loading the CLI is most of a run). A line whose first command word is one of them loads only
+ * that group's commands (registry.ts addCommands reads the words as commandWords does), so it runs
+ * there as in the whole CLI. scripts/build.mjs reads this list.
+ */
+export const CATALOGUE_GROUPS: readonly string[] = ['release', 'artist', 'track'];
+
+/**
  * The bundle of dist/ that runs this line: help.cjs for the top-level help (topHelp: `mcat --help`,
  * `mcat -h`, `mcat help`, `mcat` alone), rendered from the registry's definitions without commander;
- * else mcat.cjs, the whole CLI.
+ * catalogue.cjs for a line of a catalogue group (CATALOGUE_GROUPS); else mcat.cjs, the whole CLI.
  */
-export function bundleFor(args: readonly string[]): 'help.cjs' | 'mcat.cjs' {
-  return topHelp(args) === undefined ? 'mcat.cjs' : 'help.cjs';
+export function bundleFor(args: readonly string[]): 'help.cjs' | 'catalogue.cjs' | 'mcat.cjs' {
+  if (topHelp(args) !== undefined) return 'help.cjs';
+  return CATALOGUE_GROUPS.includes(commandWords(args, 1)[0] ?? '') ? 'catalogue.cjs' : 'mcat.cjs';
 }

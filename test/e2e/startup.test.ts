@@ -89,10 +89,11 @@ describe('the bundles', () => {
     for (const [bundle, out] of Object.entries(meta.outputs)) {
       for (const input of Object.keys(out.inputs)) where.set(input, [...(where.get(input) ?? []), bundle]);
     }
-    // dist/help.cjs (the top-level help, from the same definitions) is never loaded in a run with mcat.cjs (below);
+    // dist/help.cjs (the top-level help, from the same definitions) is never loaded in a run with mcat.cjs (below),
+    // nor dist/catalogue.cjs (the CLI with the catalogue's commands only: a run loads it or mcat.cjs, below);
     // dist/locker-worker.cjs runs in worker threads, each its own realm, and only plain data crosses to mcat.cjs's
     const twice = [...where]
-      .map(([input, bundles]) => [input, bundles.filter((b) => b !== 'dist/help.cjs' && b !== 'dist/locker-worker.cjs')] as const)
+      .map(([input, bundles]) => [input, bundles.filter((b) => b !== 'dist/help.cjs' && b !== 'dist/catalogue.cjs' && b !== 'dist/locker-worker.cjs')] as const)
       .filter(([, bundles]) => bundles.length > 1)
       .map(([input, bundles]) => `${input}: ${bundles.join(', ')}`);
     // argv.ts knows the value-taking global options from global-options.ts (plain data, no class)
@@ -111,6 +112,21 @@ describe('the bundles', () => {
     expect(help.filter((i) => i.startsWith('src/cli/commands/') && !i.endsWith('/index.ts'))).toEqual([]);
     expect(help).not.toContain('src/cli/main.ts');
     expect(help).not.toContain('src/cli/registry.ts');
+  });
+
+  it("catalogue.cjs is the CLI with the catalogue groups' commands and no other group's command", () => {
+    const meta = JSON.parse(readFileSync(join(repoRoot, 'dist/meta.json'), 'utf8')) as Meta;
+    const inputs = Object.keys(meta.outputs['dist/catalogue.cjs'].inputs);
+    // the other groups' commands are one module that throws, if ever asked for
+    expect(inputs.filter((i) => i.startsWith('mcat-catalogue-absent:'))).toEqual(['mcat-catalogue-absent:command']);
+    const commands = (list: string[]) => list.filter((i) => i.startsWith('src/cli/commands/') && !i.endsWith('/index.ts'));
+    const whole = commands(Object.keys(meta.outputs['dist/mcat.cjs'].inputs));
+    const group = (i: string) => i.split('/')[3];
+    expect(commands(inputs).sort()).toEqual(whole.filter((i) => ['release', 'artist', 'track'].includes(group(i))).sort());
+    expect(commands(inputs).map(group)).toEqual(expect.arrayContaining(['release', 'artist', 'track']));
+    // the rest of the CLI as in mcat.cjs: main, the registry, every group's definition, commander
+    for (const f of ['src/cli/main.ts', 'src/cli/registry.ts', 'src/cli/groups.ts', 'src/cli/commands/locker/index.ts', 'src/client/http.ts']) expect(inputs).toContain(f);
+    expect(packagesIn('dist/catalogue.cjs', meta)).toEqual(packagesIn('dist/mcat.cjs', meta));
   });
 
   it('are ASCII only (one other character makes V8 keep the whole bundle as UTF-16: twice the bytes at every start)', () => {
@@ -166,7 +182,7 @@ describe('start-up', () => {
       // the top-level help is rendered from the registry's definitions, without commander
       if (args.length === 1) expect(r.pkgs).toEqual([]);
       else expect(r.pkgs).toContain('commander');
-      expect(r.bundles).toEqual([args.length === 1 ? 'dist/help.cjs' : 'dist/mcat.cjs']);
+      expect(r.bundles).toEqual([args.length === 1 ? 'dist/help.cjs' : args[0] === 'release' ? 'dist/catalogue.cjs' : 'dist/mcat.cjs']);
     }
   });
 
@@ -208,6 +224,9 @@ describe('start-up', () => {
     for (const p of ['zod', 'conf', 'chalk', 'fast-xml-parser', 'better-sqlite3', 'jq-wasm']) expect(r.pkgs).not.toContain(p);
     expect(r.bundles).not.toContain('dist/sandbox.cjs');
     expect(r.bundles).not.toContain('dist/jq.cjs');
+    // the CLI with the catalogue's commands only, not the whole of it
+    expect(r.bundles).toContain('dist/catalogue.cjs');
+    expect(r.bundles).not.toContain('dist/mcat.cjs');
   });
 
   it('a catalogue body that does not fit the schema loads zod to say what: one line, exit 1, nothing on stdout', async () => {
@@ -261,6 +280,24 @@ describe('start-up', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trimEnd()).toBe(good.stdout.trimEnd());
     expect(readFileSync(log, 'utf8')).toContain('/dist/llhttp-wasm.cjs');
+  });
+
+  it('a bundle that is not ASCII (edited by hand) is read as UTF-8 and runs as the built one, from its cache too', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'mcat-utf8-bundle-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
+    const bundle = join(copy, 'dist/catalogue.cjs');
+    // a comment that V8 keeps as UTF-16 (its source is no longer one byte a character); undici's source is
+    // read into the same buffer after it (shorter: what the longer source left there must not show)
+    writeFileSync(bundle, readFileSync(bundle, 'utf8') + '\n// caf\u00e9 \u2713\n');
+    const id = String(sb.info.examples.releaseIds[0]);
+    const good = await mcat(['release', 'batch', id, '-o', 'json'], { env: sandboxProfileEnv(sb) });
+    const cache = join(copy, 'cache');
+    for (const run of ['first', 'second', 'third']) {
+      const r = await execa(cliNode, [join(copy, 'bin/mcat'), 'release', 'batch', id, '-o', 'json'], { reject: false, env: { ...mcatEnv(), ...sandboxProfileEnv(sb), MCAT_CACHE_DIR: cache } });
+      expect(r.exitCode, `${run}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trimEnd(), run).toBe(good.stdout.trimEnd());
+    }
   });
 
   it('--jq loads the jq engine (its own bundle), and a bad program is refused before the client loads', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForHelp, bundleFor, commandWords, GLOBAL_OPTIONS_WITH_VALUE, topHelp } from '../../../src/cli/argv';
+import { asksForHelp, bundleFor, CATALOGUE_GROUPS, commandWords, GLOBAL_OPTIONS_WITH_VALUE, topHelp } from '../../../src/cli/argv';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli/main';
 
@@ -69,16 +69,32 @@ describe('bundleFor', () => {
     for (const args of [['--help'], ['-h'], ['help'], [], ['-o', 'json', '--help'], ['--no-color', '-h'], ['-o', 'json']]) expect(bundleFor(args), args.join(' ')).toBe('help.cjs');
   });
 
-  it('runs dist/mcat.cjs for everything else, a group\'s help included', () => {
+  it('runs dist/catalogue.cjs for a line whose first command word is a catalogue group, as registry.ts reads the words', () => {
     for (const args of [
+      ['release', 'batch', '1'],
       ['release', '--help'],
+      ['release'],
+      ['release', 'bogus'],
+      ['-o', 'json', 'artist', 'releases', '1'],
+      ['--bogus', 'track', 'metadata', '1'],
+      ['track', 'metadata', '--help'],
+    ])
+      expect(bundleFor(args), args.join(' ')).toBe('catalogue.cjs');
+    expect(CATALOGUE_GROUPS).toEqual(['release', 'artist', 'track']);
+  });
+
+  it('runs dist/mcat.cjs for everything else', () => {
+    for (const args of [
       ['help', 'release'],
       ['help', 'globals'],
       ['locker'],
       ['--bogus'],
       ['--help', 'relase'],
-      ['release', 'batch', '1'],
+      ['relase', 'batch', '1'],
+      // -o takes 'release' as its value: the command word is 'batch'
+      ['-o', 'release', 'batch'],
       ['--version', 'x'],
+      ['playlist', 'list'],
     ])
       expect(bundleFor(args), args.join(' ')).toBe('mcat.cjs');
   });
