@@ -37,6 +37,15 @@ export interface GlobalOptions {
   quiet: boolean;
 }
 
+/**
+ * A flag given a blank value (`--country "$C"` with C unset) is refused: read as unset, it would
+ * fall back to the environment or the profile (another country, the sandbox, the current profile).
+ */
+function given(value: string | undefined, what: string): string | undefined {
+  if (value !== undefined && value.trim() === '') throw new UsageError(`${what}, got '${value}'`);
+  return value;
+}
+
 /** The global flags of a command: read from commander once (by the registry), then from its context. */
 export function globalsOf(cmd: Command | CommandContext): GlobalOptions {
   if ('globals' in cmd) return cmd.globals;
@@ -47,9 +56,9 @@ export function globalsOf(cmd: Command | CommandContext): GlobalOptions {
     color: o.color !== false,
     pager: o.pager !== false,
     verbose: Boolean(o.verbose),
-    profile: o.profile as string | undefined,
-    baseUrl: o.baseUrl as string | undefined,
-    country: o.country as string | undefined,
+    profile: given(o.profile as string | undefined, '--profile needs a profile name'),
+    baseUrl: given(o.baseUrl as string | undefined, '--base-url must be an http or https URL'),
+    country: given(o.country as string | undefined, '--country must be a two-letter ISO code'),
     authIn: o.authIn as 'header' | 'query' | undefined,
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
