@@ -104,8 +104,12 @@ export function intOption(value: string | undefined, flag: string, opts: { min?:
   const min = opts.min ?? 0;
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag} must be a whole number, got '${value}'`);
   const n = Number(value.trim());
-  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
-  if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
+  // said as given: Number() rounds a long one (99999999999999999999 is 100000000000000000000)
+  const given = value.trim().replace(/^0+(?=\d)/, '');
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${given}`);
+  // past 2^53 a number is no longer the one typed: --limit 9007199254740993 was 9007199254740992
+  const max = Math.min(opts.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${given}`);
   return n;
 }
 
