@@ -355,6 +355,8 @@ export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   const g = globalsOf(cmd);
   if (typeof g.json === 'string') {
     if (g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one of them');
+    // blamed on --json, not on the --fields it stands for
+    if (g.json.replace(/,/g, '').trim() === '') throw new UsageError('--json needs at least one field', "give --json alone to list the fields there are");
     return g.json;
   }
   return g.fields;
