@@ -134,7 +134,8 @@ const nameSchema = (required: string | undefined) =>
 
 /** The detail fields of a playlist, as a body and every playlist edit carry them. */
 const fields = () => ({
-  name: z.optional(text()),
+  // the service refuses an empty name (1002) wherever one is sent, as --name does before sending
+  name: z.optional(nameSchema('is required')),
   status: z.optional(choice(['draft', 'published'] as const)),
   visibility: z.optional(choice(['private', 'public'] as const)),
   description: z.optional(text()),
@@ -340,7 +341,7 @@ export function playlistEditAsIs(v: unknown, seen?: { properties: number }): Edi
   }
   const { name, status, visibility, description, imageUrl, annotations } = v;
   if (name !== undefined || op === 'create') {
-    if (typeof name !== 'string' || (op === 'create' && name.trim() === '')) return undefined;
+    if (typeof name !== 'string' || name.trim() === '') return undefined;
     out.name = name;
   }
   if (status !== undefined) {

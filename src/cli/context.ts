@@ -37,6 +37,15 @@ export interface GlobalOptions {
   quiet: boolean;
 }
 
+/**
+ * A flag given a blank value (`--country "$C"` with C unset) is refused: read as unset, it would
+ * fall back to the environment or the profile (another country, the sandbox, the current profile).
+ */
+function given(value: string | undefined, what: string): string | undefined {
+  if (value !== undefined && value.trim() === '') throw new UsageError(`${what}, got '${value}'`);
+  return value;
+}
+
 /** The global flags of a command: read from commander once (by the registry), then from its context. */
 export function globalsOf(cmd: Command | CommandContext): GlobalOptions {
   if ('globals' in cmd) return cmd.globals;
@@ -47,9 +56,9 @@ export function globalsOf(cmd: Command | CommandContext): GlobalOptions {
     color: o.color !== false,
     pager: o.pager !== false,
     verbose: Boolean(o.verbose),
-    profile: o.profile as string | undefined,
-    baseUrl: o.baseUrl as string | undefined,
-    country: o.country as string | undefined,
+    profile: given(o.profile as string | undefined, '--profile needs a profile name'),
+    baseUrl: given(o.baseUrl as string | undefined, '--base-url must be an http or https URL'),
+    country: given(o.country as string | undefined, '--country must be a two-letter ISO code'),
     authIn: o.authIn as 'header' | 'query' | undefined,
     timeout: o.timeout as string | undefined,
     retries: o.retries as string | undefined,
@@ -95,8 +104,12 @@ export function intOption(value: string | undefined, flag: string, opts: { min?:
   const min = opts.min ?? 0;
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag} must be a whole number, got '${value}'`);
   const n = Number(value.trim());
-  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
-  if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
+  // said as given: Number() rounds a long one (99999999999999999999 is 100000000000000000000)
+  const given = value.trim().replace(/^0+(?=\d)/, '');
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${given}`);
+  // past 2^53 a number is no longer the one typed: --limit 9007199254740993 was 9007199254740992
+  const max = Math.min(opts.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${given}`);
   return n;
 }
 
@@ -342,6 +355,8 @@ export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   const g = globalsOf(cmd);
   if (typeof g.json === 'string') {
     if (g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one of them');
+    // blamed on --json, not on the --fields it stands for
+    if (g.json.replace(/,/g, '').trim() === '') throw new UsageError('--json needs at least one field', "give --json alone to list the fields there are");
     return g.json;
   }
   return g.fields;

@@ -127,6 +127,8 @@ async function readCapped(stream: AsyncIterable<unknown>, name: string, cap: Cap
  */
 export async function readInputBytes(file: string, kind: InputKind = 'text', read?: (file: string) => Buffer | Promise<Buffer>): Promise<Buffer> {
   if (file === '-') return await readStdin(kind);
+  // `--ids-file "$F"` with F unset: said as such, not "cannot read : no such file"
+  if (file.trim() === '') throw new UsageError(`no file name given (an empty one)`, "name a file, or '-' for standard input");
   try {
     const st = statSync(file, { throwIfNoEntry: false });
     if (st?.isFile()) {

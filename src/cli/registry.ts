@@ -86,6 +86,9 @@ function optsOf(args: unknown[], defs: readonly ArgumentDef[]): { opts: Record<s
 
 function addCommand(parent: Command, groupName: string, def: CommandDef<never>): void {
   const cmd = parent.command(def.name, def.hidden ? { hidden: true } : {}).description(def.description);
+  // a group with a default command allows excess words (to name a misspelt command): its
+  // commands would inherit that, and `locker find blue moon` would search for 'blue' alone
+  cmd.allowExcessArguments(false);
   describe(cmd, def);
   const path = `${groupName} ${def.name}`;
   made.set(cmd, { path, options: def.options ?? [], arguments: def.arguments ?? [], definition: async () => def });

@@ -47,6 +47,12 @@ describe('edit lines: one message per problem, in the order a reader checks them
     expect(messages('{"name":"x"}')).toEqual(['e.ndjson:1: "op" is required (one of replace, details, create, group-add, group-replace)']);
     expect(messages('"str"')).toEqual(['e.ndjson:1: a line must hold one JSON object (an edit), got a string']);
     expect(messages('{"op":"create","name":""}')).toEqual(['e.ndjson:1: "name" must not be empty']);
+    // the service refuses an empty name on details and replace too (1002): refused before sending
+    expect(messages(`{"op":"details","playlistId":"${P1}","name":""}`)).toEqual(['e.ndjson:1: "name" must not be empty']);
+    expect(messages(`{"op":"replace","playlistId":"${P1}","name":" ","tracks":[]}`)).toEqual(['e.ndjson:1: "name" must not be empty']);
+    const bodyErrors: string[] = [];
+    expect(validateBodyFields({ name: '' }, bodyErrors)).toBeUndefined();
+    expect(bodyErrors).toEqual(['"name" must not be empty']);
     expect(messages(`{"op":"details","playlistId":"${P1}"}`)).toEqual([
       'e.ndjson:1: op "details" needs at least one of name, status, visibility, description, imageUrl, annotations',
     ]);
@@ -176,7 +182,7 @@ describe('valid playlist edits are read without zod, to the same output', () => 
   const valid: Record<string, unknown>[] = [
     { op: 'replace', playlistId: P1, tracks: [] },
     { op: 'replace', playlistId: P1, ifMissing: 'create', name: 'n', status: 'PUBLISHED', visibility: 'Private', description: 'd', imageUrl: 'u', annotations: { a: 'b', 'c d': '' }, tracks: [T({})] },
-    { tracks: [{ releaseVersion: 'v', trackId: 7 }, { trackId: '0070', releaseId: 5 }, T({ releaseId: '09', trackTitle: 't', trackVersion: 'v', artistAppearsAs: 'a', releaseTitle: 'r', releaseArtistAppearsAs: 'x' })], name: '', op: 'replace', playlistId: P1 },
+    { tracks: [{ releaseVersion: 'v', trackId: 7 }, { trackId: '0070', releaseId: 5 }, T({ releaseId: '09', trackTitle: 't', trackVersion: 'v', artistAppearsAs: 'a', releaseTitle: 'r', releaseArtistAppearsAs: 'x' })], name: 'n', op: 'replace', playlistId: P1 },
     { op: 'details', playlistId: P1, visibility: 'public' },
     { op: 'details', playlistId: P1, annotations: {} },
     { op: 'create', name: ' x ', tracks: [T({})] },
@@ -216,6 +222,8 @@ describe('valid playlist edits are read without zod, to the same output', () => 
     JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[],"__proto__":{"x":1}}`),
     JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[],"annotations":{"__proto__":"p"}}`),
     JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","__proto__":"p"}]}`),
+    { op: 'details', playlistId: P1, name: '' },
+    { op: 'replace', playlistId: P1, name: ' ', tracks: [] },
   ];
 
   it('gives what the schemas give: the value (keys in the same order), the problems and the notes', () => {

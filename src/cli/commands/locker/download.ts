@@ -79,6 +79,8 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   const clobber = Boolean(flags.clobber);
   const g = ctx.globals;
   let dest = flags.outputFile;
+  // an empty name failed only after the download was used up (no file can be linked to '')
+  if (dest !== undefined && dest.trim() === '') throw new UsageError('-O needs a file name, got an empty one', "use -O - for standard output");
   if (dest === undefined && (g.output as string | undefined) === '-') dest = '-';
   else if (g.output !== undefined && (g.output as string) !== '-') {
     throw new UsageError(`locker download writes a file, not a '${g.output}' listing`, 'use -O FILE, or -o - for standard output');

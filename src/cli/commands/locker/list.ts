@@ -44,7 +44,10 @@ function lockerFilter(flags: LockerFlags): LockerFilter {
   let since: number | undefined;
   if (flags.purchasedSince !== undefined) {
     const v = flags.purchasedSince.trim();
-    since = /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
+    const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+    since = day ? Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v) : NaN;
+    // Date.parse takes any day up to 31 in any month (2023-02-29 is 1 March): a day the month lacks is a typo
+    if (day && new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).getUTCDate() !== Number(day[3])) since = NaN;
     if (!Number.isFinite(since)) throw new UsageError(`--purchased-since must be a date like 2024-01-31, got '${flags.purchasedSince}'`);
   }
   const noneLeft = flags.downloadsLeft === false;

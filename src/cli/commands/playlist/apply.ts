@@ -75,6 +75,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   }
   const bulk = await import('../../../bulk/index');
   const shard = flags.shard === undefined ? undefined : bulk.parseShard(flags.shard, ctx.env);
+  // an empty name (`--report "$R"`, R unset) would run the edits and write no report
+  if (flags.report !== undefined && flags.report.trim() === '') throw new UsageError('--report needs a file name, got an empty one');
   if (flags.report && !flags.dryRun) bulk.checkReportPath(flags.report);
   const name = file === '-' ? 'stdin' : file;
 
