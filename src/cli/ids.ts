@@ -21,7 +21,11 @@ export function splitIdList(text: string): string[] {
 // 100 calls of 500: beyond that a run is a mistake more often than a plan, and would hammer the service.
 export const MAX_IDS = 50_000;
 
-/** The largest int32: the spec types artistid, page, pagesize and image width as int32. */
+/**
+ * The largest int32: the spec types artistid, page, pagesize and image width as int32, and the
+ * service reads release and track ids as int32 too (a larger one is 1002 for the whole call: the
+ * sandbox's catalogue routes, after the real service).
+ */
 export const INT32_MAX = 2147483647;
 
 /**
@@ -167,7 +171,7 @@ export async function readStdin(kind: InputKind = 'text'): Promise<Buffer> {
 }
 
 /** Ids from positional arguments (where '-' means stdin) and --ids-file. */
-export async function collectIds(args: string[], idsFile: string | undefined, what: string): Promise<number[]> {
+export async function collectIds(args: string[], idsFile: string | undefined, what: string, max?: number): Promise<number[]> {
   const tokens: string[] = [];
   let source: string | undefined;
   for (const a of args) {
@@ -184,5 +188,5 @@ export async function collectIds(args: string[], idsFile: string | undefined, wh
     throw new UsageError(`no ${what} ids given`, `pass ids as arguments, with --ids-file FILE, or '-' to read standard input`);
   }
   if (tokens.length > MAX_IDS) throw new UsageError(`too many ${what} ids: ${tokens.length} (at most ${MAX_IDS} in one run)`);
-  return parseIntegerIds(tokens, what, source);
+  return parseIntegerIds(tokens, what, source, max);
 }

@@ -21,6 +21,10 @@ describe('int32 parameters of the spec (artistid, page) are checked before anyth
       [['release', 'tracks', '100001', '--page', '2147483648'], /^mcat: --page must be at most 2147483647, got 2147483648$/],
       [['locker', '--page', '2147483648'], /^mcat: --page must be at most 2147483647, got 2147483648$/],
       [['playlist', 'list', '--page', '2147483648'], /^mcat: --page must be at most 2147483647, got 2147483648$/],
+      // release and track ids too: the service reads them as int32 (1002 for the whole call past it)
+      [['release', 'batch', '100001', '2147483648'], /^mcat: invalid release id '2147483648' \(release ids are at most 2147483647\)$/],
+      [['release', 'tracks', '9007199254740991'], /^mcat: invalid release id '9007199254740991' \(release ids are at most 2147483647\)$/],
+      [['track', 'metadata', '2147483648'], /^mcat: invalid track id '2147483648' \(track ids are at most 2147483647\)$/],
     ];
     const c = box.sb.info.consumers.find((x) => x.countries.includes('GB'))!;
     const u = box.sb.info.users.find((x) => x.userId === box.sb.info.examples.lockerUser)!;
@@ -33,11 +37,16 @@ describe('int32 parameters of the spec (artistid, page) are checked before anyth
     });
   });
 
-  it('the largest int32 is still sent: artist 2147483647 is an empty first page, --page 2147483647 of the locker an empty page', async () => {
-    const [artist, locker] = await Promise.all([
+  it('the largest int32 is still sent: artist 2147483647 is an empty first page, --page 2147483647 of the locker an empty page, release 2147483647 an id the catalogue lacks', async () => {
+    const [artist, locker, release] = await Promise.all([
       run(['artist', 'releases', '2147483647', '-o', 'json']),
       run(['locker', '--page', '2147483647', '-o', 'json']),
+      run(['release', 'batch', '2147483647', '-o', 'json']),
     ]);
+    // sent, and answered: not in the catalogue (an error item of the batch, exit 3), not refused (1002)
+    expect(release.exitCode, release.stderr).toBe(3);
+    expect(release.stderr).toMatch(/2147483647/);
+    expect(release.stderr).not.toMatch(/1002/);
     expect(artist.exitCode, artist.stderr).toBe(0);
     expect(JSON.parse(artist.stdout).releases).toMatchObject({ page: 1, totalItems: 0 });
     expect(locker.exitCode, locker.stderr).toBe(0);

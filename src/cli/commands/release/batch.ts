@@ -6,7 +6,7 @@ import { USAGE_TYPES_OPTION, catalogueFilters, typeOption, type CatalogueFlags }
 import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, say, session } from '../../context';
 import { PartialError } from '../../errors';
-import { collectIds } from '../../ids';
+import { collectIds, INT32_MAX } from '../../ids';
 import { batchView } from '../../views/catalogue';
 
 type BatchFlags = CatalogueFlags & { ids: string[]; idsFile?: string; concurrency?: string };
@@ -29,7 +29,7 @@ export default defineCommand<BatchFlags>({
 });
 
 async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
-  const ids = await collectIds(flags.ids, flags.idsFile, 'release');
+  const ids = await collectIds(flags.ids, flags.idsFile, 'release', INT32_MAX);
   const filters = catalogueFilters(flags);
   const concurrency = intOption(flags.concurrency, '--concurrency', { min: 1, max: 16 });
   if (filters.packageIds && !filters.usageTypes.includes('download')) {

@@ -12,8 +12,8 @@ export default defineCommand<CatalogueFlags & PagingFlags & { releaseId: string 
   examples: ['mcat release tracks 100001', 'mcat release tracks 100001 --all -o csv'],
   json: async () => (await import('../../views/catalogue')).releaseTracksView,
   async run(opts, ctx) {
-    const { parseIntegerId } = await import('../../ids');
-    const id = parseIntegerId(opts.releaseId, 'release');
+    const { INT32_MAX, parseIntegerId } = await import('../../ids');
+    const id = parseIntegerId(opts.releaseId, 'release', INT32_MAX);
     const { about } = await import('../../context');
     const { releaseTracksView } = await import('../../views/catalogue');
     const s = await ctx.session();

@@ -2,7 +2,7 @@
 import type { View } from '../../../output/types';
 import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, outputFormat, session, sheetTo } from '../../context';
-import { parseIntegerId } from '../../ids';
+import { INT32_MAX, parseIntegerId } from '../../ids';
 import { duration, when } from '../../views/format';
 import type { EnhancedTrack, TrackMetadataBody } from '../../../client/schemas/track';
 
@@ -115,7 +115,7 @@ export default defineCommand<MetadataFlags>({
 });
 
 async function runTrackMetadata(flags: MetadataFlags, ctx: CommandContext): Promise<void> {
-  const trackId = parseIntegerId(flags.trackId, 'track');
+  const trackId = parseIntegerId(flags.trackId, 'track', INT32_MAX);
   const top = intOption(flags.top, '--top', { min: 0, max: 500 }) ?? 12;
   const format = outputFormat(ctx);
   const out = await output(ctx);
