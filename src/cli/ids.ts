@@ -32,7 +32,7 @@ export const INT32_MAX = 2147483647;
  * Positive integer ids (catalogue entities), at most `max` (an int32 parameter of the spec:
  * INT32_MAX). Throws one UsageError naming the bad ones.
  */
-export function parseIntegerIds(tokens: string[], what: string, source?: string, max = Number.MAX_SAFE_INTEGER): number[] {
+export function parseIntegerIds(tokens: string[], what: string, source?: string, max = Number.MAX_SAFE_INTEGER, lineOf?: (token: string) => number | undefined): number[] {
   const bad: string[] = [];
   const ids: number[] = [];
   for (const t of tokens) {
@@ -40,7 +40,13 @@ export function parseIntegerIds(tokens: string[], what: string, source?: string,
     else bad.push(t);
   }
   if (bad.length) {
-    const shown = bad.slice(0, 5).map((b) => `'${printable(b)}'`).join(', ');
+    const shown = bad
+      .slice(0, 5)
+      .map((b) => {
+        const line = lineOf?.(b);
+        return `'${printable(b)}'${line === undefined ? '' : ` at line ${line}`}`;
+      })
+      .join(', ');
     const more = bad.length > 5 ? ` and ${bad.length - 5} more` : '';
     // whole numbers past an int32 parameter's bound say that bound; anything else what an id is
     const rule = max < Number.MAX_SAFE_INTEGER && bad.every((b) => /^[1-9]\d*$/.test(b)) ? `${what} ids are at most ${max}` : 'ids are positive whole numbers';
@@ -174,19 +180,38 @@ export async function readStdin(kind: InputKind = 'text'): Promise<Buffer> {
 export async function collectIds(args: string[], idsFile: string | undefined, what: string, max?: number): Promise<number[]> {
   const tokens: string[] = [];
   let source: string | undefined;
+  let text: string | undefined;
   for (const a of args) {
     if (a === '-') {
-      tokens.push(...splitIdList(await readTextInput('-')));
+      text = await readTextInput('-');
+      tokens.push(...splitIdList(text));
       source = 'standard input';
     } else tokens.push(...splitIdList(a));
   }
   if (idsFile !== undefined) {
-    tokens.push(...splitIdList(await readTextInput(idsFile)));
+    text = await readTextInput(idsFile);
+    tokens.push(...splitIdList(text));
     source = idsFile === '-' ? 'standard input' : idsFile;
   }
   if (tokens.length === 0) {
     throw new UsageError(`no ${what} ids given`, `pass ids as arguments, with --ids-file FILE, or '-' to read standard input`);
   }
   if (tokens.length > MAX_IDS) throw new UsageError(`too many ${what} ids: ${tokens.length} (at most ${MAX_IDS} in one run)`);
-  return parseIntegerIds(tokens, what, source, max);
+  // a bad id read from a file or standard input is named with its line (CONVENTIONS.md: the file,
+  // the line and what was expected); found only once one is bad, so a good list costs nothing more
+  const lines = text === undefined ? undefined : (token: string) => (lineIndex ??= idLines(text!)).get(token);
+  let lineIndex: Map<string, number> | undefined;
+  return parseIntegerIds(tokens, what, source, max, lines);
+}
+
+/** The line (from 1) each id of an id list is first on, as splitIdList reads it. */
+function idLines(text: string): Map<string, number> {
+  const at = new Map<string, number>();
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      for (const tok of raw.replace(/#.*$/, '').split(/[\s,]+/)) if (tok && !at.has(tok)) at.set(tok, i + 1);
+    });
+  return at;
 }
