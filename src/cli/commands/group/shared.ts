@@ -37,7 +37,17 @@ export async function playlistIds(values: string[] | undefined): Promise<string[
     if (v === '-') {
       const { readTextInput } = await import('../../ids');
       const { playlistIdsFromText } = await import('../../rows-in');
-      for (const id of playlistIdsFromText(await readTextInput('-'), 'standard input')) add(id.trim());
+      const text = await readTextInput('-');
+      for (const id of playlistIdsFromText(text, 'standard input')) {
+        try {
+          add(id.trim());
+        } catch (e) {
+          // named where it was read, and on which line (CONVENTIONS.md: the file, the line, what was expected)
+          if (!(e instanceof UsageError)) throw e;
+          const line = text.split('\n').findIndex((l) => l.includes(id));
+          throw new UsageError(`standard input${line < 0 ? '' : `:${line + 1}`}: ${e.message}`, e.hint);
+        }
+      }
       continue;
     }
     for (const part of v.split(',')) if (part.trim()) add(part.trim());
