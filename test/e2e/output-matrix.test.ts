@@ -1,0 +1,81 @@
+// Cells of the command × output-format matrix that the other output tests leave out, found by
+// auditing every data command in every format a script author would use: --quiet on a command
+// whose summary line is its own (locker find), and --json FIELDS on the commands whose --fields
+// pick from a document of their own (profile list, locker stream-check).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
+import { mcatIn as mcat } from '../helpers/mcat-in';
+
+type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+let sb: Sandbox;
+let home: string;
+const run = (args: string[], env: Record<string, string> = {}) =>
+  mcat(args, { home, env: { ...sandboxProfileEnv(sb), ...env } });
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  home = mkdtempSync(join(tmpdir(), 'mcat-matrix-home-'));
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('locker find under --quiet', () => {
+  // its "N releases match" and "nothing matches" lines are summaries: -q promised an empty
+  // stderr, and they were written past it
+  for (const [text, what] of [['summer', 'matches'], ['no such text anywhere', 'nothing matches']] as const) {
+    for (const format of ['json', 'ndjson', 'csv', 'tsv']) {
+      it(`${what}, -o ${format}: the data on stdout, nothing on stderr (also MCAT_QUIET=1)`, async () => {
+        const loud = await run(['locker', 'find', text, '-o', format]);
+        expect(loud.exitCode, loud.stderr).toBe(0);
+        expect(loud.stderr).toMatch(/^mcat: .*"/);
+        const quiet = await run(['locker', 'find', text, '-o', format, '--quiet']);
+        expect(quiet.exitCode, quiet.stderr).toBe(0);
+        expect(quiet.stderr).toBe('');
+        expect(quiet.stdout).toBe(loud.stdout);
+        const env = await run(['locker', 'find', text, '-o', format], { MCAT_QUIET: '1' });
+        expect(env.stderr).toBe('');
+      });
+    }
+  }
+
+  it('-o xml is refused naming every format it does print (tsv included)', async () => {
+    const r = await run(['locker', 'find', 'summer', '-o', 'xml']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toMatch(/table, json, ndjson, csv or tsv/);
+  });
+});
+
+describe('--json FIELDS where --fields picks from a document of its own', () => {
+  // README: "--json FIELDS is -o json --fields FIELDS"; these two took --fields and refused --json
+  // FIELDS (exit 2, "lists no items to pick fields of")
+  it('profile list: --json name,current is -o json --fields name,current', async () => {
+    const fields = await run(['profile', 'list', '-o', 'json', '--fields', 'name,current']);
+    expect(fields.exitCode, fields.stderr).toBe(0);
+    expect(JSON.parse(fields.stdout)).toEqual([{ name: 'sandbox', current: true }]);
+    const json = await run(['profile', 'list', '--json', 'name,current']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(json.stdout).toBe(fields.stdout);
+  });
+
+  it('locker stream-check: --json trackId,streamable is -o json --fields trackId,streamable', async () => {
+    const track = '10000101';
+    const fields = await run(['locker', 'stream-check', track, '-o', 'json', '--fields', 'trackId,streamable']);
+    expect(fields.exitCode, fields.stderr).toBe(0);
+    expect(JSON.parse(fields.stdout)).toEqual([{ trackId: Number(track), streamable: true }]);
+    const json = await run(['locker', 'stream-check', track, '--json', 'trackId,streamable']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(json.stdout).toBe(fields.stdout);
+  });
+
+  it('a path neither has: exit 2 listing the fields there are, nothing on stdout', async () => {
+    const r = await run(['profile', 'list', '--json', 'nosuchfield']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/nosuchfield/);
+  });
+});
