@@ -3,7 +3,7 @@ import { UsageError } from '../../errors';
 import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
-import { output, outputFormat, say } from '../../context';
+import { fieldsSpec, output, outputFormat, say } from '../../context';
 import { profileCsv, profileRows, profileView } from '../../views/profiles';
 
 export default defineCommand<unknown>({
@@ -21,7 +21,7 @@ async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<voi
   const store = await openStore(ctx.env);
   const rows = profileRows(store.snapshot());
   if (ctx.globals.verbose) say(`mcat: ${rows.length} profile${rows.length === 1 ? '' : 's'}, config file ${store.path}`);
-  if (format === 'table' || ctx.globals.fields !== undefined) {
+  if (format === 'table' || fieldsSpec(ctx) !== undefined) {
     // a table, or the fields asked for in any format (the sink picks them)
     const out = await output(ctx);
     if (format === 'table') out.heading(`Profiles in ${store.path}`);
