@@ -1,13 +1,16 @@
 // Cells of the command × output-format matrix that the other output tests leave out, found by
 // auditing every data command in every format a script author would use: --quiet on a command
 // whose summary line is its own (locker find), and --json FIELDS on the commands whose --fields
-// pick from a document of their own (profile list, locker stream-check).
+// pick from a document of their own (profile list, locker stream-check), and -o xml of a batch
+// whose document mcat cannot read back (whole document or nothing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
+import { mcat as mcatBin } from '../helpers/mcat';
+import { hostileEnv, hostilePerTest, json } from '../helpers/hostile-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
@@ -57,9 +60,9 @@ describe('--json FIELDS where --fields picks from a document of its own', () => 
     const fields = await run(['profile', 'list', '-o', 'json', '--fields', 'name,current']);
     expect(fields.exitCode, fields.stderr).toBe(0);
     expect(JSON.parse(fields.stdout)).toEqual([{ name: 'sandbox', current: true }]);
-    const json = await run(['profile', 'list', '--json', 'name,current']);
-    expect(json.exitCode, json.stderr).toBe(0);
-    expect(json.stdout).toBe(fields.stdout);
+    const viaJson = await run(['profile', 'list', '--json', 'name,current']);
+    expect(viaJson.exitCode, viaJson.stderr).toBe(0);
+    expect(viaJson.stdout).toBe(fields.stdout);
   });
 
   it('locker stream-check: --json trackId,streamable is -o json --fields trackId,streamable', async () => {
@@ -67,9 +70,9 @@ describe('--json FIELDS where --fields picks from a document of its own', () => 
     const fields = await run(['locker', 'stream-check', track, '-o', 'json', '--fields', 'trackId,streamable']);
     expect(fields.exitCode, fields.stderr).toBe(0);
     expect(JSON.parse(fields.stdout)).toEqual([{ trackId: Number(track), streamable: true }]);
-    const json = await run(['locker', 'stream-check', track, '--json', 'trackId,streamable']);
-    expect(json.exitCode, json.stderr).toBe(0);
-    expect(json.stdout).toBe(fields.stdout);
+    const viaJson = await run(['locker', 'stream-check', track, '--json', 'trackId,streamable']);
+    expect(viaJson.exitCode, viaJson.stderr).toBe(0);
+    expect(viaJson.stdout).toBe(fields.stdout);
   });
 
   it('a path neither has: exit 2 listing the fields there are, nothing on stdout', async () => {
@@ -77,5 +80,24 @@ describe('--json FIELDS where --fields picks from a document of its own', () => 
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/nosuchfield/);
+  });
+});
+
+describe('-o xml of a release batch that mcat cannot read back', () => {
+  const hostile = hostilePerTest();
+  // a service that answers JSON all the same, a release with a field nested 150 levels: the XML
+  // rendered from it is well-formed, but deeper than mcat's XML reader goes (100 levels). The batch
+  // printed the whole document, then failed reading it for its errors (exit 1 on a full stdout).
+  it('exit 1 with nothing on stdout: one whole document or nothing', async () => {
+    const s = await hostile();
+    let deep: unknown = 'x';
+    for (let i = 0; i < 150; i++) deep = { d: deep };
+    s.on('/1.2/release/details/batch', json({ status: 'ok', version: '1.2', items: { releases: [{ id: 100001, title: 'Little Shadow', extra: deep }], errors: [] } }));
+    const whole = await mcatBin(['release', 'batch', '100001', '-o', 'json'], { env: hostileEnv(s), timeout: 20_000 });
+    expect(whole.exitCode, whole.stderr).toBe(0);
+    const r = await mcatBin(['release', 'batch', '100001', '-o', 'xml'], { env: hostileEnv(s), timeout: 20_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toMatch(/^mcat: /);
   });
 });
