@@ -33,13 +33,16 @@ export async function checkGlobals(action: Command): Promise<void> {
   }
   if (g.json === undefined && g.jq === undefined) {
     // -o json promises what --json does, one JSON document: a command that prints none refuses
-    // both (`mcat version -o json | jq` was given '0.1.0'); one that writes a file (-O) says
+    // both (`mcat version -o json | jq` was given '0.1.0'), and csv, tsv and xml, which it has
+    // no form of either (`mcat version -o xml` printed '0.1.0'); one that writes a file (-O) says
     // itself what -o may be
-    if (named === 'json' || named === 'ndjson') {
+    if (named !== undefined && named !== 'table') {
       const made = madeOf(action);
       const def = made ? await made.definition() : undefined;
       const writesFile = def?.options?.some((o) => o.flags.startsWith('-O,'));
-      if (made && def && def.json === undefined && !writesFile) throw new UsageError(`-o ${named}: 'mcat ${made.path}' prints no JSON`);
+      if (made && def && def.json === undefined && !writesFile) {
+        throw new UsageError(`-o ${named}: 'mcat ${made.path}' prints no ${named === 'ndjson' ? 'JSON' : named.toUpperCase()}`);
+      }
     }
     return;
   }

@@ -101,3 +101,39 @@ describe('-o xml of a release batch that mcat cannot read back', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^mcat: /);
   });
 });
+
+describe('-o a format the command has no form of', () => {
+  // `mcat api` printed its JSON body for -o csv, tsv, ndjson and xml; version and completion their
+  // text: a script asking for CSV or XML got something else, exit 0
+  it('mcat api: csv, tsv, ndjson and xml refused before any request (exit 2, stdout empty); json and table print the body', async () => {
+    for (const f of ['csv', 'tsv', 'ndjson', 'xml']) {
+      const r = await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=100001', '-f', 'usageTypes=download', '-o', f]);
+      expect(r.exitCode, `${f}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toBe(`mcat: mcat api prints the body as received, not ${f}`);
+    }
+    expect((await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=100001', '-f', 'usageTypes=download', '-o', 'xml'])).stderr).toMatch(/^hint: ask for XML with --xml$/m);
+    for (const f of ['json', 'table']) {
+      const r = await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=100001', '-f', 'usageTypes=download', '-o', f]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).items.releases[0].id).toBe(100001);
+    }
+    const jq = await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=100001', '-f', 'usageTypes=download', '--jq', '.items.releases[0].id', '-o', 'ndjson']);
+    expect(jq.exitCode, jq.stderr).toBe(0);
+    expect(jq.stdout).toBe('100001\n');
+  });
+
+  it('version and completion: csv, tsv and xml refused as json is (exit 2, stdout empty)', async () => {
+    for (const [args, name] of [[['version'], 'version'], [['completion', 'bash'], 'completion']] as const) {
+      for (const f of ['csv', 'tsv', 'xml']) {
+        const r = await run([...args, '-o', f]);
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(`mcat: -o ${f}: 'mcat ${name}' prints no ${f.toUpperCase()}\n`);
+      }
+      const plain = await run([...args, '-o', 'table']);
+      expect(plain.exitCode, plain.stderr).toBe(0);
+      expect(plain.stdout).not.toBe('');
+    }
+  });
+});
