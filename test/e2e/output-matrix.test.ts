@@ -75,6 +75,16 @@ describe('--json FIELDS where --fields picks from a document of its own', () => 
     expect(viaJson.stdout).toBe(fields.stdout);
   });
 
+  it('profile list -o tsv: the columns of -o csv, tab-separated (it printed tsv only with --fields, else exit 2)', async () => {
+    const csv = await run(['profile', 'list', '-o', 'csv']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    const tsv = await run(['profile', 'list', '-o', 'tsv']);
+    expect(tsv.exitCode, tsv.stderr).toBe(0);
+    expect(tsv.stdout).toBe(csv.stdout.replace(/\r\n/g, '\n').replace(/,/g, '\t'));
+    const picked = await run(['profile', 'list', '-o', 'tsv', '--fields', 'name,current,builtIn,baseUrl,consumerKey,country,token']);
+    expect(picked.stdout).toBe(tsv.stdout);
+  });
+
   it('a path neither has: exit 2 listing the fields there are, nothing on stdout', async () => {
     const r = await run(['profile', 'list', '--json', 'nosuchfield']);
     expect(r.exitCode).toBe(2);

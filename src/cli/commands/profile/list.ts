@@ -4,7 +4,7 @@ import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { fieldsSpec, output, outputFormat, say } from '../../context';
-import { profileCsv, profileRows, profileView } from '../../views/profiles';
+import { profileCsv, profileRows, profileTsv, profileView } from '../../views/profiles';
 
 export default defineCommand<unknown>({
   name: 'list',
@@ -17,7 +17,7 @@ export default defineCommand<unknown>({
 
 async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<void> {
   const format = outputFormat(ctx);
-  if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson or csv, not xml');
+  if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson, csv or tsv, not xml');
   const store = await openStore(ctx.env);
   const rows = profileRows(store.snapshot());
   if (ctx.globals.verbose) say(`mcat: ${rows.length} profile${rows.length === 1 ? '' : 's'}, config file ${store.path}`);
@@ -31,7 +31,7 @@ async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<voi
   if (format === 'json') return (await import('../../json-out')).printJson(ctx, rows);
   let out: string;
   if (format === 'ndjson') out = rows.map((r) => JSON.stringify(r) + '\n').join('');
-  else if (format === 'tsv') throw new UsageError('profile list prints table, json, ndjson or csv, not tsv');
+  else if (format === 'tsv') out = profileTsv(rows);
   else out = profileCsv(rows);
   await print(out);
 }
