@@ -85,6 +85,18 @@ describe('--json FIELDS where --fields picks from a document of its own', () => 
     expect(picked.stdout).toBe(tsv.stdout);
   });
 
+  it('locker stream-check -o table --fields: the picked columns, and a path it lacks is exit 2 as in json (the table ignored --fields: its sentence, exit 0)', async () => {
+    const picked = await run(['locker', 'stream-check', '10000101', '-o', 'table', '--fields', 'trackId,streamable']);
+    expect(picked.exitCode, picked.stderr).toBe(0);
+    expect(picked.stdout.split('\n').map((l) => l.trim().split(/\s+/))).toEqual(expect.arrayContaining([['trackId', 'streamable'], ['10000101', 'true']]));
+    const bad = await run(['locker', 'stream-check', '10000101', '-o', 'table', '--fields', 'nosuch']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^mcat: --fields: 'nosuch' matches nothing/m);
+    const plain = await run(['locker', 'stream-check', '10000101', '-o', 'table']);
+    expect(plain.stdout).toMatch(/^track 10000101: streamable/);
+  });
+
   it('a path neither has: exit 2 listing the fields there are, nothing on stdout', async () => {
     const r = await run(['profile', 'list', '--json', 'nosuchfield']);
     expect(r.exitCode).toBe(2);
