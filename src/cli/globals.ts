@@ -33,13 +33,16 @@ export async function checkGlobals(action: Command): Promise<void> {
   }
   if (g.json === undefined && g.jq === undefined) {
     // -o json promises what --json does, one JSON document: a command that prints none refuses
-    // both (`mcat version -o json | jq` was given '0.1.0'); one that writes a file (-O) says
+    // both (`mcat version -o json | jq` was given '0.1.0'), and csv, tsv and xml, which it has
+    // no form of either (`mcat version -o xml` printed '0.1.0'); one that writes a file (-O) says
     // itself what -o may be
-    if (named === 'json' || named === 'ndjson') {
+    if (named !== undefined && named !== 'table') {
       const made = madeOf(action);
       const def = made ? await made.definition() : undefined;
       const writesFile = def?.options?.some((o) => o.flags.startsWith('-O,'));
-      if (made && def && def.json === undefined && !writesFile) throw new UsageError(`-o ${named}: 'mcat ${made.path}' prints no JSON`);
+      if (made && def && def.json === undefined && !writesFile) {
+        throw new UsageError(`-o ${named}: 'mcat ${made.path}' prints no ${named === 'ndjson' ? 'JSON' : named.toUpperCase()}`);
+      }
     }
     return;
   }
@@ -47,14 +50,17 @@ export async function checkGlobals(action: Command): Promise<void> {
   const path = made?.path ?? action.name();
   const flag = g.jq !== undefined ? '--jq' : '--json';
   // the definition says whether the command prints JSON, and the view of what it lists
-  const json = made ? (await made.definition()).json : undefined;
+  const def = made ? await made.definition() : undefined;
+  const json = def?.json;
   if (json === undefined) throw new UsageError(`${flag}: 'mcat ${path}' prints no JSON`);
   if (g.json !== undefined) {
     const view = json === true ? undefined : await json();
     if (g.json === true && view) {
       throw new UsageError(`--json needs the fields to print, e.g. --json ${view.columns.slice(0, 2).map((c) => c.key).join(',')}`, `fields: ${viewFields(view).join(', ')}`);
     }
-    if (typeof g.json === 'string' && !view) {
+    // --json FIELDS is -o json --fields FIELDS: a command that picks --fields from a document of
+    // its own (profile list, locker stream-check) takes it as it takes --fields
+    if (typeof g.json === 'string' && !view && !def?.ownFields) {
       throw new UsageError(`--json ${g.json}: 'mcat ${path}' lists no items to pick fields of`, `print its JSON with --json alone, or filter it with --jq`);
     }
   }

@@ -41,12 +41,17 @@ export function singular(name: string): string {
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+/**
+ * Valid XML names that mcat's own XML reader (fast-xml-parser's prototype-pollution guard) refuses:
+ * a JSON answer with such a key rendered as is made a document `-o xml` then failed on as "malformed".
+ */
+const REFUSED = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A valid element name for a key, and the original key when it had to change. */
 function elementName(key: string): { name: string; original?: string } {
-  if (NAME.test(key) && !/^xml/i.test(key)) return { name: key };
+  if (NAME.test(key) && !/^xml/i.test(key) && !REFUSED.has(key)) return { name: key };
   let n = key.replace(/[^A-Za-z0-9_.-]/g, '_');
-  if (!/^[A-Za-z_]/.test(n) || /^xml/i.test(n)) n = '_' + n;
+  if (!/^[A-Za-z_]/.test(n) || /^xml/i.test(n) || REFUSED.has(n)) n = '_' + n;
   return { name: n, original: key };
 }
 

@@ -4,6 +4,7 @@ import { maskSecret, maskUrlCredentials } from '../../config/mask';
 import type { View } from '../../output/types';
 import { cellText } from '../../output/cell';
 import { textWidth } from '../../output/width';
+import { tsvLine } from '../../output/tsv';
 import type { CredentialCheck, CredentialChecks } from '../verify';
 import { ENV, SANDBOX_PROFILE, type Profile, type Settings, type Source, type StoreSnapshot } from '../../config/settings';
 
@@ -272,7 +273,14 @@ function csvCell(v: string | boolean | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+const PROFILE_COLUMNS = ['name', 'current', 'builtIn', 'baseUrl', 'consumerKey', 'country', 'token'] as const;
+
 export function profileCsv(rows: ProfileRow[]): string {
-  const cols = ['name', 'current', 'builtIn', 'baseUrl', 'consumerKey', 'country', 'token'] as const;
+  const cols = PROFILE_COLUMNS;
   return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].map((l) => l + '\r\n').join('');
+}
+
+/** The columns of profileCsv, tab-separated (output/tsv.ts: escapes, LF line ends). */
+export function profileTsv(rows: ProfileRow[]): string {
+  return tsvLine(PROFILE_COLUMNS) + rows.map((r) => tsvLine(PROFILE_COLUMNS.map((c) => r[c] ?? ''))).join('');
 }

@@ -3,6 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { prettyXml, renderXml, singular } from '../../../src/output/xml';
+import { parseApiXml } from '../../../src/client/xml';
 
 const parser = () => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false });
 const parse = (x: string) => parser().parse(x);
@@ -96,6 +97,19 @@ describe('renderXml', () => {
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false, htmlEntities: true }).parse(xml);
     expect(doc.response.release['@id']).toBe('x\u0085');
     expect(doc.response.release.title).toBe('a\u009b2Jb\u007fc\r\nd\\u001b]0;x\\u0007');
+  });
+
+  it("keys mcat's own XML reader refuses (__proto__, constructor, prototype) are renamed with key=, so -o xml reads back", () => {
+    // JSON.parse makes __proto__ an own key, as a server's answer would
+    const body = JSON.parse('{"status":"ok","version":"1.2","release":{"id":1,"__proto__":{"a":1},"constructor":"c","prototypes":["p"],"extra":{"prototype":"q"}}}');
+    const xml = renderXml(body);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).not.toMatch(/<(__proto__|constructor|prototype)[\s/>]/);
+    const release = (parseApiXml(xml).body as any).release;
+    expect(release.___proto__).toEqual({ key: '__proto__', a: '1' });
+    expect(release._constructor).toMatchObject({ key: 'constructor' });
+    expect(release.extra._prototype).toMatchObject({ key: 'prototype' });
+    expect(JSON.stringify(release)).toMatch(/"c"/);
   });
 
   it('singular names', () => {

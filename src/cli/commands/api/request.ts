@@ -3,7 +3,7 @@
 import { McatError } from '../../../client/errors';
 import { noteUserScope, UsageError } from '../../errors';
 import { readTextInput } from '../../ids';
-import { session } from '../../context';
+import { formatNamed, session } from '../../context';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import type { ApiFlags } from './index';
@@ -49,6 +49,11 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
   const method = methodArg.toUpperCase() as Method;
   const jq = ctx.globals.jq;
   if (jq !== undefined && (flags.xml || flags.include)) throw new UsageError(`--jq reads a JSON body: it does not go with ${flags.xml ? '--xml' : '--include'}`);
+  // the body is printed as received: -o csv, tsv, ndjson or xml printed that same JSON body
+  const format = formatNamed(ctx);
+  if (format !== undefined && format !== 'json' && format !== 'table' && !(format === 'ndjson' && jq !== undefined)) {
+    throw new UsageError(`mcat api prints the body as received, not ${format}`, format === 'xml' ? 'ask for XML with --xml' : 'use --jq to reshape its JSON');
+  }
   if (!METHODS.includes(method)) throw new UsageError(`unknown HTTP method '${methodArg}'`, `use one of ${METHODS.join(', ')}`);
   if (!pathArg.startsWith('/')) throw new UsageError(`the path must start with '/', got '${pathArg}'`);
   const fields = parseFields(flags.field ?? []);

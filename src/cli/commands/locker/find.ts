@@ -1,7 +1,7 @@
 // `mcat locker find TEXT`: the releases and tracks of the whole locker whose title, artist,
 // release or ISRC contain the text, in any case and with or without accents.
 import { UsageError } from '../../errors';
-import { about, ofUser, output, outputFormat, say } from '../../context';
+import { about, notice, ofUser, output, outputFormat } from '../../context';
 import { InterruptedError } from '../../errors';
 import { interrupted } from '../../lifecycle';
 import { setPath } from '../../../client/paging';
@@ -31,7 +31,7 @@ async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
   const query = flags.text.trim();
   if (!fold(query).trim()) throw new UsageError('locker find needs some text to look for', 'e.g. mcat locker find summer');
   const format = outputFormat(ctx);
-  if (format === 'xml') throw new UsageError("locker find prints table, json, ndjson or csv: -o xml is the API's XML as received", "use 'mcat locker -o xml' for that");
+  if (format === 'xml') throw new UsageError("locker find prints table, json, ndjson, csv or tsv: -o xml is the API's XML as received", "use 'mcat locker -o xml' for that");
   const s = await userSession(ctx, flags);
   const match = lockerMatcher(query);
   const signal = ctx.signal;
@@ -52,6 +52,7 @@ async function runFind(flags: FindFlags, ctx: CommandContext): Promise<void> {
   await out.streamPages(pages(), lockerView, { merge: (bodies) => mergePages(bodies, { listPath: LIST, pagingPath: PAGING }), listPath: LIST });
   if (interrupted()) throw new InterruptedError(`interrupted after ${searched} release${searched === 1 ? '' : 's'}: the matches shown are not all of them`);
   const whose = s.userId ? `user ${s.userId}'s locker` : 'the locker';
-  if (found === 0) say(`mcat: nothing in ${whose} matches "${query}" (${searched.toLocaleString('en-GB')} release${searched === 1 ? '' : 's'} searched)`);
-  else if (format !== 'table') say(`mcat: ${found} release${found === 1 ? '' : 's'} in ${whose} ${found === 1 ? 'matches' : 'match'} "${query}" (${searched.toLocaleString('en-GB')} searched)`);
+  // summaries, as the listings' --limit line: -q (MCAT_QUIET=1) leaves a script's stderr empty
+  if (found === 0) notice(`mcat: nothing in ${whose} matches "${query}" (${searched.toLocaleString('en-GB')} release${searched === 1 ? '' : 's'} searched)`);
+  else if (format !== 'table') notice(`mcat: ${found} release${found === 1 ? '' : 's'} in ${whose} ${found === 1 ? 'matches' : 'match'} "${query}" (${searched.toLocaleString('en-GB')} searched)`);
 }

@@ -1,6 +1,6 @@
 // `mcat locker stream-check ID`: whether a purchased track can be streamed (uses no download).
 import { ApiError, HttpError, McatError } from '../../../client/errors';
-import { output, outputFormat } from '../../context';
+import { fieldsSpec, output, outputFormat } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
 import { print } from '../../../output/streams';
@@ -32,7 +32,8 @@ async function runStreamCheck(flags: UserTokenFlags & { trackId: string }, ctx: 
   }
   const result = { trackId, streamable: true, status: r.status, contentType: r.contentType, contentLength: r.contentLength };
   const format = outputFormat(ctx);
-  if (format === 'table') {
+  // the sentence is the table's form; --fields picks columns in a table too (a path it lacks: exit 2)
+  if (format === 'table' && fieldsSpec(ctx) === undefined) {
     await print(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
   } else {
     const out = await output(ctx);

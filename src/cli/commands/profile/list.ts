@@ -3,8 +3,8 @@ import { UsageError } from '../../errors';
 import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
-import { output, outputFormat, say } from '../../context';
-import { profileCsv, profileRows, profileView } from '../../views/profiles';
+import { fieldsSpec, output, outputFormat, say } from '../../context';
+import { profileCsv, profileRows, profileTsv, profileView } from '../../views/profiles';
 
 export default defineCommand<unknown>({
   name: 'list',
@@ -17,11 +17,11 @@ export default defineCommand<unknown>({
 
 async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<void> {
   const format = outputFormat(ctx);
-  if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson or csv, not xml');
+  if (format === 'xml') throw new UsageError('profile list prints table, json, ndjson, csv or tsv, not xml');
   const store = await openStore(ctx.env);
   const rows = profileRows(store.snapshot());
   if (ctx.globals.verbose) say(`mcat: ${rows.length} profile${rows.length === 1 ? '' : 's'}, config file ${store.path}`);
-  if (format === 'table' || ctx.globals.fields !== undefined) {
+  if (format === 'table' || fieldsSpec(ctx) !== undefined) {
     // a table, or the fields asked for in any format (the sink picks them)
     const out = await output(ctx);
     if (format === 'table') out.heading(`Profiles in ${store.path}`);
@@ -31,7 +31,7 @@ async function runProfileList(_flags: unknown, ctx: CommandContext): Promise<voi
   if (format === 'json') return (await import('../../json-out')).printJson(ctx, rows);
   let out: string;
   if (format === 'ndjson') out = rows.map((r) => JSON.stringify(r) + '\n').join('');
-  else if (format === 'tsv') throw new UsageError('profile list prints table, json, ndjson or csv, not tsv');
+  else if (format === 'tsv') out = profileTsv(rows);
   else out = profileCsv(rows);
   await print(out);
 }

@@ -60,9 +60,11 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     const { asXml, printXml } = await import('../../xml-output');
     const { parseApiXml } = await import('../../../client/xml');
     const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map(asXml), ids);
-    await printXml(doc);
+    // read before it is printed: a document mcat cannot read (an element its reader refuses)
+    // fails the run with stdout empty, not after the whole document went out (exit 1 on a full stdout)
     // an empty <errors/> reads as '': only error elements count
     errors = [(parseApiXml(doc).body as { items?: { errors?: BatchError | BatchError[] } }).items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
+    await printXml(doc);
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
     out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
