@@ -324,7 +324,6 @@ export function ofUser(userId: string | undefined): string {
 
 const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xml'];
 
-/** The output format: -o, else json for --jq and --json, else table on a terminal and json otherwise. */
 /** The -o format named, checked to be one there is (every command's, before it runs). */
 export function formatNamed(cmd: Command | CommandContext): Format | undefined {
   const g = globalsOf(cmd);
@@ -334,6 +333,7 @@ export function formatNamed(cmd: Command | CommandContext): Format | undefined {
   return f;
 }
 
+/** The output format: -o, else json for --jq and --json, else table on a terminal and json otherwise. */
 export function outputFormat(cmd: Command | CommandContext): Format {
   const g = globalsOf(cmd);
   const f = formatNamed(cmd);

@@ -57,7 +57,7 @@ describe('requests answered, by status', () => {
     const requests = JSON.parse(j.stdout).requests;
     expect(requests.byStatus['429']).toBe(1);
     expect(requests.total).toBe(requests.byStatus['200'] + 1);
-    const t = await mcat(['sandbox', 'info', '--data', sb.dataDir]);
+    const t = await mcat(['sandbox', 'info', '--data', sb.dataDir, '-o', 'table']);
     expect(t.stdout).toMatch(/^requests {5}\d+ answered \(200: \d+, 429: 1\)$/m);
   });
 });
@@ -80,7 +80,7 @@ describe('mcat sandbox start --log FILE', () => {
       // the control routes' own answers (health checks, info) are counted too
       expect(live.requests.byStatus).toMatchObject({ '201': 1, '401': 1 });
       expect(live.requests.byStatus['200']).toBeGreaterThanOrEqual(1);
-      const text = await runCli(['info', '--data', join(dir, 'data')]);
+      const text = await runCli(['info', '--data', join(dir, 'data'), '-o', 'table']);
       expect(text.stdout).toMatch(/requests\s+\d+ answered \(200: \d+, 201: 1, 401: 1\)/);
     } finally {
       expect(await p.stop()).toBe(0);

@@ -124,6 +124,14 @@ describe('-o is checked by every command', () => {
     expect(JSON.parse(n.stdout).examples.groupId).toBe(box.sb.info.examples.groupId);
   });
 
+  it("sandbox info into a pipe is JSON, as every command's default there (CONVENTIONS.md); the sheet with -o table", async () => {
+    const [pipe, sheet] = await Promise.all([run(['sandbox', 'info', '--data', box.sb.dataDir]), run(['sandbox', 'info', '--data', box.sb.dataDir, '-o', 'table'])]);
+    expect(pipe.exitCode, pipe.stderr).toBe(0);
+    expect(JSON.parse(pipe.stdout)).toMatchObject({ seed: box.sb.info.seed, examples: { groupId: box.sb.info.examples.groupId } });
+    expect(sheet.exitCode, sheet.stderr).toBe(0);
+    expect(sheet.stdout).toMatch(/^data dir {5}\S/);
+  });
+
   it('auth status and --dry-run name every format they print (ndjson too) when they refuse one', async () => {
     const status = await run(['auth', 'status', '--no-verify', '-o', 'csv']);
     expect(status.exitCode).toBe(2);
@@ -156,7 +164,7 @@ describe('-o is checked by every command', () => {
 
   it('the sandbox info sheet fits the width: no line wider than COLUMNS, every example id still there', async () => {
     for (const cols of ['80', '60']) {
-      const r = await run(['sandbox', 'info', '--data', box.sb.dataDir], { env: { COLUMNS: cols } });
+      const r = await run(['sandbox', 'info', '--data', box.sb.dataDir, '-o', 'table'], { env: { COLUMNS: cols } });
       expect(r.exitCode, r.stderr).toBe(0);
       for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(Number(cols));
       for (const id of [...box.sb.info.examples.playlistIds, box.sb.info.examples.groupId, ...box.sb.info.examples.trackIds.map(String)]) expect(r.stdout).toContain(id);

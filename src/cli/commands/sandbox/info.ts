@@ -3,7 +3,7 @@ import { print } from '../../../output/streams';
 import { terminalWidth } from '../../../output/tty';
 import { wrapWords } from '../../help-text';
 import { defineCommand, type CommandContext } from '../../command';
-import { formatNamed } from '../../context';
+import { formatNamed, outputFormat } from '../../context';
 import { UsageError } from '../../errors';
 import { DATA_OPTION, dataDirOf } from './data-dir';
 
@@ -11,24 +11,25 @@ export default defineCommand<{ data?: string }>({
   name: 'info',
   description: 'demo credentials and example ids of a sandbox data dir (and its base URL if a server runs there)',
   options: [DATA_OPTION],
-  help: 'With --json (or -o json, or --jq PROGRAM) the information is printed as JSON.',
+  help: 'On a terminal (or with -o table) a sheet; into a pipe, or with --json, -o json or --jq PROGRAM, JSON.',
   examples: ['mcat sandbox info', 'mcat sandbox info --json | jq -r .examples.trackIds[0]'],
   json: true,
   run: runInfo,
 });
 
 async function runInfo(flags: { data?: string }, ctx: CommandContext): Promise<void> {
-  // the sheet is for people (and the default, also in a pipe: --json is for scripts); csv, tsv
-  // and xml have no form of it, so they are refused rather than answered with the sheet
+  // the sheet is for people: on a terminal, or with -o table; JSON in a pipe, as every command's
+  // default there (CONVENTIONS.md); csv, tsv and xml have no form of it, so they are refused
   const format = formatNamed(ctx);
   if (format !== undefined && format !== 'table' && format !== 'json' && format !== 'ndjson') {
     throw new UsageError(`sandbox info prints a table, json or ndjson, not ${format}`);
   }
+  const json = format === undefined && outputFormat(ctx) === 'json';
   const dataDir = await dataDirOf(ctx.env, flags.data, true);
   const { getSandboxInfo } = await import('../../../sandbox/index');
   const info = await getSandboxInfo(dataDir);
   const { printJson, wantsJson } = await import('../../json-out');
-  if (wantsJson(ctx)) return printJson(ctx, info);
+  if (json || wantsJson(ctx)) return printJson(ctx, info);
   if (format === 'ndjson') return print(JSON.stringify(info) + '\n');
   const ex = info.examples;
   const out = [
