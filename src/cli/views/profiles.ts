@@ -1,5 +1,6 @@
 // What `auth status` and `profile list` show, built from resolved settings and the store:
 // keys and tokens masked, a password in a base URL too, secrets as "set"/"not set" only. Pure: no terminal, no I/O.
+import { csvLine } from '../../output/csv';
 import { maskSecret, maskUrlCredentials } from '../../config/mask';
 import type { View } from '../../output/types';
 import { cellText } from '../../output/cell';
@@ -268,16 +269,12 @@ export const profileView: View = {
   gutter: true,
 };
 
-function csvCell(v: string | boolean | null): string {
-  const s = v === null ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 const PROFILE_COLUMNS = ['name', 'current', 'builtIn', 'baseUrl', 'consumerKey', 'country', 'token'] as const;
 
 export function profileCsv(rows: ProfileRow[]): string {
   const cols = PROFILE_COLUMNS;
-  return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].map((l) => l + '\r\n').join('');
+  // the rows through the CSV writer of every other listing (RFC 4180; a value with space at an end quoted)
+  return csvLine(cols) + rows.map((r) => csvLine(cols.map((c) => r[c]))).join('');
 }
 
 /** The columns of profileCsv, tab-separated (output/tsv.ts: escapes, LF line ends). */

@@ -96,6 +96,14 @@ describe('a password in a base URL', () => {
   });
 });
 
+describe('profile list -o csv', () => {
+  it('is RFC 4180 as every other listing: quotes, commas and a space at an end of a value quoted, CRLF line ends', () => {
+    const row = { name: 'a', current: true, builtIn: false, baseUrl: ' https://x.example/ ', consumerKey: 'k,1', country: 'GB', token: 'say "hi"' };
+    expect(profileCsv([row])).toBe('name,current,builtIn,baseUrl,consumerKey,country,token\r\na,true,false," https://x.example/ ","k,1",GB,"say ""hi"""\r\n');
+    expect(profileCsv([{ ...row, baseUrl: null, consumerKey: null, token: null }])).toMatch(/\r\na,true,false,,,GB,\r\n$/);
+  });
+});
+
 describe('profile rows', () => {
   it('lists the built-in sandbox first, marks the current one, masks keys', () => {
     const rows = profileRows(store);
