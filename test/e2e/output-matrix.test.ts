@@ -4,26 +4,25 @@
 // pick from a document of their own (profile list, locker stream-check), and -o xml of a batch
 // whose document mcat cannot read back (whole document or nothing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
+import { sandboxProfileEnv } from '../helpers/sandbox';
+import { sandboxForFile } from '../helpers/file-sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
 import { mcat as mcatBin } from '../helpers/mcat';
 import { hostileEnv, hostilePerTest, json } from '../helpers/hostile-server';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let sb: Sandbox;
+const box = sandboxForFile(mcat);
 let home: string;
 const run = (args: string[], env: Record<string, string> = {}) =>
-  mcat(args, { home, env: { ...sandboxProfileEnv(sb), ...env } });
+  mcat(args, { home, env: { ...sandboxProfileEnv(box.sb), ...env } });
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
+beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'mcat-matrix-home-'));
 });
-afterAll(async () => {
-  await sb?.close();
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
 });
 
 describe('locker find under --quiet', () => {

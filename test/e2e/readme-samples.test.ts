@@ -6,20 +6,12 @@
 // table: corpus.test.ts.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/mcat';
 import { mcatIn as mcat } from '../helpers/mcat-in';
-import { startTestSandbox } from '../helpers/sandbox';
+import { sandboxForFile } from '../helpers/file-sandbox';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb?.close();
-});
+const box = sandboxForFile(mcat);
 
 interface Sample {
   /** the command line after `$ ` */
@@ -69,7 +61,7 @@ describe('README sample output of the demo data', () => {
   for (const s of all) {
     it(`$ ${s.line}`, async () => {
       // a table as on the terminal the text describes (-o table: the run's stdout here is a buffer)
-      const r = await mcat([...argsOf(s.line), '-o', 'table'], { sandboxDir: sb.dataDir, env: { COLUMNS: '80', TZ: 'UTC' } });
+      const r = await box.run([...argsOf(s.line), '-o', 'table'], { env: { COLUMNS: '80', TZ: 'UTC' } });
       expect(r.stdout.replace(/\n$/, '').split('\n')).toEqual(s.stdout);
       expect(port(r.stderr).replace(/\n$/, '').split('\n')).toEqual(s.stderr.map(port));
       expect(r.exitCode).toBe(s.exit);
@@ -90,8 +82,8 @@ describe('README error lines quoted in its text', () => {
     it(`mcat ${c.args.join(' ')}: ${c.line.slice(0, 60)}…`, async () => {
       expect(text, 'the README quotes the line').toContain('`' + c.line + '`');
       const env = { ...c.env };
-      if (env.MCAT_CONSUMER_KEY === 'from-the-sandbox') env.MCAT_CONSUMER_KEY = sb.info.consumers[0].key;
-      const r = await mcat(c.args, { sandboxDir: sb.dataDir, env: { ...env, MCAT_QUIET: '1' } });
+      if (env.MCAT_CONSUMER_KEY === 'from-the-sandbox') env.MCAT_CONSUMER_KEY = box.sb.info.consumers[0].key;
+      const r = await box.run(c.args, { env: { ...env, MCAT_QUIET: '1' } });
       const shown = new RegExp('^' + c.line.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+') + '$');
       expect(r.stderr.split('\n')[0]).toMatch(shown);
       expect(r.exitCode).toBe(c.exit);
