@@ -105,11 +105,11 @@ export function intOption(value: string | undefined, flag: string, opts: { min?:
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag} must be a whole number, got '${value}'`);
   const n = Number(value.trim());
   // said as given: Number() rounds a long one (99999999999999999999 is 100000000000000000000)
-  const given = value.trim().replace(/^0+(?=\d)/, '');
-  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${given}`);
+  const typed = value.trim().replace(/^0+(?=\d)/, '');
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${typed}`);
   // past 2^53 a number is no longer the one typed: --limit 9007199254740993 was 9007199254740992
   const max = Math.min(opts.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${given}`);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${typed}`);
   return n;
 }
 
@@ -362,7 +362,6 @@ export function fieldsSpec(cmd: Command | CommandContext): string | undefined {
   return g.fields;
 }
 
-
 /**
  * Prints the answer to a change that was made. Bad input seen only in the answer (a --fields path
  * it has not) is then no usage error, whose exit 2 says nothing was sent: it fails the run (exit 1)
@@ -378,6 +377,7 @@ export async function printAfterChange(print: () => Promise<void>): Promise<void
     throw failed;
   }
 }
+
 /** MCAT_HOLD_MEMORY: what a document held until whole keeps in memory before its spool file (output/held.ts). */
 export function holdMemory(): number | undefined {
   const v = runContext().env.MCAT_HOLD_MEMORY;
