@@ -4,10 +4,10 @@
 // The README's "Exit codes and errors" examples are checked against the same cases, line by line.
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { uncalledServer } from '../helpers/uncalled-server';
 import { mcat, repoRoot } from '../helpers/mcat';
 
 type FileSpec = string | { hex: string } | { sequence: number };
@@ -58,21 +58,8 @@ function snapshot(root: string): Record<string, string> {
   return out;
 }
 
-let server: Server;
-let requests = 0;
-let baseUrl = '';
-
-beforeAll(async () => {
-  // Stands in for the API: any request reaching it is a failure of "nothing sent".
-  server = createServer((req, res) => {
-    requests++;
-    res.writeHead(500, { 'content-type': 'text/plain' }).end('the corpus server must never be called');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const a = server.address();
-  baseUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+// any request reaching it breaks "nothing sent"
+const api = uncalledServer();
 
 export async function runCase(c: Case) {
   const work = mkdtempSync(path.join(tmpdir(), 'mcat-corpus-'));
@@ -89,14 +76,14 @@ export async function runCase(c: Case) {
     chmodSync(f, conf.mode);
   }
   const before = snapshot(work);
-  const sent = requests;
+  const sent = api.requests;
   const r = await mcat(c.args, {
     home,
     cwd,
     input: c.stdinHex !== undefined ? Buffer.from(c.stdinHex, 'hex') : c.stdin ?? '',
     sandboxDir: path.join(work, 'no-sandbox-here'),
     env: {
-      MCAT_BASE_URL: baseUrl,
+      MCAT_BASE_URL: api.baseUrl,
       MCAT_CONSUMER_KEY: 'corpus-key',
       MCAT_CONSUMER_SECRET: 'corpus-secret',
       MCAT_TOKEN: 'corpus-token',
@@ -105,7 +92,7 @@ export async function runCase(c: Case) {
     },
     timeout: 20_000,
   });
-  return { r, sent: requests - sent, changed: JSON.stringify(snapshot(work)) !== JSON.stringify(before), before, after: snapshot(work) };
+  return { r, sent: api.requests - sent, changed: JSON.stringify(snapshot(work)) !== JSON.stringify(before), before, after: snapshot(work) };
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -3,30 +3,17 @@
 // in bounded time and memory (it used to be read until memory ran out: 5 GB and counting).
 // /dev/zero as a file argument is in the bad-input corpus (test/corpus/cases/*-endless.json).
 // The built bin/mcat, fed by a real pipe from a shell.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
+import { uncalledServer } from '../helpers/uncalled-server';
 import { mcatEnv, repoRoot } from '../helpers/mcat';
 import { mcatLine } from '../helpers/pty';
 
-let server: Server;
-let requests = 0;
-let baseUrl = '';
-
-beforeAll(async () => {
-  // stands in for the API: any request reaching it breaks "nothing sent"
-  server = createServer((_req, res) => {
-    requests++;
-    res.writeHead(500, { 'content-type': 'text/plain' }).end('must not be called');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const a = server.address();
-  baseUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+// any request reaching it breaks "nothing sent"
+const api = uncalledServer();
 
 /** `yes LINE | mcat ARGS` (or `PRODUCER | mcat ARGS`) in a shell: mcat's exit code, stdout and stderr, and the requests it sent. */
 async function endless(line: string, args: string[], producer = `yes '${line}'`) {
@@ -34,12 +21,12 @@ async function endless(line: string, args: string[], producer = `yes '${line}'`)
   const env = mcatEnv({
     home: dir,
     sandboxDir: join(dir, 'no-sandbox-here'),
-    env: { MCAT_BASE_URL: baseUrl, MCAT_CONSUMER_KEY: 'k', MCAT_CONSUMER_SECRET: 's', MCAT_TOKEN: 't', MCAT_TOKEN_SECRET: 'ts', MCAT_COUNTRY: 'GB', MCAT_USER_ID: '10001' },
+    env: { MCAT_BASE_URL: api.baseUrl, MCAT_CONSUMER_KEY: 'k', MCAT_CONSUMER_SECRET: 's', MCAT_TOKEN: 't', MCAT_TOKEN_SECRET: 'ts', MCAT_COUNTRY: 'GB', MCAT_USER_ID: '10001' },
   });
-  const sent = requests;
+  const sent = api.requests;
   // (mcat's status, not yes's: the shell reports the last command of the pipe)
   const r = await execa('sh', ['-c', `${producer} | ${mcatLine(args)}`], { env: env as Record<string, string>, extendEnv: true, reject: false, cwd: repoRoot, timeout: 30_000 });
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), sent: requests - sent, home: dir };
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), sent: api.requests - sent, home: dir };
 }
 
 describe('an endless standard input', () => {
