@@ -138,6 +138,29 @@ describe('auth login', () => {
 });
 
 describe('auth status', () => {
+  it('a base URL of its own means a real server: the built-in sandbox fills in nothing, shown or sent', async () => {
+    const home = tempHome();
+    // the built-in sandbox's data made first, so that its demo token is there to be (wrongly) taken
+    const first = await mcat(['auth', 'status', '-o', 'json'], { home });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const demo = JSON.parse(first.stdout);
+    expect(demo.sources.token).toBe('sandbox');
+    const env = { MCAT_BASE_URL: 'http://127.0.0.1:9/api', MCAT_CONSUMER_KEY: KEY, MCAT_CONSUMER_SECRET: SECRET };
+    const r = await mcat(['auth', 'status', '-o', 'json', '--no-verify'], { home, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const v = JSON.parse(r.stdout);
+    expect(v.baseUrl).toBe('http://127.0.0.1:9/api');
+    expect(v.token).not.toBe(demo.token);
+    expect(v.tokenSecret).toBe('not set');
+    expect(v.userId).toBeNull();
+    expect(v.countries).toEqual([]);
+    expect(Object.values(v.sources)).not.toContain('sandbox');
+    const t = await mcat(['auth', 'status', '-o', 'table', '--no-verify'], { home, env });
+    expect(t.exitCode, t.stderr).toBe(0);
+    expect(t.stdout).not.toContain('from the built-in sandbox');
+    expect(t.stdout).toMatch(/^token secret: +not set/m);
+  });
+
   it('a password in a base URL is never shown: auth status, profile list, errors', async () => {
     const home = tempHome();
     const PW = 'URLPASS-5e6f7a';

@@ -59,24 +59,26 @@ function has(v: string | undefined): v is string {
 }
 
 export function statusView(settings: Settings, configFile: string, sandbox?: SandboxDefaults): StatusView {
-  const sb = settings.isSandbox ? sandbox : undefined;
+  // A base URL given by flag, environment or profile means a real server: the built-in sandbox fills
+  // nothing in, as context.ts has it for the requests themselves (its demo token is not shown, nor sent).
+  const sb = settings.isSandbox && settings.baseUrl.value === undefined ? sandbox : undefined;
   const fill = <T>(r: { value: T | undefined; source: Source }, v: T | undefined): { value: T | undefined; source: Source } =>
-    r.value === undefined && v !== undefined ? { value: v, source: 'sandbox' } : r;
+    r.value === undefined && v !== undefined ? { value: v, source: 'sandbox' } : sb === undefined && r.source === 'sandbox' ? { value: r.value, source: 'default' } : r;
 
   const baseUrl = fill(settings.baseUrl, sb?.baseUrl);
   // the sandbox fills key and secret together, token and token secret together (as context.ts does)
   const keyFromSandbox = !has(settings.consumerKey.value) && has(sb?.consumerKey);
-  const consumerKey = keyFromSandbox ? { value: sb!.consumerKey, source: 'sandbox' as Source } : settings.consumerKey;
+  const consumerKey = keyFromSandbox ? { value: sb!.consumerKey, source: 'sandbox' as Source } : fill(settings.consumerKey, undefined);
   const consumerSecretSet = keyFromSandbox ? Boolean(sb?.consumerSecretSet) : has(settings.consumerSecret.value);
-  const consumerSecretSource: Source = keyFromSandbox ? 'sandbox' : settings.consumerSecret.source;
+  const consumerSecretSource: Source = keyFromSandbox ? 'sandbox' : fill(settings.consumerSecret, undefined).source;
   const tokenFromSandbox = !has(settings.token.value) && has(sb?.token);
-  const token = tokenFromSandbox ? { value: sb!.token, source: 'sandbox' as Source } : settings.token;
+  const token = tokenFromSandbox ? { value: sb!.token, source: 'sandbox' as Source } : fill(settings.token, undefined);
   const tokenSecretSet = tokenFromSandbox ? Boolean(sb?.tokenSecretSet) : has(settings.tokenSecret.value);
-  const tokenSecretSource: Source = tokenFromSandbox ? 'sandbox' : settings.tokenSecret.source;
-  const userId = settings.userId.value === undefined && tokenFromSandbox ? { value: sb?.userId, source: 'sandbox' as Source } : settings.userId;
+  const tokenSecretSource: Source = tokenFromSandbox ? 'sandbox' : fill(settings.tokenSecret, undefined).source;
+  const userId = settings.userId.value === undefined && tokenFromSandbox ? { value: sb?.userId, source: 'sandbox' as Source } : fill(settings.userId, undefined);
 
   let countries: string[] = [];
-  let countriesSource: Source = settings.country.source;
+  let countriesSource: Source = fill(settings.country, undefined).source;
   if (has(settings.country.value)) {
     countries = [settings.country.value.toUpperCase()];
   } else if (sb && has(consumerKey.value) && sb.countriesByKey?.[consumerKey.value]) {

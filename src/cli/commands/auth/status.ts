@@ -112,8 +112,8 @@ async function runStatus(flags: { verify?: boolean }, ctx: CommandContext): Prom
     env: ctx.env,
     store: store.snapshot(),
   });
-  const needSandbox =
-    settings.isSandbox && (!settings.consumerKey.value || !settings.token.value || !settings.country.value || !settings.baseUrl.value);
+  // (a base URL of its own means a real server: the sandbox fills nothing in, as for a request)
+  const needSandbox = settings.isSandbox && !settings.baseUrl.value;
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults(ctx.env) : undefined);
   if (g.verbose) say(`mcat: profile '${view.profile}' (${view.source}), config file ${store.path}`);
   if (flags.verify !== false) view.checks = await statusChecks(ctx);
