@@ -171,8 +171,11 @@ function errorItemId(error: string): string | undefined {
  * returned as received.
  */
 export function mergeXmlBatch(docs: readonly string[], ids: readonly (number | string)[]): string {
-  if (docs.length === 1) return docs[0];
   if (docs.length === 0) return '';
+  const asked = ids.map(String);
+  // ids are sent once each: a repeated id is put back as often as it was asked, as the other
+  // formats have it (and the service itself answers a repeated id), so only then is a lone answer rebuilt
+  if (docs.length === 1 && new Set(asked).size === asked.length) return docs[0];
   const releases = new Map<string, string>();
   const errors = new Map<string, string>();
   const stray: string[] = [];
@@ -191,16 +194,21 @@ export function mergeXmlBatch(docs: readonly string[], ids: readonly (number | s
   }
   const orderedReleases: string[] = [];
   const orderedErrors: string[] = [];
-  for (const id of new Set(ids.map(String))) {
+  // how many positions still want each id: an answer leaves its map after its last one
+  const wanted = new Map<string, number>();
+  for (const id of asked) wanted.set(id, (wanted.get(id) ?? 0) + 1);
+  for (const id of asked) {
+    const last = wanted.get(id) === 1;
+    wanted.set(id, wanted.get(id)! - 1);
     const r = releases.get(id);
     if (r !== undefined) {
       orderedReleases.push(r);
-      releases.delete(id);
+      if (last) releases.delete(id);
     }
     const e = errors.get(id);
     if (e !== undefined) {
       orderedErrors.push(e);
-      errors.delete(id);
+      if (last) errors.delete(id);
     }
   }
   orderedReleases.push(...releases.values(), ...stray);

@@ -120,6 +120,17 @@ describe('several answers, one document', () => {
     for (const e of errors) expect(r.stderr).toContain(`mcat: release ${e}: `);
     expect(r.stderr).toMatch(new RegExp(`^mcat: ${errors.length} of 700 release ids could not be read; the others were printed$`, 'm'));
   });
+
+  it('release batch with a repeated id (sent once): each position answered, as in JSON', async () => {
+    const [a, b] = sb.info.examples.releaseIds;
+    const unknown = sb.info.examples.unknownReleaseId;
+    const args = ['release', 'batch', String(a), String(unknown), String(b), String(a), String(unknown)];
+    const j = JSON.parse((await run([...args, '-o', 'json'])).stdout);
+    expect(j.items.releases.map((x: any) => x.id)).toEqual([a, b, a]);
+    const items = fromService(await run([...args, '-o', 'xml']), 3).items;
+    expect(list(items.releases.release).map((x) => Number(x['@id']))).toEqual([a, b, a]);
+    expect(list(items.errors.error).map((e) => Number(e.itemId))).toEqual(j.items.errors.map((e: any) => Number(e.itemId)));
+  });
 });
 
 describe('errors and bad input', () => {

@@ -245,8 +245,16 @@ describe('mergeXmlBatch', () => {
     const merged = mergeXmlBatch([doc([10, 30], [20]), doc([40], [50, 5])], [50, 40, 10, 20, 30, 5, 10]);
     expect(XMLValidator.validate(merged)).toBe(true);
     expect(merged.match(/<response /g)).toHaveLength(1);
-    expect(ids(merged, 'release')).toEqual(['<release id="40">', '<release id="10">', '<release id="30">']);
+    // 10 asked twice (sent once): put back twice, as the JSON, CSV and table forms have it
+    expect(ids(merged, 'release')).toEqual(['<release id="40">', '<release id="10">', '<release id="30">', '<release id="10">']);
     expect([...merged.matchAll(/<itemId>(\d+)<\/itemId>/g)].map((m) => m[1])).toEqual(['50', '20', '5']);
+  });
+
+  it('one call with a repeated id (sent once): each position gets its release or error, as the service answers a repeated id', () => {
+    const merged = mergeXmlBatch([doc([1, 3], [2])], [1, 2, 1, 3, 2]);
+    expect(XMLValidator.validate(merged)).toBe(true);
+    expect(ids(merged, 'release')).toEqual(['<release id="1">', '<release id="1">', '<release id="3">']);
+    expect([...merged.matchAll(/<itemId>(\d+)<\/itemId>/g)].map((m) => m[1])).toEqual(['2', '2']);
   });
 
   it('a release answered under an id not asked for is kept, after the others', () => {
