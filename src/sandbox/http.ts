@@ -170,6 +170,18 @@ export function positiveInt(value: string, name: string): number {
   return Number(v);
 }
 
+/**
+ * A boolean parameter (the spec types showerrors as boolean): true or false in any case; absent
+ * or empty is false. Any other value is not a boolean, so it is an invalid value (1002), as a
+ * junk value of every other typed parameter is; it is not quietly read as false.
+ */
+export function booleanParam(ctx: Ctx, name: string): boolean {
+  const v = (param(ctx, name) ?? '').trim().toLowerCase();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new ApiFail(1002, `Invalid value for ${name}: true or false is required`);
+}
+
 export function paging(ctx: Ctx, maxPageSize: number): { page: number; pageSize: number } {
   const p = param(ctx, 'page');
   const s = param(ctx, 'pageSize');

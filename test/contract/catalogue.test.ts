@@ -60,6 +60,21 @@ describe('release details in batch (5)', () => {
     expect(quiet.body.items.errors).toEqual([]);
   });
 
+  it('showErrors is a boolean (spec): true/false in any case, empty is false, any other value is 1002, not a quiet false', async () => {
+    const ex = w.sb.info.examples;
+    const ids = `${ex.releaseIds[0]},${ex.unknownReleaseId}`;
+    for (const [v, n] of [['TRUE', 1], ['False', 0], ['', 0]] as const) {
+      const r = await batch({ releaseIds: ids, showErrors: v });
+      expect([v, r.status, r.body.items?.errors.length]).toEqual([v, 200, n]);
+    }
+    for (const v of ['maybe', '1', 'yes', 'true,false']) {
+      const r = await batch({ releaseIds: ids, showErrors: v });
+      expect([v, r.status, r.body.error?.code, r.body.error?.errorMessage]).toEqual([v, 400, 1002, expect.stringMatching(/showErrors/)]);
+    }
+    const xml = await w.get('/1.2/release/details/batch', { releaseIds: ids, country: 'GB', usageTypes: 'download', showErrors: 'maybe' }, { ...key(), accept: 'application/xml' });
+    expect([xml.status, xml.text]).toEqual([400, expect.stringMatching(/<response [^>]*status="error"[^>]*><error code="1002"><errorMessage>Invalid value for showErrors/)]);
+  });
+
   it('parameter names are case-insensitive', async () => {
     const id = w.sb.info.examples.releaseIds[0];
     const r = await w.get('/1.2/release/details/batch', { RELEASEIDS: id, Country: 'GB', usagetypes: 'download', SHOWERRORS: 'true' }, key());
