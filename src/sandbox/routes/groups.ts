@@ -18,12 +18,20 @@ function values(ctx: Ctx, name: string): string[] {
   throw new ApiFail(1002, `Invalid value for ${name}: a string or an array of strings is required`);
 }
 
+/**
+ * The playlist ids a group form or body names. Each must be a playlist id (24 lowercase hex
+ * characters, the decisions page): a well-formed id with no playlist is stored and shown as
+ * `{id}` on retrieval, but text that is no playlist id at all is an invalid value (1002), and
+ * nothing is stored. An empty value names none (a read of the group sends `playlistIds=`).
+ */
 function idsOf(ctx: Ctx): string[] {
   const out: string[] = [];
   for (const v of values(ctx, 'playlistIds')) {
     for (const part of v.split(',')) {
       const id = part.trim();
-      if (id && !out.includes(id)) out.push(id);
+      if (!id) continue;
+      if (!ID_RE.test(id)) throw new ApiFail(1002, 'Invalid value for playlistIds: playlist ids of 24 lowercase hexadecimal characters are required');
+      if (!out.includes(id)) out.push(id);
     }
   }
   return out;
