@@ -260,6 +260,22 @@ describe('playlist groups', () => {
     expect(read.body.playlistGroup.playlists.map((x: any) => x.id)).toEqual([p1]);
   });
 
+  it('a JSON group name is a string (spec): an array, number or object is 1002 and nothing is stored; absent or empty is 1001', async () => {
+    const [p1] = w.sb.info.examples.playlistIds;
+    const gid = 'f6'.repeat(12);
+    expect((await w.req('PUT', path(gid), gq(), { creds: w.locker, json: { name: 'Json group', playlistIds: [p1] } })).status).toBe(200);
+    for (const name of [['a', 'b'], ['a'], 7, { n: 'a' }, true]) {
+      const r = await w.req('PUT', path(gid), gq(), { creds: w.locker, json: { name, playlistIds: [] } });
+      expect([JSON.stringify(name), r.status, r.body.error?.code]).toEqual([JSON.stringify(name), 400, 1002]);
+    }
+    for (const body of [{ playlistIds: [p1] }, { name: '' }, { name: null }]) {
+      const r = await w.req('PUT', path(gid), gq(), { creds: w.locker, json: body });
+      expect([JSON.stringify(body), r.status, r.body.error?.code]).toEqual([JSON.stringify(body), 400, 1001]);
+    }
+    const read = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [] });
+    expect(read.body.playlistGroup).toMatchObject({ name: 'Json group', playlistCount: 1 });
+  });
+
   it('userId is required (1001); a malformed group id is 1002; country checked (2002)', async () => {
     const gid = w.sb.info.examples.groupId;
     const noUser = await w.req('POST', path(gid), q, { creds: w.locker, form: [] });
