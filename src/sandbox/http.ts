@@ -13,6 +13,8 @@ export class ApiFail extends Error {
     readonly code: number,
     message: string,
     readonly status = statusOf(code),
+    /** headers the answer carries (Allow on a 405) */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
