@@ -186,6 +186,32 @@ describe('releases of an artist (6)', () => {
     expect(zero.body.error.code).toBe(1002);
   });
 
+  it('a pageSize past 32 bits is still a larger pageSize (1003, decisions), a page past 32 bits is past the last (1003); 0, -1, 1.5, junk are 1002', async () => {
+    const a = w.sb.info.examples.artistWithManyReleases;
+    for (const pageSize of ['2147483648', '99999999999999999999', '0051', '9'.repeat(400)]) {
+      const r = await releases({ artistId: a, pageSize });
+      expect([pageSize.slice(0, 20), r.status, r.body.error?.code]).toEqual([pageSize.slice(0, 20), 400, 1003]);
+    }
+    for (const page of ['2147483648', '99999999999999999999', '9'.repeat(400)]) {
+      const r = await releases({ artistId: a, page });
+      expect([page.slice(0, 20), r.status, r.body.error?.code, r.body.error?.errorMessage]).toEqual([page.slice(0, 20), 400, 1003, expect.stringMatching(/page is out of range/)]);
+    }
+    for (const [name, v] of [['page', '0'], ['page', '-1'], ['page', '1.5'], ['page', 'x'], ['pageSize', '0'], ['pageSize', '-5'], ['pageSize', '10.0'], ['pageSize', 'ten']]) {
+      const r = await releases({ artistId: a, [name]: v });
+      expect([name, v, r.status, r.body.error?.code]).toEqual([name, v, 400, 1002]);
+    }
+    // the same pageSize rule on the other listings (their maximum: 50, 50, 500)
+    const huge = '99999999999';
+    const tracks = await w.get('/1.2/release/tracks', { releaseId: w.sb.info.examples.releaseIds[0], country: 'GB', pageSize: huge }, key());
+    const locker = await w.get('/1.2/user/locker', { country: 'GB', pageSize: huge }, { creds: w.locker });
+    const lists = await w.get('/1.2/user/playlists', { country: 'GB', pageSize: huge }, { creds: w.locker });
+    expect([tracks, locker, lists].map((r) => [r.status, r.body.error?.code])).toEqual([
+      [400, 1003],
+      [400, 1003],
+      [400, 1003],
+    ]);
+  });
+
   it('type filter album, single, video', async () => {
     const a = w.sb.info.examples.artistWithManyReleases;
     for (const t of ['album', 'single', 'video']) {

@@ -272,7 +272,7 @@ export function artistReleases(ctx: Ctx) {
   const raw = param(ctx, 'artistId');
   if (raw === undefined || raw.trim() === '') throw new ApiFail(1001, 'Missing required parameter artistId');
   const artistId = positiveInt(raw, 'artistId');
-  const { page, pageSize } = paging(ctx, 50);
+  const { page, pageSize } = paging(ctx, 50, { pagesEnd: true });
   const list: ReleaseData[] = [];
   for (const j of ctx.demo.artistReleaseIndexes(artistId)) {
     const r = ctx.demo.releaseAt(j);
