@@ -153,7 +153,7 @@ export interface OAuthParams {
  * A protocol parameter (oauth_*) found in more than one place (Authorization header, query,
  * form body) with the same value counts once, as the real service does: its official client
  * sends oauth_consumer_key in the query (or form) and in the header, and signs over one copy.
- * Different values in two places are a conflict (refused as an invalid signature).
+ * Different values, in two places or in one, are a conflict (refused as an invalid signature).
  */
 export function collectParams(req: SignedRequestParts): OAuthParams {
   const header = parseAuthorizationHeader(req.authorization);
@@ -171,12 +171,16 @@ export function collectParams(req: SignedRequestParts): OAuthParams {
     for (const [k, v] of pairs) {
       if (k.startsWith('oauth_')) {
         const seenIn = from.get(k);
-        if (seenIn !== undefined && seenIn !== place) {
+        if (seenIn !== undefined) {
+          // RFC 5849 3.1: a protocol parameter appears once. Twice with different values, in one
+          // place or two, is refused (else the last of two timestamps or nonces would be the one
+          // checked, and the first the one signed); twice with one value counts as one
           if (oauth.get(k) !== v) conflict ??= k;
-          continue;
+          if (seenIn !== place) continue;
+        } else {
+          from.set(k, place);
+          oauth.set(k, v);
         }
-        from.set(k, place);
-        oauth.set(k, v);
       }
       if (k !== 'oauth_signature') basePairs.push([k, v]);
     }

@@ -13,6 +13,8 @@ export class ApiFail extends Error {
     readonly code: number,
     message: string,
     readonly status = statusOf(code),
+    /** headers the answer carries (Allow on a 405) */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -170,12 +172,37 @@ export function positiveInt(value: string, name: string): number {
   return Number(v);
 }
 
-export function paging(ctx: Ctx, maxPageSize: number): { page: number; pageSize: number } {
+/**
+ * A boolean parameter (the spec types showerrors as boolean): true or false in any case; absent
+ * or empty is false. Any other value is not a boolean, so it is an invalid value (1002), as a
+ * junk value of every other typed parameter is; it is not quietly read as false.
+ */
+export function booleanParam(ctx: Ctx, name: string): boolean {
+  const v = (param(ctx, name) ?? '').trim().toLowerCase();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new ApiFail(1002, `Invalid value for ${name}: true or false is required`);
+}
+
+/** Digits naming a whole number above `max` (however many digits: past 2^31 too). */
+function digitsAbove(v: string, max: number): boolean {
+  const t = v.trim();
+  return /^\d+$/.test(t) && Number(t) > max;
+}
+
+/**
+ * page and pageSize. Not a positive integer: 1002. A pageSize above the endpoint's maximum is
+ * 1003 however large (the decisions page: "a larger pageSize is an error 1003"), not 1002 once it
+ * passes 32 bits. `pagesEnd`: a page past the last is an error (artist releases), so a page past
+ * 32 bits, past the last of any listing, is 1003 there too.
+ */
+export function paging(ctx: Ctx, maxPageSize: number, opts: { pagesEnd?: boolean } = {}): { page: number; pageSize: number } {
   const p = param(ctx, 'page');
   const s = param(ctx, 'pageSize');
+  if (s !== undefined && digitsAbove(s, maxPageSize)) throw new ApiFail(1003, `Requested pageSize is out of range: at most ${maxPageSize}`);
+  if (opts.pagesEnd && p !== undefined && digitsAbove(p, 2147483647)) throw new ApiFail(1003, 'Requested page is out of range');
   const page = p === undefined || p === '' ? 1 : positiveInt(p, 'page');
   const pageSize = s === undefined || s === '' ? 10 : positiveInt(s, 'pageSize');
-  if (pageSize > maxPageSize) throw new ApiFail(1003, `Requested pageSize is out of range: at most ${maxPageSize}`);
   return { page, pageSize };
 }
 

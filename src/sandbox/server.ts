@@ -52,8 +52,8 @@ function xmlBytes(status: number, bytes: Buffer | Buffer[]): Reply {
 }
 
 function apiError(ctx: { wantsXml: boolean }, e: ApiFail): Reply {
-  if (ctx.wantsXml) return { status: e.status, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: Buffer.from(renderXmlError(e.code, e.message)) };
-  return json(e.status, { status: 'error', version: '1.2', error: { code: e.code, errorMessage: e.message } });
+  if (ctx.wantsXml) return { status: e.status, headers: { 'content-type': 'application/xml; charset=utf-8', ...e.headers }, body: Buffer.from(renderXmlError(e.code, e.message)) };
+  return json(e.status, { status: 'error', version: '1.2', error: { code: e.code, errorMessage: e.message } }, e.headers);
 }
 
 function text(status: number, message: string, headers: Record<string, string> = {}): Reply {
@@ -116,15 +116,18 @@ const ROUTES: [string, RegExp, Handler][] = [
 ];
 
 function route(ctx: Ctx): Reply {
-  let pathMatched = false;
+  const allowed: string[] = [];
   for (const [method, re, handler] of ROUTES) {
     const m = re.exec(ctx.path);
     if (!m) continue;
-    pathMatched = true;
-    if (method !== ctx.method) continue;
+    if (method !== ctx.method) {
+      if (!allowed.includes(method)) allowed.push(method);
+      continue;
+    }
     return handler(ctx, m);
   }
-  if (pathMatched) throw new ApiFail(1002, `Method ${ctx.method} is not supported on ${ctx.path}`, 405);
+  // a 405 names the methods the resource has (RFC 9110 15.5.6: Allow is required on a 405)
+  if (allowed.length) throw new ApiFail(1002, `Method ${ctx.method} is not supported on ${ctx.path}`, 405, { allow: allowed.join(', ') });
   throw new ApiFail(2001, `No such resource: ${ctx.path}`);
 }
 

@@ -1,6 +1,6 @@
 // OAuth over real HTTP: transports, form bodies in the base string, refusals with their reasons.
 import { describe, expect, it } from 'vitest';
-import { call, sign, urlOf } from './signer';
+import { baseString, call, enc, hmac, queryPairs, sign, urlOf, type Pairs } from './signer';
 import { useSandbox, otherUserId } from './setup';
 
 const w = useSandbox();
@@ -86,6 +86,47 @@ describe('OAuth 1.0a verification', () => {
     // another key may use the same nonce
     const singleKeyUser = { ...w.locker, consumerKey: w.single.key, consumerSecret: w.single.secret };
     expect((await w.get(lockerPath, { country: 'US' }, { creds: singleKeyUser, nonce })).status).toBe(200);
+  });
+
+  it('a protocol parameter twice with different values in one place (query or header) is refused, even signed over both; twice with one value is one', async () => {
+    const url = urlOf(w.sb.baseUrl, lockerPath, { country: 'GB', pageSize: 1 });
+    const now = Math.floor(Date.now() / 1000);
+    const c = w.locker;
+    /** the request signed over every pair given, the protocol pairs in the query or the header */
+    const signedOver = (extra: Pairs, where: 'query' | 'header') => {
+      const oauth: Pairs = [
+        ['oauth_consumer_key', c.consumerKey],
+        ['oauth_signature_method', 'HMAC-SHA1'],
+        ['oauth_token', c.token!],
+        ...extra,
+      ];
+      const sig = hmac(baseString('GET', url, [...queryPairs(url), ...oauth]), c.consumerSecret, c.tokenSecret);
+      oauth.push(['oauth_signature', sig]);
+      if (where === 'header') return call('GET', url, { headers: { authorization: 'OAuth ' + oauth.map(([k, v]) => `${enc(k)}="${enc(v)}"`).join(', ') } });
+      const u = new URL(url);
+      for (const [k, v] of oauth) u.searchParams.append(k, v);
+      return call('GET', u.toString());
+    };
+    let n = 0;
+    const nonce = () => `dup-${now}-${n++}-${Math.random()}`;
+    for (const where of ['query', 'header'] as const) {
+      // two nonces: the one checked for replay would not be the one a replay repeats
+      expect401(await signedOver([['oauth_nonce', nonce()], ['oauth_nonce', nonce()], ['oauth_timestamp', String(now)]], where), 'invalid signature');
+      // a stale timestamp beside a fresh one
+      expect401(await signedOver([['oauth_nonce', nonce()], ['oauth_timestamp', '1000'], ['oauth_timestamp', String(now)]], where), 'invalid signature');
+      expect401(await signedOver([['oauth_nonce', nonce()], ['oauth_timestamp', String(now)], ['oauth_timestamp', '1000']], where), 'invalid signature');
+      // one value twice counts once (oauth-1.0a's authorize() output appended to a URL sends it so)
+      const same = nonce();
+      const ok = await signedOver([['oauth_nonce', same], ['oauth_nonce', same], ['oauth_timestamp', String(now)]], where);
+      expect([where, ok.status], ok.text).toEqual([where, 200]);
+    }
+    // an unsigned catalogue read naming two keys is refused whichever comes first
+    const cat = urlOf(w.sb.baseUrl, '/1.2/release/tracks', { releaseId: w.sb.info.examples.releaseIds[0], country: 'GB' });
+    for (const keys of [[w.multi.key, w.single.key], [w.single.key, w.multi.key], ['nobody', w.multi.key]]) {
+      const u = new URL(cat);
+      for (const k of keys) u.searchParams.append('oauth_consumer_key', k);
+      expect401(await call('GET', u.toString()), 'invalid signature');
+    }
   });
 
   it('catalogue reads: key alone is enough, a present signature is verified', async () => {

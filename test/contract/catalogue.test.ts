@@ -60,6 +60,21 @@ describe('release details in batch (5)', () => {
     expect(quiet.body.items.errors).toEqual([]);
   });
 
+  it('showErrors is a boolean (spec): true/false in any case, empty is false, any other value is 1002, not a quiet false', async () => {
+    const ex = w.sb.info.examples;
+    const ids = `${ex.releaseIds[0]},${ex.unknownReleaseId}`;
+    for (const [v, n] of [['TRUE', 1], ['False', 0], ['', 0]] as const) {
+      const r = await batch({ releaseIds: ids, showErrors: v });
+      expect([v, r.status, r.body.items?.errors.length]).toEqual([v, 200, n]);
+    }
+    for (const v of ['maybe', '1', 'yes', 'true,false']) {
+      const r = await batch({ releaseIds: ids, showErrors: v });
+      expect([v, r.status, r.body.error?.code, r.body.error?.errorMessage]).toEqual([v, 400, 1002, expect.stringMatching(/showErrors/)]);
+    }
+    const xml = await w.get('/1.2/release/details/batch', { releaseIds: ids, country: 'GB', usageTypes: 'download', showErrors: 'maybe' }, { ...key(), accept: 'application/xml' });
+    expect([xml.status, xml.text]).toEqual([400, expect.stringMatching(/<response [^>]*status="error"[^>]*><error code="1002"><errorMessage>Invalid value for showErrors/)]);
+  });
+
   it('parameter names are case-insensitive', async () => {
     const id = w.sb.info.examples.releaseIds[0];
     const r = await w.get('/1.2/release/details/batch', { RELEASEIDS: id, Country: 'GB', usagetypes: 'download', SHOWERRORS: 'true' }, key());
@@ -169,6 +184,32 @@ describe('releases of an artist (6)', () => {
     expect([big.status, big.body.error.code]).toEqual([400, 1003]);
     const zero = await releases({ artistId: a, pageSize: 0 });
     expect(zero.body.error.code).toBe(1002);
+  });
+
+  it('a pageSize past 32 bits is still a larger pageSize (1003, decisions), a page past 32 bits is past the last (1003); 0, -1, 1.5, junk are 1002', async () => {
+    const a = w.sb.info.examples.artistWithManyReleases;
+    for (const pageSize of ['2147483648', '99999999999999999999', '0051', '9'.repeat(400)]) {
+      const r = await releases({ artistId: a, pageSize });
+      expect([pageSize.slice(0, 20), r.status, r.body.error?.code]).toEqual([pageSize.slice(0, 20), 400, 1003]);
+    }
+    for (const page of ['2147483648', '99999999999999999999', '9'.repeat(400)]) {
+      const r = await releases({ artistId: a, page });
+      expect([page.slice(0, 20), r.status, r.body.error?.code, r.body.error?.errorMessage]).toEqual([page.slice(0, 20), 400, 1003, expect.stringMatching(/page is out of range/)]);
+    }
+    for (const [name, v] of [['page', '0'], ['page', '-1'], ['page', '1.5'], ['page', 'x'], ['pageSize', '0'], ['pageSize', '-5'], ['pageSize', '10.0'], ['pageSize', 'ten']]) {
+      const r = await releases({ artistId: a, [name]: v });
+      expect([name, v, r.status, r.body.error?.code]).toEqual([name, v, 400, 1002]);
+    }
+    // the same pageSize rule on the other listings (their maximum: 50, 50, 500)
+    const huge = '99999999999';
+    const tracks = await w.get('/1.2/release/tracks', { releaseId: w.sb.info.examples.releaseIds[0], country: 'GB', pageSize: huge }, key());
+    const locker = await w.get('/1.2/user/locker', { country: 'GB', pageSize: huge }, { creds: w.locker });
+    const lists = await w.get('/1.2/user/playlists', { country: 'GB', pageSize: huge }, { creds: w.locker });
+    expect([tracks, locker, lists].map((r) => [r.status, r.body.error?.code])).toEqual([
+      [400, 1003],
+      [400, 1003],
+      [400, 1003],
+    ]);
   });
 
   it('type filter album, single, video', async () => {

@@ -78,9 +78,10 @@ describe('locker JSON', () => {
     const byTitle = (await w.get('/1.2/user/locker', { country: 'GB', sort: 'releaseTitle desc', pageSize: 50 }, { creds: w.locker })).body.locker.lockerReleases.lockerRelease;
     const titles = byTitle.map((x: any) => x.release.title.toLowerCase());
     expect(titles).toEqual([...titles].sort().reverse());
-    for (const bad of ['price desc', 'purchaseDate sideways']) {
+    // a field and a direction (spec and decisions): a field alone, or a direction alone, is 1002
+    for (const bad of ['price desc', 'purchaseDate sideways', 'purchaseDate', 'artistName', 'desc', 'purchaseDate desc desc', 'purchaseDate:desc']) {
       const r = await w.get('/1.2/user/locker', { country: 'GB', sort: bad }, { creds: w.locker });
-      expect([r.status, r.body.error.code]).toEqual([400, 1002]);
+      expect([bad, r.status, r.body.error.code]).toEqual([bad, 400, 1002]);
     }
   });
 

@@ -110,6 +110,46 @@ describe('playlists', () => {
     expect((await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist).toMatchObject({ name: 'Strict', status: 'Draft', visibility: 'Private' });
   });
 
+  it('a trackId or releaseId in a replace or create body that is no catalogue id (a positive 32-bit integer) is 1002; nothing changed', async () => {
+    const p = await create({ name: 'Ids', tracks: [{ trackId: '7' }] });
+    const bad = [
+      { trackId: 'abc' },
+      { trackId: '12abc' },
+      { trackId: 0 },
+      { trackId: '0' },
+      { trackId: -1 },
+      { trackId: '-1' },
+      { trackId: 1.5 },
+      { trackId: '1.5' },
+      { trackId: '2147483648' },
+      { trackId: 1e21 },
+      { trackId: true },
+      { trackId: ['1'] },
+      { trackId: '1', releaseId: 'abc' },
+      { trackId: '1', releaseId: 0 },
+      { trackId: '1', releaseId: '' },
+      { trackId: '1', releaseId: 2147483648 },
+    ];
+    for (const t of bad) {
+      const r = await w.req('POST', `/1.2/playlists/${p.id}`, q, { creds: w.locker, json: { name: 'Changed', tracks: [{ trackId: '8' }, t] } });
+      expect([JSON.stringify(t), r.status, r.body.error?.code, r.body.error?.errorMessage]).toEqual([JSON.stringify(t), 400, 1002, expect.stringMatching(/tracks\[1\]\.(trackId|releaseId)/)]);
+      const c = await w.req('POST', '/1.2/playlists', q, { creds: w.locker, json: { name: 'New', tracks: [t] } });
+      expect([JSON.stringify(t), c.status, c.body.error?.code]).toEqual([JSON.stringify(t), 400, 1002]);
+    }
+    expect((await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist).toMatchObject({ name: 'Ids', tracks: [{ trackId: '7' }] });
+    // digits or a number, up to 2^31 - 1; releaseId comes back as it was given
+    const good = await w.req('POST', `/1.2/playlists/${p.id}`, q, {
+      creds: w.locker,
+      json: { name: 'Good', tracks: [{ trackId: 2147483647 }, { trackId: '12', releaseId: '34' }, { trackId: 13, releaseId: 35 }] },
+    });
+    expect(good.status).toBe(200);
+    expect(good.body.playlist.tracks.map((t: any) => [t.trackId, t.releaseId])).toEqual([
+      ['2147483647', undefined],
+      ['12', '34'],
+      ['13', 35],
+    ]);
+  });
+
   it('replace (2): fields and track list replaced; response carries partnerId; unknown playlist 2001', async () => {
     const p = await create({ name: 'To replace', tracks: [{ trackId: '1' }, { trackId: '2' }] });
     const r = await w.req('POST', `/1.2/playlists/${p.id}`, q, {
@@ -194,6 +234,31 @@ describe('playlist groups', () => {
     expect(c.body.playlistGroup.lastUpdated).toBe(b.body.playlistGroup.lastUpdated);
     const missing = await w.req('POST', path('c3'.repeat(12)), gq(), { creds: w.locker, form: [['playlistIds', p1]] });
     expect([missing.status, missing.body.error.code]).toEqual([404, 2001]);
+  });
+
+  it('a group stores the ids it is given (decisions): an id with no playlist, well-formed or not, comes back as {id} alone, uncounted', async () => {
+    const [p1] = w.sb.info.examples.playlistIds;
+    const gid = 'e5'.repeat(12);
+    const made = await w.req('PUT', path(gid), gq(), { creds: w.locker, form: [['name', 'Kept'], ['playlistIds', `${p1},nonexistent,${'ab'.repeat(12)}`]] });
+    expect(made.status).toBe(200);
+    expect(made.body.playlistGroup.playlists).toEqual([expect.objectContaining({ id: p1, name: expect.any(String) }), { id: 'nonexistent' }, { id: 'ab'.repeat(12) }]);
+    expect(made.body.playlistGroup.playlistCount).toBe(1);
+  });
+
+  it('a JSON group name is a string (spec): an array, number or object is 1002 and nothing is stored; absent or empty is 1001', async () => {
+    const [p1] = w.sb.info.examples.playlistIds;
+    const gid = 'f6'.repeat(12);
+    expect((await w.req('PUT', path(gid), gq(), { creds: w.locker, json: { name: 'Json group', playlistIds: [p1] } })).status).toBe(200);
+    for (const name of [['a', 'b'], ['a'], 7, { n: 'a' }, true]) {
+      const r = await w.req('PUT', path(gid), gq(), { creds: w.locker, json: { name, playlistIds: [] } });
+      expect([JSON.stringify(name), r.status, r.body.error?.code]).toEqual([JSON.stringify(name), 400, 1002]);
+    }
+    for (const body of [{ playlistIds: [p1] }, { name: '' }, { name: null }]) {
+      const r = await w.req('PUT', path(gid), gq(), { creds: w.locker, json: body });
+      expect([JSON.stringify(body), r.status, r.body.error?.code]).toEqual([JSON.stringify(body), 400, 1001]);
+    }
+    const read = await w.req('POST', path(gid), gq(), { creds: w.locker, form: [] });
+    expect(read.body.playlistGroup).toMatchObject({ name: 'Json group', playlistCount: 1 });
   });
 
   it('userId is required (1001); a malformed group id is 1002; country checked (2002)', async () => {

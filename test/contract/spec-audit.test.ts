@@ -52,3 +52,34 @@ describe('XML is well-formed whatever text a caller stored', () => {
     expect(notXml.exec(bad.text)?.[0]).toBeUndefined();
   });
 });
+
+describe('a method the resource does not have', () => {
+  it('is 405 with the API error form and an Allow header naming the methods it has (RFC 9110 15.5.6), JSON or XML', async () => {
+    const ex = w.sb.info.examples;
+    const pid = ex.playlistIds[0];
+    const cases: [string, string, string][] = [
+      ['DELETE', '/1.2/release/details/batch', 'GET'],
+      ['POST', '/1.2/artist/releases', 'GET'],
+      ['PUT', '/1.2/release/tracks', 'GET'],
+      ['POST', `/track/by-id/${ex.trackIds[0]}/metadata/enhanced`, 'GET'],
+      ['POST', '/1.2/user/locker', 'GET'],
+      ['DELETE', '/1.2/user/playlists', 'GET'],
+      ['DELETE', `/1.2/user/playlists/groups/${ex.groupId}`, 'PUT, POST, GET'],
+      ['GET', `/1.2/playlists/${pid}/details`, 'POST'],
+      ['PUT', `/1.2/playlists/${pid}/details`, 'POST'],
+      ['GET', '/1.2/playlists', 'POST'],
+      ['DELETE', `/1.2/playlists/${pid}`, 'POST, GET'],
+      ['POST', `/media/download/${ex.trackIds[0]}`, 'GET'],
+      ['PATCH', `/media/stream/${ex.trackIds[0]}`, 'GET'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const r = await w.req(method, path, { country: 'GB' }, { creds: w.locker });
+      expect([method, path, r.status, r.headers.get('allow'), r.body?.error?.code]).toEqual([method, path, 405, allow, 1002]);
+      const x = await w.req(method, path, { country: 'GB' }, { creds: w.locker, accept: 'application/xml' });
+      expect([method, path, x.status, x.headers.get('allow'), x.text]).toEqual([method, path, 405, allow, expect.stringMatching(/<response [^>]*status="error"[^>]*><error code="1002">/)]);
+    }
+    // an unknown path is 404 (2001), without Allow
+    const none = await w.req('DELETE', '/1.2/nothing/here', {}, { creds: w.locker });
+    expect([none.status, none.headers.get('allow'), none.body.error.code]).toEqual([404, null, 2001]);
+  });
+});

@@ -1,7 +1,7 @@
 // Catalogue reads: release details in batch, releases of an artist, tracks of a release,
 // enhanced track metadata (endpoints 4 to 7).
 import { CURRENCY, priceIn, RELEASE_MEMO_SIZE, type ArtistData, type DemoData, type PackageDef, type ReleaseData, type TrackData } from '../demo-data';
-import { ApiFail, authenticate, country, ok, paging, param, positiveInt, required, sized, type Ctx } from '../http';
+import { ApiFail, authenticate, booleanParam, country, ok, paging, param, positiveInt, required, sized, type Ctx } from '../http';
 
 type Usage = 'download' | 'subscriptionstreaming' | 'adsupportedstreaming';
 const USAGES: Usage[] = ['download', 'subscriptionstreaming', 'adsupportedstreaming'];
@@ -178,7 +178,7 @@ function readBatch(ctx: Ctx): { o: ReadOpts; releases: ReleaseData[]; errors: Ba
     if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 2147483647) throw new ApiFail(1002, 'Invalid value for releaseIds: a comma-separated list of release ids is required');
     return Number(v);
   });
-  const showErrors = (param(ctx, 'showErrors') ?? '').trim().toLowerCase() === 'true';
+  const showErrors = booleanParam(ctx, 'showErrors');
   const releases: ReleaseData[] = [];
   const errors: BatchError[] = [];
   for (const id of ids) {
@@ -272,7 +272,7 @@ export function artistReleases(ctx: Ctx) {
   const raw = param(ctx, 'artistId');
   if (raw === undefined || raw.trim() === '') throw new ApiFail(1001, 'Missing required parameter artistId');
   const artistId = positiveInt(raw, 'artistId');
-  const { page, pageSize } = paging(ctx, 50);
+  const { page, pageSize } = paging(ctx, 50, { pagesEnd: true });
   const list: ReleaseData[] = [];
   for (const j of ctx.demo.artistReleaseIndexes(artistId)) {
     const r = ctx.demo.releaseAt(j);

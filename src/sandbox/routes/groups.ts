@@ -18,6 +18,15 @@ function values(ctx: Ctx, name: string): string[] {
   throw new ApiFail(1002, `Invalid value for ${name}: a string or an array of strings is required`);
 }
 
+/** The group name: a string (the spec's type), the first value of a form's; a JSON array or number is 1002. */
+function nameOf(ctx: Ctx): string | undefined {
+  if (isForm(ctx)) return formValues(ctx, 'name')[0];
+  const v = bodyFields(ctx, []).name;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new ApiFail(1002, 'Invalid value for name: a string is required');
+  return v;
+}
+
 function idsOf(ctx: Ctx): string[] {
   const out: string[] = [];
   for (const v of values(ctx, 'playlistIds')) {
@@ -72,8 +81,7 @@ function prelude(ctx: Ctx, id: string) {
 
 export function replaceGroup(ctx: Ctx, id: string) {
   const user = prelude(ctx, id);
-  const names = values(ctx, 'name');
-  const name = names[0];
+  const name = nameOf(ctx);
   if (name === undefined || name.trim() === '') throw new ApiFail(1001, 'Missing required parameter name');
   const ids = idsOf(ctx);
   checkGroupSize(ctx, ids.length);

@@ -12,9 +12,11 @@ type SortField = (typeof SORT_FIELDS)[number];
 function sortOf(ctx: Ctx): { field: SortField; dir: 'asc' | 'desc' } {
   const raw = param(ctx, 'sort');
   if (raw === undefined || raw.trim() === '') return { field: 'purchaseDate', dir: 'desc' };
+  // a field name and a direction (spec: "a field name and a direction, e.g. purchaseDate
+  // followed by desc"; decisions: `<field> <asc|desc>`): a field alone is not that form
   const [f, d, ...rest] = raw.trim().split(/\s+/);
   const field = SORT_FIELDS.find((x) => x.toLowerCase() === f.toLowerCase());
-  const dir = (d ?? 'asc').toLowerCase();
+  const dir = (d ?? '').toLowerCase();
   if (!field || rest.length || (dir !== 'asc' && dir !== 'desc')) {
     throw new ApiFail(1002, `Invalid value for sort: '${raw}' (purchaseDate, artistName or releaseTitle, then asc or desc)`);
   }

@@ -137,6 +137,19 @@ function tagsOf(body: Record<string, unknown>): PlaylistRow['tags'] | undefined 
   });
 }
 
+/**
+ * A catalogue id in a request body (trackId, releaseId): the spec's catalogue ids are integers,
+ * and the real service's track entries carry them as digits. A positive integer up to 2^31 - 1
+ * (ids are 32-bit here, as in every catalogue call), as a number or as digits; "abc", 0, -1, 1.5
+ * or an empty string are not ids (error 1002).
+ */
+function isCatalogueId(v: unknown): v is string | number {
+  if (typeof v === 'number') return Number.isInteger(v) && v >= 1 && v <= 2147483647;
+  if (typeof v !== 'string') return false;
+  const t = v.trim();
+  return /^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= 2147483647;
+}
+
 function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[]): TrackEntry[] | undefined {
   const v = body.tracks;
   if (v === undefined || v === null) return undefined;
@@ -147,7 +160,7 @@ function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[
     if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ApiFail(1002, `Invalid value for tracks[${i}]: an object with trackId is required`);
     const o = t as Record<string, unknown>;
     const id = o.trackId;
-    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') throw new ApiFail(1002, `Invalid value for tracks[${i}].trackId: a track id is required`);
+    if (!isCatalogueId(id)) throw new ApiFail(1002, `Invalid value for tracks[${i}].trackId: a track id (a positive integer) is required`);
     const trackId = String(id).trim();
     const kept = previous.find((p) => p.trackId === trackId);
     const entry: TrackEntry = { id: kept?.id ?? newId(), trackId, source: typeof o.source === 'string' && o.source ? o.source : DEFAULT_SOURCE, dateAdded: kept?.dateAdded ?? now };
@@ -155,6 +168,8 @@ function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[
       const m = o[k];
       if (m === undefined || m === null) continue;
       if (typeof m !== 'string' && typeof m !== 'number') throw new ApiFail(1002, `Invalid value for tracks[${i}].${k}`);
+      // a release id, kept as given (number or digits) so a saved playlist comes back as sent
+      if (k === 'releaseId' && !isCatalogueId(m)) throw new ApiFail(1002, `Invalid value for tracks[${i}].releaseId: a release id (a positive integer) is required`);
       entry[k] = k === 'releaseId' ? m : String(m);
     }
     return entry;
