@@ -73,10 +73,20 @@ const text = () => z.string({ error: (iss) => `must be a string, got ${describe(
 /** digits, one of them not 0 (leading zeros allowed: they are dropped) */
 const POSITIVE_DIGITS = /^0*[1-9][0-9]*$/;
 
-const positiveInt = (x: unknown): boolean =>
-  (typeof x === 'number' && Number.isSafeInteger(x) && x > 0) || (typeof x === 'string' && POSITIVE_DIGITS.test(x));
+/** The largest catalogue id: ids are 32-bit, and the service refuses a larger one (1002), as for release and track commands. */
+const MAX_CATALOGUE_ID = 2147483647;
 
-const positiveIntError = { error: (iss: { input?: unknown }) => `must be a positive integer, got ${shown(iss.input)}` };
+const positiveInt = (x: unknown): boolean =>
+  (typeof x === 'number' && Number.isInteger(x) && x > 0 && x <= MAX_CATALOGUE_ID) ||
+  (typeof x === 'string' && POSITIVE_DIGITS.test(x) && Number(x) <= MAX_CATALOGUE_ID);
+
+/** an integer, or digits, past the largest id (said as such, not as "not a positive integer") */
+const tooLarge = (x: unknown): boolean => (typeof x === 'number' && Number.isInteger(x) && x > 0) || (typeof x === 'string' && POSITIVE_DIGITS.test(x));
+
+const positiveIntError = {
+  error: (iss: { input?: unknown }) =>
+    tooLarge(iss.input) ? `must be at most ${MAX_CATALOGUE_ID} (a catalogue id), got ${shown(iss.input)}` : `must be a positive integer, got ${shown(iss.input)}`,
+};
 
 /** One track of a request: trackId (a positive integer, given as number or digits) and the spec's optional metadata. */
 export const trackSchema = z.strictObject(

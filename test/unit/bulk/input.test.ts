@@ -42,6 +42,16 @@ describe('edit lines: one message per problem, in the order a reader checks them
     ]);
   });
 
+  it('NDJSON: catalogue ids are 32-bit (the service refuses a larger one with 1002): past 2147483647 refused as such, before sending', () => {
+    const line = `{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":2147483647,"releaseId":"2147483647"},{"trackId":"2147483648"},{"trackId":99999999999999999999,"releaseId":3000000000},{"trackId":"0002147483647"}]}`;
+    expect(messages(line)).toEqual([
+      'e.ndjson:1: "tracks[1].trackId" must be at most 2147483647 (a catalogue id), got "2147483648"',
+      'e.ndjson:1: "tracks[2].trackId" must be at most 2147483647 (a catalogue id), got 100000000000000000000',
+      'e.ndjson:1: "tracks[2].releaseId" must be at most 2147483647 (a catalogue id), got 3000000000',
+    ]);
+    expect(messages(`playlistId,trackId\n${P1},2147483648\n`, 'e.csv')).toEqual(['e.csv:2: "trackId" must be at most 2147483647 (a catalogue id), got "2147483648"']);
+  });
+
   it('NDJSON: ops, required fields and the group ops', () => {
     expect(messages('{"op":5}')).toEqual(['e.ndjson:1: "op" must be one of replace, details, create, group-add, group-replace, got 5']);
     expect(messages('{"name":"x"}')).toEqual(['e.ndjson:1: "op" is required (one of replace, details, create, group-add, group-replace)']);
