@@ -51,7 +51,7 @@ import {
 } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import Module, { createRequire, isBuiltin } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 import { asksForHelp, bundleFor, commandWords } from '../cli/argv';
 import { processContext } from './process-context';
@@ -334,8 +334,28 @@ function writeCache(where: CacheFile, runs: number): void {
     for (const other of readdirSync(where.dir)) {
       if (other !== __MCAT_BUILD_ID__) rmSync(join(where.dir, other), { recursive: true, force: true });
     }
+    pruneOtherNodes(where);
   } catch {
     // a cache is an optimisation: a read-only or full disk only means the next run compiles again
+  }
+}
+
+/** A cache folder of another Node or other V8 flags is read only while that Node is used. */
+const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * The caches of other Node versions (or V8 flags) left behind by an upgrade: a folder of them not
+ * written for 30 days goes (a Node still in use writes its folder again, once per command). Only
+ * folders (lstat: never a link's target); run only when this run wrote its cache, so rarely.
+ */
+function pruneOtherNodes(where: CacheFile): void {
+  const mine = basename(where.dir);
+  const now = Date.now();
+  for (const other of readdirSync(where.root)) {
+    if (!other.startsWith('compile-') || other === mine) continue;
+    const p = join(where.root, other);
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (st?.isDirectory() && now - st.mtimeMs > STALE_AFTER_MS) rmSync(p, { recursive: true, force: true });
   }
 }
 

@@ -18,6 +18,8 @@ import {
   statSync,
   symlinkSync,
   writeFileSync,
+  utimesSync,
+  lutimesSync,
   existsSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -250,6 +252,27 @@ describe('compile cache', () => {
     writeFileSync(join(stale, 'release-batch.bin'), 'old');
     await mcat(['artist', 'releases', String(sb.info.examples.artistWithManyReleases), '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
     expect(cacheFiles(dir)).toEqual([`${versionDir}/${buildId}/artist-releases.bin`, `${versionDir}/${buildId}/release-batch.bin`]);
+  });
+
+  ownCache('writing drops the folders of other Nodes not written for 30 days (never through a link); recent ones stay', async () => {
+    const dir = fresh();
+    const old = (Date.now() - 31 * 24 * 3600 * 1000) / 1000;
+    const stale = join(dir, 'compile-v0.0.1-x64-00000000');
+    const recent = join(dir, 'compile-v0.0.2-x64-00000000');
+    const elsewhere = fresh();
+    for (const d of [join(stale, '0123456789abcdef'), join(recent, '0123456789abcdef'), elsewhere]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(stale, '0123456789abcdef', 'help.bin'), 'old');
+    writeFileSync(join(elsewhere, 'keep'), 'x');
+    symlinkSync(elsewhere, join(dir, 'compile-v0.0.3-x64-00000000'));
+    utimesSync(stale, old, old);
+    lutimesSync(join(dir, 'compile-v0.0.3-x64-00000000'), old, old);
+    utimesSync(elsewhere, old, old);
+    const r = await mcat(['release', 'batch', id, '-o', 'json'], { env: { ...env, MCAT_CACHE_DIR: dir } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(join(recent, '0123456789abcdef'))).toBe(true);
+    expect(readFileSync(join(elsewhere, 'keep'), 'utf8')).toBe('x');
+    expect(cacheFiles(dir).some((f) => f.endsWith('/release-batch.bin'))).toBe(true);
   });
 
   it('defaults to $XDG_CACHE_HOME/mcat, else ~/.cache/mcat', async () => {
