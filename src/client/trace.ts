@@ -48,7 +48,7 @@ export class Tracer {
  * query or header; twice: a URL quoted inside another), with upper- or lower-case hex digits
  * (RFC 3986 makes them equivalent, and servers and proxies rewrite them either way).
  */
-export function encodedForms(value: string, depth: number): string[] {
+function encodedForms(value: string, depth: number): string[] {
   const forms = new Set([value]);
   let enc = value;
   for (let i = 0; i < depth; i++) {
