@@ -29,7 +29,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface CliContext {
   io: Io;
   env: Env;
-  /** Ctrl-C and SIGTERM: `fn` is called on each; returns the unsubscribe */
+  /** Ctrl-C, SIGTERM and SIGHUP: `fn` is called on each; returns the unsubscribe */
   onInterrupt(fn: () => void): () => void;
   /** ends the process at once with `code` (a second Ctrl-C); a test's context records it */
   exitNow(code: number): void;

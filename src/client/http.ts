@@ -7,11 +7,11 @@ import type { Readable } from 'node:stream';
 import type { ZodMiniType } from 'zod/mini';
 import { DEFAULT_MAX_PAGES } from './paging';
 import { AuthError, HttpError, McatError, ResponseError } from './errors';
-import { authorizationHeader, encodeParams, mergeParams, oauthParams, percentEncode, type Credentials, type Params } from './oauth';
+import { authorizationHeader, encodeParams, mergeParams, oauthParams, type Credentials, type Params } from './oauth';
 import { DEFAULT_MAX_BODY_BYTES, Transport, decodeUtf8 } from './transport';
 import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempted, type PolicyOptions } from './policy';
 import { interpret, validate, xmlReady } from './interpret';
-import { maskOauth, maskSecretsInText, scrubError, Tracer } from './trace';
+import { maskOauth, maskSecretsInText, scrubError, scrubSignature, Tracer } from './trace';
 import { checkPrecompiled, precompiled, type NamedSchema } from './schemas/named';
 
 export type { Credentials } from './oauth';
@@ -434,7 +434,9 @@ export class ApiClient {
     const encoding = a.headers['content-encoding']?.trim();
     if (encoding && !/^identity$/i.test(encoding) && a.status >= 200 && a.status < 300) {
       await a.discard();
-      const shownEncoding = this.scrub(encoding.length > 40 ? encoding.slice(0, 39) + '…' : encoding);
+      // masked before it is cut: a secret cut in two is no longer found whole
+      const clean = scrubSignature(this.scrub(encoding), (a as { signature?: string }).signature);
+      const shownEncoding = clean.length > 40 ? clean.slice(0, 39) + '…' : clean;
       throw new ResponseError(
         `${opts.what ? `${opts.what}: ` : ''}the answer is encoded (Content-Encoding: ${shownEncoding}), which mcat did not ask for and does not read`,
         a.status,
@@ -534,13 +536,7 @@ class BufferedResponse implements RawResponse {
 
   /** Masks what the request carried if the answer quotes it: the credentials, and its signature (bare, or percent-encoded once or twice). */
   scrub(text: string): string {
-    let out = this.tracer.scrub(text);
-    const sig = this.signature;
-    if (sig && sig.length >= 8) {
-      const once = percentEncode(sig);
-      for (const form of [sig, once, percentEncode(once)]) if (out.includes(form)) out = out.split(form).join('***');
-    }
-    return out;
+    return scrubSignature(this.tracer.scrub(text), this.signature);
   }
 
   private decoded(): string {
@@ -599,10 +595,31 @@ function readNow(res: RawResponse, what: string | undefined, text = res.text, bo
   try {
     return interpret(res.status, res.headers, text, () => res.url, what, bodyWanted);
   } catch (err) {
-    if (err instanceof McatError && res.attempts !== undefined) err.attempts = res.attempts;
-    if (err instanceof McatError && res.scrub) scrubError(err, (t) => res.scrub!(t));
-    throw err;
+    const e = err instanceof McatError && res.scrub ? quotingClean(res, what, text, bodyWanted, err) : err;
+    if (e instanceof McatError && res.attempts !== undefined) e.attempts = res.attempts;
+    throw e;
   }
+}
+
+/**
+ * The error of an answer, made again from its text and headers with what the request carried
+ * masked first: a message quotes the server cut short (120 characters, a Location at 300), and a
+ * secret cut there is no longer found whole afterwards, so its first characters were printed.
+ * Only answers that are errors pay for it.
+ */
+function quotingClean(res: RawResponse, what: string | undefined, text: string, bodyWanted: boolean, err: McatError): Error {
+  const scrub = (t: string): string => res.scrub!(t);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) headers[k] = typeof v === 'string' ? scrub(v) : v;
+  let again: unknown = err;
+  try {
+    interpret(res.status, headers, scrub(text), () => res.url, what, bodyWanted);
+  } catch (e) {
+    again = e;
+  }
+  // the same kind of error, or (an answer that reads only as it came) the first one
+  const out = again instanceof McatError && again.constructor === err.constructor ? again : err;
+  return scrubError(out, scrub);
 }
 
 function withQuery(url: string, params: Params): string {

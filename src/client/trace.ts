@@ -14,11 +14,7 @@ export class Tracer {
   ) {
     this.secrets = [];
     for (const s of [credentials.consumerSecret, credentials.tokenSecret, credentials.token]) {
-      if (s && s.length >= 4) {
-        this.secrets.push(s);
-        const enc = percentEncode(s);
-        if (enc !== s) this.secrets.push(enc);
-      }
+      if (s && s.length >= 4) this.secrets.push(...encodedForms(s, 1));
     }
   }
 
@@ -45,6 +41,36 @@ export class Tracer {
   maskUrl(url: string): string {
     return this.scrub(maskQuery(url));
   }
+}
+
+/**
+ * A value as a server may quote it back: as it is, and percent-encoded `depth` times (once: a
+ * query or header; twice: a URL quoted inside another), with upper- or lower-case hex digits
+ * (RFC 3986 makes them equivalent, and servers and proxies rewrite them either way).
+ */
+function encodedForms(value: string, depth: number): string[] {
+  const forms = new Set([value]);
+  let enc = value;
+  for (let i = 0; i < depth; i++) {
+    enc = percentEncode(enc);
+    forms.add(enc);
+    forms.add(enc.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
+  }
+  // longest first: a form that holds another is masked whole
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Masks a request's signature where a text quotes it: bare, percent-encoded once or twice, or
+ * form-decoded (a server that read the base64 '+' of a query as a space).
+ */
+export function scrubSignature(text: string, signature: string | undefined): string {
+  if (!signature || signature.length < 8) return text;
+  let out = text;
+  const forms = encodedForms(signature, 2);
+  if (signature.includes('+')) forms.push(signature.replace(/\+/g, ' '));
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join('***');
+  return out;
 }
 
 const MAYBE_SECRET = /oauth|secret|%/i;

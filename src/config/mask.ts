@@ -43,8 +43,10 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
 }
 
 // scheme, the slashes (WHATWG parsers accept none, or backslashes, for http and https), then the
-// authority's user part: up to its last '@', as a URL parser reads it
-const URL_USERINFO = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/?#\\]*)@/;
+// authority's user part: up to its last '@', as a URL parser reads it. A value refused as no URL
+// is quoted too, so the typed forms with no scheme ('//user:pass@host') or a scheme without its
+// colon ('https//user:pass@host') are read the same way.
+const URL_USERINFO = /^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*(?::[/\\]*|[/\\]+)|[/\\]+))([^/?#\\]*)@/;
 
 /**
  * A URL as people may see it (auth status, profile list, messages): the password of

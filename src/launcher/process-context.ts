@@ -3,8 +3,15 @@
 import type { CliContext } from '../cli/run-context';
 
 /**
+ * What stops a run as Ctrl-C does (work in flight finished or recorded, exit 130): Ctrl-C, a stop
+ * (kill, systemd, docker stop) and the terminal closing (SIGHUP, which Node would otherwise let end
+ * the process on the spot, a download's temporary file left behind).
+ */
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
  * What a run may touch, from this process: its streams (each made by Node on first use only) and
- * their descriptors, a copy of its environment, its folder, its Ctrl-C and SIGTERM, and exiting at once.
+ * their descriptors, a copy of its environment, its folder, its Ctrl-C, SIGTERM and SIGHUP, and exiting at once.
  */
 export function processContext(): CliContext {
   return {
@@ -22,11 +29,9 @@ export function processContext(): CliContext {
     },
     env: { ...process.env },
     onInterrupt(fn) {
-      process.on('SIGINT', fn);
-      process.on('SIGTERM', fn);
+      for (const signal of INTERRUPTS) process.on(signal, fn);
       return () => {
-        process.off('SIGINT', fn);
-        process.off('SIGTERM', fn);
+        for (const signal of INTERRUPTS) process.off(signal, fn);
       };
     },
     exitNow: (code) => process.exit(code),

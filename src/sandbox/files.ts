@@ -1,7 +1,8 @@
 // The sandbox's files hold users' data (playlists, tokens' nonces): 0600 files in a 0700 folder,
 // and never a file reached through a symlink someone planted where the database goes.
 import { accessSync, chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
 /** A data dir or file the sandbox will not use; the message names it and why. */
 export class SandboxFileError extends Error {
@@ -53,14 +54,40 @@ function whyNotMade(dir: string, e: unknown): unknown {
   return e;
 }
 
+/**
+ * mcat's own folder of the default data dir ($XDG_DATA_HOME/mcat, holding sandbox/), when `dir`
+ * is in it: mcat makes it, so it is held to the data dir's rules (as the state folder of the
+ * journals is): a symlink planted there would take the database wherever it points.
+ */
+function ownDataFolder(dir: string): string | undefined {
+  const env = process.env;
+  const home = env.HOME || homedir();
+  const data = env.XDG_DATA_HOME || join(home, '.local', 'share');
+  const folder = resolve(data, 'mcat');
+  return dirname(resolve(dir)) === folder ? folder : undefined;
+}
+
+function checkOwnDataFolder(folder: string): void {
+  const st = lstatSync(folder, { throwIfNoEntry: false });
+  if (!st) return;
+  if (st.isSymbolicLink()) throw new SandboxFileError(`the folder ${folder} is a symbolic link: the sandbox will not keep its data through it`);
+  if (!st.isDirectory()) throw new SandboxFileError(`${folder} is not a directory`);
+  owned(folder, st);
+  if ((st.mode & 0o077) !== 0) chmodSync(folder, 0o700);
+}
+
 /** Creates the data dir (and missing parents) 0700; an existing one must be a real directory of ours and is made 0700. */
 export function secureDataDir(dir: string): void {
   const refused = (e: unknown) => new SandboxFileError(`cannot use sandbox data directory ${dir}: ${words(e)}`);
+  const own = ownDataFolder(dir);
+  // checked before anything is made through it, and after (made now, or planted meanwhile)
+  if (own) checkOwnDataFolder(own);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
     throw refused(whyNotMade(dir, e));
   }
+  if (own) checkOwnDataFolder(own);
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) throw new SandboxFileError(`sandbox data directory ${dir} is a symbolic link: give the directory it points to`);
   if (!st.isDirectory()) throw new SandboxFileError(`sandbox data directory ${dir} is not a directory`);

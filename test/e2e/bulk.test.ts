@@ -295,7 +295,8 @@ describe('playlist apply', () => {
     expect(again.stderr).toMatch(/nothing to do/);
     expect(again.stderr).toMatch(new RegExp(`0 applied, ${edits.length} already done`));
   }, 60_000);
-  it('Ctrl-C finishes and journals the edits in flight, exits 130; --resume applies the rest once', async () => {
+  // SIGHUP (the terminal closed) as Ctrl-C: it ended the run on the spot, with no end record, no report
+  for (const signal of ['SIGINT', 'SIGHUP'] as const) it(`${signal === 'SIGINT' ? 'Ctrl-C' : signal} finishes and journals the edits in flight, exits 130; --resume applies the rest once`, async () => {
     const sb = await sandbox({ faults: 'latency=15ms' });
     const run = runner(sb);
     const edits = Array.from({ length: 300 }, (_, i) => ({ op: 'create', name: `int-${i}` }));
@@ -313,7 +314,7 @@ describe('playlist apply', () => {
     const done = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"type":"done"')).length : 0);
     const t0 = Date.now();
     while (done() < 60 && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
+    child.kill(signal);
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(String(r.stderr)).toMatch(/not applied \(interrupted\)/);

@@ -44,7 +44,10 @@ function leaks(text: string, signatures: string[]): string[] {
   const found: string[] = [];
   if (text.includes('hostile-token')) found.push('the token');
   for (const s of signatures) {
-    for (const form of [s, encodeURIComponent(s), encodeURIComponent(encodeURIComponent(s))]) {
+    const once = encodeURIComponent(s);
+    const lower = (e: string) => e.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    // its first characters too: a message cut short must not cut a signature in two
+    for (const form of [s, once, encodeURIComponent(once), lower(once), lower(encodeURIComponent(once)), s.replace(/\+/g, ' '), s.slice(0, 8)]) {
       if (text.includes(form)) found.push(`a signature (${form.slice(0, 8)}…)`);
     }
   }
@@ -79,6 +82,30 @@ const ECHOES: Record<string, (sigs: string[]) => Behaviour> = {
     const back = encodeURIComponent(`${req.headers.authorization ?? ''} ${req.url}`);
     res.writeHead(302, { location: `https://elsewhere.example/?from=${back}` }).end();
   },
+  'an API error quoting the signature with lower-case percent escapes, or form-decoded': (sigs) => (req, res) => {
+    const sig = signatureOf(req);
+    sigs.push(sig);
+    const lower = encodeURIComponent(sig).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    const token = encodeURIComponent('hostile-token').replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    json({ status: 'error', version: '1.2', error: { code: 1002, errorMessage: `got ${lower} (read as ${sig.replace(/\+/g, ' ')}) for ${token}` } }, 400)(req, res, new URL('http://x'));
+  },
+  'a message whose quote of the signature falls where mcat cuts it short': (sigs) => (req, res) => {
+    const sig = signatureOf(req);
+    sigs.push(sig);
+    // 120 characters are quoted: the signature starts at the 111th
+    res.writeHead(400, { 'content-type': 'text/plain' }).end(`${'w '.repeat(54)}x ${sig} hostile-token`);
+  },
+  'a redirect whose long Location is cut where it quotes the signature': (sigs) => (req, res) => {
+    const sig = signatureOf(req);
+    sigs.push(sig);
+    // a Location is quoted up to 300 characters
+    res.writeHead(302, { location: `https://elsewhere.example/${'a'.repeat(260)}/${encodeURIComponent(sig)}` }).end();
+  },
+  'an encoding mcat did not ask for, named by the signature': (sigs) => (req, res) => {
+    const sig = signatureOf(req);
+    sigs.push(sig);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': `x-${sig}` }).end('{}');
+  },
   "a batch's per-id error quoting the request": (sigs) => (req, res) => {
     sigs.push(signatureOf(req));
     const errorMessage = `not found for ${req.headers.authorization ?? ''} ${req.url}`;
@@ -109,6 +136,31 @@ describe('a server that quotes the signed request in its errors: no token, no si
       }
       expect(sigs.length).toBe(4);
       expect(sigs.every((x) => x.length > 10)).toBe(true);
+    });
+  }
+});
+
+describe('mcat api, whose answer a server made of the signed request: masked in the message, the error body and the headers (-i)', () => {
+  for (const [name, behaviour] of Object.entries(ECHOES)) {
+    if (name.includes('batch')) continue;
+    it(name, async () => {
+      const s = await hostile();
+      const sigs: string[] = [];
+      const quoting = behaviour(sigs);
+      s.on('/1.2/user/locker', (req, res, url) => {
+        // every header of the answer quotes the request too
+        res.setHeader('x-echo', `${req.headers.authorization ?? ''} ${req.url}`);
+        return quoting(req, res, url);
+      });
+      for (const authIn of ['header', 'query']) {
+        for (const include of [[], ['-i']]) {
+          const r = await run(s, ['--retries', '0', '--auth-in', authIn, 'api', 'GET', '/1.2/user/locker', ...include]);
+          expect([1, 4], r.stderr).toContain(r.exitCode);
+          expect(leaks(r.stdout + r.stderr, sigs), `${authIn} ${include.join('')}: ${r.stdout}${r.stderr}`).toEqual([]);
+          expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+        }
+      }
+      expect(sigs.length).toBe(4);
     });
   }
 });

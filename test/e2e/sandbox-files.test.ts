@@ -2,7 +2,7 @@
 // default data dir, and the in-process sandbox an ordinary command starts (issue 11).
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readOnlyFolder } from '../helpers/temp';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,25 @@ describe('sandbox files from the command line', () => {
     expectPrivate(dir, ['sandbox.db']);
     expect(mode(join(home, '.local/share/mcat'))).toBe(0o700);
     await whileServing([], home, undefined, () => expectPrivate(dir, ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'server.json']));
+  }, 30_000);
+
+  it('a symlink planted at mcat\'s folder of the default data dir (~/.local/share/mcat): one line, exit 2, nothing made where it points', async () => {
+    const home = tempHome();
+    made.push(home);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'mcat-sbparent-'));
+    made.push(elsewhere);
+    mkdirSync(join(home, '.local/share'), { recursive: true });
+    symlinkSync(elsewhere, join(home, '.local/share/mcat'));
+    for (const args of [['sandbox', 'start', '--port', '0'], ['release', 'batch', '1']]) {
+      // (a sandbox started through the link would serve until killed: the timeout ends it)
+      const r = await mcat(args, { home, timeout: 10_000 });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[0]).toBe(`mcat: the folder ${join(home, '.local/share/mcat')} is a symbolic link: the sandbox will not keep its data through it`);
+      expect(lines.length).toBeLessThanOrEqual(2);
+    }
+    expect(readdirSync(elsewhere)).toEqual([]);
   }, 30_000);
 
   it('a symlink at the db path: one line, exit 2, the file it points at untouched', async () => {

@@ -229,10 +229,18 @@ describe.skipIf(!hasCommand('script'))('support flows in a terminal 80 columns w
     expect(r.code, r.out).toBe(0);
     expect(plain(r.out)).toMatch(/"totalItems": 0/);
 
-    for (const args of [['playlist', 'create', '--name', 'x', '--from', '-'], ['playlist', 'apply', '-']]) {
-      const c = await run([...args, '--user-token-from-stdin'], { input: 'a\nb\n' });
+    // group add and replace read the token's lines as playlist ids, and quoted the token in the error
+    const gid = sb.info.examples.groupId;
+    for (const args of [
+      ['playlist', 'create', '--name', 'x', '--from', '-'],
+      ['playlist', 'apply', '-'],
+      ['group', 'add', gid, '--playlist', '-'],
+      ['group', 'replace', gid, '--name', 'g', '--playlist', '-'],
+    ]) {
+      const c = await run([...args, '--user-token-from-stdin'], { input: 'tok-on-stdin-a1\ntoksecret-on-stdin-b2\n' });
       expect(c.exitCode, args.join(' ')).toBe(2);
-      expect(c.stderr).toMatch(/--user-token-from-stdin and .* cannot both read standard input/);
+      expect(c.stderr, args.join(' ')).toMatch(/--user-token-from-stdin and .* cannot both read standard input/);
+      expect(c.stderr).not.toMatch(/on-stdin/);
     }
     const g = await run(['group', 'show', sb.info.examples.groupId, '--user', '10002', '--user-token-from-stdin'], { input: `${big.token}\n${big.tokenSecret}\n` });
     // the group is user 10001's: refused, and said to be so for the token given on stdin

@@ -56,6 +56,13 @@ describe('maskUrlCredentials', () => {
     expect(maskUrlCredentials('ftp://bob:Pw0rd@x')).toBe('ftp://bob:****@x');
     expect(maskUrlCredentials('  https://a:b@h')).toBe('  https://a:****@h');
   });
+  it('also in a value refused as no URL: no scheme, or a scheme without its colon (MCAT_BASE_URL=//user:pass@host)', () => {
+    expect(maskUrlCredentials('//u:PW@127.0.0.1:1')).toBe('//u:****@127.0.0.1:1');
+    expect(maskUrlCredentials('\\\\u:PW@h')).toBe('\\\\u:****@h');
+    expect(maskUrlCredentials('/u:PW@h/x')).toBe('/u:****@h/x');
+    expect(maskUrlCredentials('https//u:PW@h')).toBe('https//u:****@h');
+    expect(maskUrlCredentials('//TOKEN@h')).toBe('//****@h');
+  });
   it('leaves a URL without credentials, and text that is no URL, unchanged', () => {
     for (const s of ['https://api.example.com', 'https://api.example.com/', 'not a url', '', 'user@example.com']) expect(maskUrlCredentials(s)).toBe(s);
   });

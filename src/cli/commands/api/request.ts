@@ -92,12 +92,18 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
     auth: flags.consumerOnly ? 'consumer' : undefined,
     throwOnHttpError: false,
   });
+  // what the request carried (the credentials, its signature), where the answer quotes it back:
+  // masked in the headers, and in the body of an answer that is not a success (a server's error
+  // that echoes the request); a success's body is printed as received (masking it would cost a
+  // scan of up to --max-body, for a quote the service never makes)
+  const clean = (text: string): string => (res.scrub ? res.scrub(text) : text);
+  const ok = res.status >= 200 && res.status < 300;
   if (flags.include) {
     let head = `HTTP ${res.status}\n`;
-    for (const [k, v] of Object.entries(res.headers)) head += `${k}: ${v}\n`;
+    for (const [k, v] of Object.entries(res.headers)) head += `${k}: ${clean(v)}\n`;
     await print(head + '\n');
   }
-  let body = res.body;
+  let body = ok ? res.body : clean(res.body);
   // a redirect is reported below as for any answer (never followed)
   if (jq !== undefined && res.status < 300) {
     let doc: unknown;
@@ -120,9 +126,8 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
   // XML keeps its values (C1 as character references); anything else is text
   const mode = /xml/i.test(res.headers['content-type'] ?? '') ? 'xml' : 'text';
   if (body) await print(body.endsWith('\n') ? body : body + '\n', mode);
-  if (res.status >= 300 && res.status < 400) {
-    const { redirectError } = await import('../../../client/interpret');
-    throw redirectError(res.status, res.headers, res.url);
-  }
-  if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status, await s.client.errorOf(res));
+  // a redirect is the error the request core makes of it (its Location masked as any message's)
+  const answer = ok ? undefined : await s.client.errorOf(res);
+  if (res.status >= 300 && res.status < 400 && answer) throw answer;
+  if (!ok) throw new HttpStatusError(res.status, answer);
 }

@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
-import { userFlag, userSession } from '../../user-token';
+import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { GROUP_ID, PLAYLIST_IDS, WHOSE, groupQuery, playlistIds, sendAndPrint, type GroupFlags } from './shared';
 
 export default defineCommand<GroupFlags>({
@@ -20,6 +20,7 @@ async function runGroupAdd(flags: GroupFlags, ctx: CommandContext): Promise<void
   const { checkPlaylistId } = await import('../playlist/input');
   const id = checkPlaylistId(flags.groupId, 'group');
   const user = userFlag(flags.user);
+  checkStdinUse(flags, { '--playlist -': flags.playlist?.includes('-') ? '-' : undefined });
   const ids = await playlistIds(flags.playlist);
   if (ids.length === 0) throw new UsageError('--playlist needs at least one playlist id', "to see the group, use 'mcat group show'");
   outputFormat(ctx);

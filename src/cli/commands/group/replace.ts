@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors';
 import { defineCommand, type CommandContext } from '../../command';
 import { outputFormat } from '../../context';
-import { userFlag, userSession } from '../../user-token';
+import { checkStdinUse, userFlag, userSession } from '../../user-token';
 import { GROUP_ID, PLAYLIST_IDS, WHOSE, groupQuery, playlistIds, sendAndPrint, type GroupFlags } from './shared';
 
 export default defineCommand<GroupFlags>({
@@ -24,6 +24,7 @@ async function runGroupReplace(flags: GroupFlags, ctx: CommandContext): Promise<
   const id = checkPlaylistId(flags.groupId, 'group');
   const user = userFlag(flags.user);
   if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name must not be empty');
+  checkStdinUse(flags, { '--playlist -': flags.playlist?.includes('-') ? '-' : undefined });
   const ids = await playlistIds(flags.playlist);
   outputFormat(ctx);
   const s = await userSession(ctx, { ...flags, user });
