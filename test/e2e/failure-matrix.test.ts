@@ -559,6 +559,22 @@ for (const [wname, w] of Object.entries(WALKS)) {
   }
 }
 
+// the commands that walk a whole listing for a report of their own: page 3 of the locker fails
+// (22,000 releases, 50 a page), or the third playlist read of an export
+const REPORT_WALKS: Record<string, { args: () => string[]; user: 'locker' | 'big'; fails: Cell['fails'] }> = {
+  'locker summary': { args: () => ['locker', 'summary', '-o', 'json'], user: 'big', fails: page3 },
+  'locker find': { args: () => ['locker', 'find', 'zzzz-nothing', '-o', 'json'], user: 'big', fails: page3 },
+  'locker check (a track not in the locker)': { args: () => ['locker', 'check', '99999999', '-o', 'json'], user: 'big', fails: page3 },
+  'playlist export': { args: () => ['playlist', 'export', '--concurrency', '1'], user: 'locker', fails: (m, p) => m === 'GET' && /^\/1\.2\/playlists\/[0-9a-f]{24}$/.test(p) && ++exportReads % 3 === 0 },
+};
+let exportReads = 0;
+const reportWalks: [string, string, Planned][] = [];
+for (const [name, w] of Object.entries(REPORT_WALKS)) {
+  for (const fname of WALK_FAILURES) {
+    reportWalks.push([name, fname, plan({ name: `${name} × ${fname} part way`, failure: FAILURES[fname], args: w.args, user: w.user, fails: w.fails, retries: 0, process: false })]);
+  }
+}
+
 /** Items on stdout in a line format: ndjson lines, csv and tsv rows under their header. */
 function itemsPrinted(format: string, stdout: string): number {
   const l = stdout.split(/\r?\n/).filter((x) => x !== '');
@@ -614,6 +630,26 @@ describe('a walk that fails on page 3: json and xml print nothing; line formats 
     if (format !== 'table') expect(itemsPrinted(format, o.stdout), where).toBe(2 * w.pageSize);
     const shown = format === 'table' ? '[\\d,]+' : String(2 * w.pageSize);
     expect(err[0], where).toMatch(new RegExp(`^mcat: the output is incomplete: it stops after ${shown} of [\\d,]+ items, at the error below$`));
+    checkErrorLines(err.slice(1), p.failure.line, where);
+  });
+});
+
+describe('a report over a whole listing that fails part way: nothing printed, the error (export: the edits read, said to be not all)', () => {
+  it.each(reportWalks)('%s × %s', (name, _f, p) => {
+    const o = outcomes.get(p.id)!;
+    const where = describeRun(p, o);
+    checkClean(p, o);
+    expect(o.exitCode, where).toBe(p.failure.exit);
+    expect(o.cell.failed, where).toBe(1);
+    if (name !== 'playlist export') {
+      expect(o.stdout, where).toBe('');
+      checkErrorLines(lines(o.stderr), p.failure.line, where);
+      return;
+    }
+    // export's NDJSON edits stream as a listing's lines do: the two read before the third stay, and are said to be not all
+    expect(o.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).op), where).toEqual(['replace', 'replace']);
+    const err = lines(o.stderr);
+    expect(err[0], where).toBe('mcat: the output is incomplete: it stops after 2 items, at the error below');
     checkErrorLines(err.slice(1), p.failure.line, where);
   });
 });
