@@ -135,6 +135,19 @@ const FAILURES: Record<string, Failure> = {
   },
   '200 empty body': { answer: send(200, 'application/json', ''), status: 200, exit: 1, line: /the answer was empty/, pastSignature: true },
   '200 with status="error"': { answer: send(200, 'application/json', envelope(1001, 'Missing parameter')), status: 200, exit: 1, line: /\(1001, HTTP 200\)$/, pastSignature: true },
+  '200 with status="error" in XML': {
+    answer: send(200, 'application/xml', '<?xml version="1.0" encoding="utf-8"?><response status="error" version="1.2"><error code="1003"><errorMessage>Out of range</errorMessage></error></response>'),
+    status: 200,
+    exit: 1,
+    line: /\(1003, HTTP 200\)$/,
+    pastSignature: true,
+  },
+  '200 with an unknown status': {
+    answer: send(200, 'application/json', JSON.stringify({ status: 'maintenance', version: '1.2' })),
+    status: 200,
+    exit: 1,
+    line: /unrecognised response status "maintenance" \(HTTP 200\)$/,
+  },
 };
 
 /** Sent again by the policy (CONVENTIONS.md, Talking to the API): a 429 whatever the method; 502/503 and resets only when safe to repeat. */
