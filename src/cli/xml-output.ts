@@ -7,6 +7,7 @@ import type { ApiClient } from '../client/http';
 import { callXml, type Call } from '../client/call';
 import { paginate, Unread } from '../client/paging';
 import { parseApiXml } from '../client/xml';
+import { ResponseError } from '../client/errors';
 import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
@@ -37,8 +38,9 @@ function xmlWriter(held?: HeldDocument): { write(piece: string): Promise<void>; 
   };
 }
 
-/** A document as received on stdout. */
+/** A document as received on stdout. An empty answer is no document: an error, not an empty stdout and exit 0. */
 export async function printXml(text: string): Promise<void> {
+  if (text.trim() === '') throw new ResponseError('the answer was empty, not an XML document');
   const w = xmlWriter();
   await w.write(text);
   await w.end();

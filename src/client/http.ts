@@ -412,6 +412,9 @@ export class ApiClient {
         const out = { method, url: target, headers, body, signal: opts.signal };
         // a body to read whole goes the short way (no stream); a download needs send()'s stream
         const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
+        // a safe request's body is part of its attempt: a connection reset halfway through it is
+        // retried as a reset before the headers is (an answer to be retried anyway is dropped unread)
+        if (safe && a.complete && !RETRY_STATUSES.has(a.status)) await a.complete();
         // the status line of the trace: nothing else shows it
         // the signature it carried: an answer that quotes it bare has it masked (BufferedResponse.scrub)
         return Object.assign(a, { label: this.tracer.on ? `${a.status} ${method} ${shown()} ${a.ms} ms${retryNote}` : '', signature: oauth.oauth_signature });

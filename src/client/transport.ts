@@ -50,6 +50,9 @@ export interface Answer {
   stream?(o: { signal?: AbortSignal; deadlineMs?: number; startedAt: number }): Readable;
   /** the body unread (a retry follows) */
   discard(): Promise<void>;
+  /** resolves when the whole body is in (kept for text() or bytes()), or fails as they would.
+   *  Only an answer of sendBuffered() has it. */
+  complete?(): Promise<void>;
 }
 
 class TimedOut extends Error {}
@@ -424,6 +427,10 @@ class Gather implements Dispatcher.DispatchHandler, Answer {
     this.dropping = true;
     this.chunks = [];
     return this.waitBody().catch(() => undefined);
+  }
+
+  complete(): Promise<void> {
+    return this.waitBody();
   }
 
   onData(chunk: Buffer): boolean {

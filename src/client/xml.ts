@@ -197,10 +197,12 @@ const PROLOG_DOCTYPE = /^(?:\s+|<!--[\s\S]*?-->|<\?[\s\S]*?\?>)*<!DOCTYPE/i;
 export function parseApiXml(text: string, httpStatus?: number): ParsedXml {
   const src = stripProlog(text);
   if (PROLOG_DOCTYPE.test(src)) throw new ResponseError('the XML declares a document type (<!DOCTYPE>, entity declarations), which the service never sends', httpStatus);
+  if (text.replace(/^\uFEFF/, '').trim() === '') throw new ResponseError('the answer was empty, not an XML document', httpStatus);
   const valid = XMLValidator.validate(src);
   if (valid !== true) {
     const e = valid.err;
-    throw new ResponseError(`malformed XML (${e.msg.replace(/\.$/, '')}, line ${e.line}, column ${e.col})`, httpStatus);
+    // (the validator gives no column for some errors)
+    throw new ResponseError(`malformed XML (${e.msg.replace(/\.$/, '')}, line ${e.line}${e.col !== undefined ? `, column ${e.col}` : ''})`, httpStatus);
   }
   let doc: unknown;
   try {

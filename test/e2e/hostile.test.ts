@@ -270,7 +270,9 @@ describe('paging that does not advance is stopped', () => {
     const id = 'a'.repeat(24);
     s.on('/1.2/user/playlists', json({ playlists: { page: 1, pageSize: 100, totalItems: 100_000, playlist: [{ id, name: 'One' }] } }));
     s.on(`/1.2/playlists/${id}`, json({ playlist: { id, name: 'One', tracks: [] } }));
-    await stops(s, ['playlist', 'export'], '/1.2/user/playlists', 'mcat: paging stopped: asked for page 2 of the playlists, the server answered page 1');
+    // the one edit read before stays on stdout, and is said to be not all (as a listing's lines are)
+    const r = await stops(s, ['playlist', 'export'], '/1.2/user/playlists', 'mcat: paging stopped: asked for page 2 of the playlists, the server answered page 1', 2, '1 item');
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('fresh items forever: stopped at the page cap (MCAT_MAX_PAGES)', async () => {

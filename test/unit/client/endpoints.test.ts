@@ -171,4 +171,28 @@ describe('media', () => {
     expect(await streamCheck(api.client, 5)).toEqual({ status: 200, contentType: 'audio/mpeg', contentLength: 1000 });
     await expect(streamCheck(api.client, 6)).rejects.toMatchObject({ httpStatus: 410 });
   });
+
+  it('a 200 that is the API\'s JSON or XML or a web page is no file: its error, or said as what it is; a binary type is a file', async () => {
+    // the service may send its error body with HTTP 200 (api-decisions.md): it was streamed to disk as the track
+    api = mockApi();
+    const answers: Record<string, { body: string; headers: Record<string, string> }> = {
+      '1': { body: '{"status":"error","version":"1.2","error":{"code":1001,"errorMessage":"Missing parameter"}}', headers: { 'content-type': 'application/json' } },
+      '2': { body: '<!DOCTYPE html><html><head><title>Service Unavailable</title></head></html>', headers: { 'content-type': 'text/html; charset=utf-8' } },
+      '3': { body: '<response status="error" version="1.2"><error code="2001"><errorMessage>Not found</errorMessage></error></response>', headers: { 'content-type': 'application/xml' } },
+      '4': { body: '{"status":"ok","version":"1.2"}', headers: { 'content-type': 'application/json' } },
+      '5': { body: '', headers: { 'content-type': 'application/json' } },
+      '6': { body: '\x89PNG', headers: { 'content-type': 'application/octet-stream' } },
+    };
+    for (const kind of ['download', 'stream']) {
+      for (const [id, a] of Object.entries(answers)) api.on('GET', `/media/${kind}/${id}`, () => ({ status: 200, ...a }));
+    }
+    for (const get of [(id: number) => downloadTrack(api.client, id), (id: number) => streamCheck(api.client, id)]) {
+      expect(await get(1).catch((e) => e)).toMatchObject({ name: 'ApiError', code: 1001, httpStatus: 200 });
+      expect((await get(2).catch((e) => e)).message).toMatch(/expected JSON or XML, got an HTML page \("Service Unavailable"\)/);
+      expect(await get(3).catch((e) => e)).toMatchObject({ name: 'ApiError', code: 2001 });
+      expect((await get(4).catch((e) => e)).message).toMatch(/the service answered with application\/json, not a media file$/);
+      expect((await get(5).catch((e) => e)).message).toMatch(/the answer was empty \(application\/json\), not a media file$/);
+      expect(await get(6)).toMatchObject({ status: 200 });
+    }
+  });
 });

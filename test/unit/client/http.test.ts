@@ -219,6 +219,35 @@ describe('retries', () => {
     expect(err.causeCode).toBe('ECONNRESET');
   });
 
+  it('retries a reset halfway through the body of an idempotent call (not of a create)', async () => {
+    // headers and part of the body, then the connection is cut: a reset as much as one before the headers
+    let n = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      n++;
+      if (req.url === '/ok' && n === 2) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.2","n":2}');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' }).write('{"status":"ok",', () => res.socket?.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: CREDS, retries: 1, backoffBaseMs: 1 });
+    try {
+      expect(await client.request<any>('GET', '/ok')).toMatchObject({ n: 2 });
+      expect(n).toBe(2);
+      n = 0;
+      const err = await client.request<any>('GET', '/cut').catch((e) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(err.message).toMatch(/was reset/);
+      expect(n).toBe(2);
+      n = 0;
+      await expect(client.request<any>('POST', '/cut', { json: { name: 'x' } })).rejects.toBeInstanceOf(NetworkError);
+      expect(n).toBe(1);
+    } finally {
+      await client.close().catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('retries a connect timeout for any method (nothing was sent)', async () => {
     api = mockApi();
     api.pool

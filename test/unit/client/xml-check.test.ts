@@ -137,3 +137,17 @@ describe('isPlainOkXml', () => {
     expect(outcome(lockerPage, false, 500)).toMatch(/^HttpError/);
   });
 });
+
+describe('parseApiXml of no document', () => {
+  it('an empty answer says so, and a malformed one names no column it does not know (it said "column undefined")', () => {
+    for (const text of ['', '  \n', '\uFEFF']) expect(() => parseApiXml(text, 200)).toThrow(/^the answer was empty, not an XML document$/);
+    let message = '';
+    try {
+      parseApiXml('<?xml version="1.0"?>', 200);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^malformed XML \(/);
+    expect(message).not.toMatch(/undefined/);
+  });
+});

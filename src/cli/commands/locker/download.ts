@@ -162,7 +162,8 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
 }
 
 function explainMedia(e: unknown, trackId: number, title: string): unknown {
-  if (e instanceof HttpError || e instanceof ApiError) {
+  // an API error of its own (2002: a country the key is not entitled to, exit 4) is said as such
+  if (e instanceof HttpError || (e instanceof ApiError && e.code !== 2002)) {
     if (e.httpStatus === 403) return new McatError(`track ${trackId} (${title}) has no downloads left (HTTP 403)`);
     if (e.httpStatus === 410) return new McatError(`track ${trackId} (${title}) is no longer available: its release was withdrawn (HTTP 410)`);
   }

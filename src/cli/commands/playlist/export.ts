@@ -1,6 +1,6 @@
 // `mcat playlist export`: every playlist of a user as replace edits (NDJSON), for `playlist apply`.
 import { UsageError } from '../../errors';
-import { print, stdoutClosed } from '../../../output/streams';
+import { noteIncomplete, print, stdoutClosed } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice } from '../../context';
 import { userFlag, userSession, type UserTokenFlags } from '../../user-token';
@@ -38,16 +38,24 @@ async function runExport(flags: ExportFlags, ctx: CommandContext): Promise<void>
   const signal = ctx.signal;
   let n = 0;
   const all: unknown[] = [];
-  for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
-    if (asArray) {
-      all.push(JSON.parse(bulk.exportLine(edit)));
+  try {
+    for await (const edit of bulk.exportPlaylists({ api, country: q.country, userId: q.userId, concurrency, signal, maxPages: s.client.maxPages, ...(shard ? { shard } : {}) })) {
+      if (asArray) {
+        all.push(JSON.parse(bulk.exportLine(edit)));
+        n++;
+        continue;
+      }
+      await print(bulk.exportLine(edit) + '\n');
+      // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
+      if (stdoutClosed()) return;
       n++;
-      continue;
     }
-    await print(bulk.exportLine(edit) + '\n');
-    // the reader went away (`| head -1`): leaving the loop stops the reading of playlists
-    if (stdoutClosed()) return;
-    n++;
+  } catch (e) {
+    // the edits printed stay (NDJSON, whole lines), as a listing's rows do: said first that they are not all
+    if (!asArray && n > 0 && !signal.aborted && !stdoutClosed()) {
+      noteIncomplete(e, (await import('../../../output/sink')).incompleteLine(n, undefined));
+    }
+    throw e;
   }
   if (signal.aborted) return;
   if (asArray) await (await import('../../json-out')).printJson(ctx, all);
