@@ -23,6 +23,11 @@ export class UsageError extends InputError {
   override name = 'UsageError';
 }
 
+/** The key is not entitled to what was asked (a country): exit 4, as a 403 with 2002 is. Said already. */
+export class EntitlementError extends McatError {
+  override name = 'EntitlementError';
+}
+
 export class InterruptedError extends McatError {
   override name = 'InterruptedError';
 }
@@ -98,6 +103,7 @@ export function exitCodeFor(err: unknown): number {
     return status === 401 || status === 403 ? 4 : 1;
   }
   if (err instanceof PartialError) return 3;
+  if (err instanceof EntitlementError) return 4;
   if (err instanceof InterruptedError || isAbort(err)) return 130;
   if (err instanceof AuthError) return 4;
   if (err instanceof ApiError) return err.code === 2002 ? 4 : 1;

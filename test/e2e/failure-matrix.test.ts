@@ -240,8 +240,8 @@ const COMMANDS: Record<string, Command> = {
   'locker check': {
     args: (c) => ['locker', 'check', TRACK(c), '-o', 'json'],
     safe: true,
-    // its help: exit 3 when the track cannot be downloaded, a country not entitled included; the verdict on stdout
-    expect: (name, _f, base) => (name.startsWith('403') ? { exit: 3, stdout: 'document', stderr: 'error', line: /^mcat: track \d+ cannot be downloaded: .*country/ } : base),
+    // its help: exit 3 when the track cannot be downloaded; a country not entitled is exit 4 (CONVENTIONS.md); the verdict on stdout
+    expect: (name, _f, base) => (name.startsWith('403') ? { exit: 4, stdout: 'document', stderr: 'error', line: /^mcat: track \d+ cannot be downloaded: .*country/ } : base),
   },
   'locker stream-check': { timeouts: true,
     args: (c) => ['locker', 'stream-check', TRACK(c), '-o', 'json'],

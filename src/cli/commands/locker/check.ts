@@ -2,7 +2,7 @@
 // Reads only: the locker pages until the track turns up; never the media endpoints' download.
 import { ApiError, AuthError } from '../../../client/errors';
 import { UsageError } from '../../errors';
-import { PartialError } from '../../errors';
+import { EntitlementError, PartialError } from '../../errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
@@ -32,7 +32,7 @@ export default defineCommand<CheckFlags>({
   description: 'can this user download or stream this track, and if not, why (reads only: never uses a download)',
   arguments: [{ name: '<trackId>', description: 'track id' }],
   options: [USER_TOKEN_OPTION],
-  help: 'Exit: 0 when a download would succeed; 3 when not (not in the locker, release no longer available,\nno downloads left, country not entitled).',
+  help: 'Exit: 0 when a download would succeed; 3 when not (not in the locker, release no longer available,\nno downloads left); 4 when the key is not entitled to the country. The verdict is printed either way.',
   examples: ['mcat locker check 10000101', 'mcat locker check 10000101 -o json | jq .canDownload'],
   json: true,
   run: runCheck,
@@ -61,7 +61,9 @@ async function runCheck(flags: CheckFlags, ctx: CommandContext): Promise<void> {
   else if (format === 'json') await (await import('../../json-out')).printJson(ctx, verdict);
   else await print(JSON.stringify(verdict) + '\n');
   if (verdict.canDownload) return;
-  const e = new PartialError(`track ${trackId} cannot be downloaded: ${verdict.message}`);
+  // a country the key is not entitled to is an entitlement failure (CONVENTIONS.md: exit 4), not a verdict on the track
+  const text = `track ${trackId} cannot be downloaded: ${verdict.message}`;
+  const e = verdict.reason === 'country-not-entitled' ? new EntitlementError(text) : new PartialError(text);
   e.hint = verdict.reason === 'no-downloads-left' ? HINTS[verdict.reason] + trackId : verdict.reason ? HINTS[verdict.reason] : undefined;
   throw e;
 }
