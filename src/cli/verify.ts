@@ -29,6 +29,10 @@ export function outcomeOf(err: unknown): Outcome {
   }
   if (err instanceof AuthError) return { state: 'rejected', reason: err.reason };
   if (err instanceof HttpError && (err.httpStatus === 401 || err.httpStatus === 403)) return { state: 'rejected', reason: err.message };
+  // the server failed (9001, or any 5xx after the retries): it said nothing of the credentials
+  if (err instanceof ApiError && (err.code === 9001 || err.httpStatus >= 500)) {
+    return { state: 'unreachable', reason: `the service failed (${err.code ?? 'no code'}, HTTP ${err.httpStatus}): ${err.message}` };
+  }
   // any other API error (a bad parameter, an unknown id) came after the signature was accepted
   if (err instanceof ApiError) return { state: 'valid' };
   return { state: 'unreachable', reason: err instanceof Error ? err.message : String(err) };
