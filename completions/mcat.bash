@@ -194,10 +194,11 @@ _mcat_value_of() {
 }
 
 _mcat_playlist_ids() {
-  # one "id<TAB>name" line per playlist of the current profile
-  local t=""
+  # one "id<TAB>name" line per playlist of the profile in use (with the line's --profile, --base-url, ...)
+  local t="" cmd="${COMP_WORDS[0]}"
+  [[ "$cmd" == "~/"* ]] && cmd="$HOME/${cmd#"~/"}"
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
-  $t "${COMP_WORDS[0]}" __complete playlist-ids 2>/dev/null
+  $t "$cmd" ${_mcat_g[@]+"${_mcat_g[@]}"} __complete playlist-ids 2>/dev/null
 }
 
 _mcat_playlist_fill() {
@@ -214,44 +215,90 @@ _mcat_playlist_fill() {
 }
 
 _mcat_fill() {
-  local cur="$1" words="$2"
+  # one completion a line into COMPREPLY: no word splitting or globbing of file names (spaces, *, failglob)
+  local cur="$1" words="$2" line
+  COMPREPLY=()
   case "$words" in
-    @file) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @file)
+      compopt -o filenames 2>/dev/null || :
+      while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
+      ;;
     @playlist) _mcat_playlist_fill "$cur" ;;
-    *) COMPREPLY=($(compgen -W "$words" -- "$cur")) ;;
+    *) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -W "$words" -- "$cur") ;;
   esac
 }
 
-# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist.
-_mcat_want() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local path="" i w skip=0 vals
-  for ((i = 1; i < COMP_CWORD; i++)); do
+# The words up to the cursor as the user sees them, in _mcat_words and _mcat_cword: bash splits a word at
+# COMP_WORDBREAKS ('--output=js' comes as '--output' '=' 'js', 'purchaseDate:desc' at the ':'), so the
+# pieces nothing separated on the line are joined again.
+_mcat_rejoin() {
+  local line="${COMP_LINE:-}" i w n=-1
+  line="${line:0:${COMP_POINT:-${#line}}}"
+  _mcat_words=()
+  for ((i = 0; i < ${#COMP_WORDS[@]} && i <= COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    if ((n >= 0)) && [[ "$line" != [[:space:]]* ]] && [[ "$w" == [=:]* || "${_mcat_words[n]}" == *[=:] ]]; then
+      _mcat_words[n]="${_mcat_words[n]}$w"
+    else
+      n=$((n + 1))
+      _mcat_words[n]="$w"
+    fi
+    line="${line#"${line%%[![:space:]]*}"}"
+    line="${line#"$w"}"
+  done
+  _mcat_cword=$n
+}
+
+# A global option that says which profile or server to ask, kept for __complete (_mcat_g)
+_mcat_session() {
+  case "$1" in
+    -p|--profile|--base-url|--country|--auth-in) _mcat_g+=("$1" "$2") ;;
+  esac
+}
+
+# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist; in _mcat_pre
+# what it begins with that is not the value ('--output=' of '--output=js').
+_mcat_want() {
+  _mcat_rejoin
+  local cur="${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals
+  ((_mcat_cword > 0)) && prev="${_mcat_words[_mcat_cword-1]}"
+  _mcat_g=()
+  _mcat_pre=""
+  for ((i = 1; i < _mcat_cword; i++)); do
+    w="${_mcat_words[i]}"
+    if ((skip)); then skip=0; _mcat_session "${_mcat_words[i-1]}" "$w"; continue; fi
+    if ((ended)); then continue; fi
     case "$w" in
-      -*=*) ;;
+      --) ended=1 ;;
+      -*=*) _mcat_session "${w%%=*}" "${w#*=}" ;;
       -*) _mcat_value_of "$path" "$w" >/dev/null && skip=1 ;;
       *) [[ " $(_mcat_subs "$path") " == *" $w "* ]] && path="${path:+$path }$w" ;;
     esac
   done
-  if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
-    _mcat_w="$vals"
-    return 0
-  fi
-  if [[ "$cur" == -* ]]; then
-    local all="" p="$path"
-    while :; do
-      all="$all $(_mcat_opts "$p")"
-      [[ -z "$p" ]] && break
-      if [[ "$p" == *" "* ]]; then p="${p% *}"; else p=""; fi
-    done
-    _mcat_w="$all"
-    return 0
+  if ((!ended)); then
+    if [[ "$cur" == --*=* ]] && vals="$(_mcat_value_of "$path" "${cur%%=*}")"; then
+      _mcat_pre="${cur%%=*}="
+      _mcat_w="$vals"
+      return 0
+    fi
+    if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
+      _mcat_w="$vals"
+      return 0
+    fi
+    if [[ "$cur" == -* ]]; then
+      local all="" p="$path"
+      while :; do
+        all="$all $(_mcat_opts "$p")"
+        [[ -z "$p" ]] && break
+        if [[ "$p" == *" "* ]]; then p="${p% *}"; else p=""; fi
+      done
+      _mcat_w="$all"
+      return 0
+    fi
   fi
   local subs
   subs="$(_mcat_subs "$path")"
-  if [[ -n "$subs" ]]; then
+  if [[ -n "$subs" ]] && ((!ended)); then
     _mcat_w="$subs"
     return 0
   fi
@@ -259,9 +306,20 @@ _mcat_want() {
 }
 
 _mcat() {
-  local _mcat_w
+  local _mcat_w _mcat_pre _mcat_cword cur rl i w
+  local -a _mcat_words _mcat_g
   _mcat_want
-  _mcat_fill "${COMP_WORDS[COMP_CWORD]}" "$_mcat_w"
+  cur="${_mcat_words[_mcat_cword]}"
+  _mcat_fill "${cur#"$_mcat_pre"}" "$_mcat_w"
+  # bash replaces only its own current word (what follows a '=' or ':'): each completion without what precedes it
+  rl="${COMP_WORDS[COMP_CWORD]}"
+  [[ "$rl" == [=:] ]] && rl=""
+  rl="${cur%"$rl"}"
+  for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+    w="$_mcat_pre${COMPREPLY[i]}"
+    COMPREPLY[i]="${w#"$rl"}"
+  done
+  return 0
 }
 
 complete -F _mcat mcat

@@ -71,11 +71,35 @@ function __mcat_path_in
     return 1
 end
 
+# the profile or server named earlier on the line (--profile, --base-url, ...) is the one asked
+function __mcat_session
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l take 0
+    for w in $words
+        if test $take = 1
+            printf '%s\n' $w
+            set take 0
+            continue
+        end
+        switch $w
+            case -- '--'
+                return
+            case -- '-p' '--profile' '--base-url' '--country' '--auth-in'
+                printf '%s\n' $w
+                set take 1
+            case -- '--profile=*' '--base-url=*' '--country=*' '--auth-in=*'
+                printf '%s\n' $w
+        end
+    end
+end
+
 function __mcat_playlist_ids
+    set -l session (__mcat_session)
     if command -q timeout
-        timeout 3 mcat __complete playlist-ids 2>/dev/null
+        timeout 3 mcat $session __complete playlist-ids 2>/dev/null
     else
-        mcat __complete playlist-ids 2>/dev/null
+        mcat $session __complete playlist-ids 2>/dev/null
     end
 end
 

@@ -2,7 +2,7 @@
 // each real shell that is installed here to ask for completions of partial command lines.
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,10 @@ const CASES: { words: string[]; expect: string[]; not?: string[] }[] = [
   { words: ['playlist', 'details', 'x', '--visibility', ''], expect: ['private', 'public'] },
   { words: ['playlist', 'replace', 'x', '--status', ''], expect: ['draft', 'published'] },
   { words: ['completion', ''], expect: ['bash', 'zsh', 'fish'] },
+  // one word as zsh and fish see it (bash's own split at '=' and ':' is under 'words as bash splits them')
+  { words: ['--output=js'], expect: ['--output=json'] },
+  { words: ['locker', '--sort', 'purchaseDate:d'], expect: ['purchaseDate:desc'] },
+  { words: ['release', 'batch', '--', '-'], expect: [], not: ['--ids-file', '--type'] },
 ];
 
 const bashCmd = (words: string[]) =>
@@ -87,6 +91,7 @@ for (const shell of SHELLS) {
       it(`mcat ${c.words.join(' ')}<TAB>`, async () => {
         const got = await complete(shell, c.words);
         for (const e of c.expect) expect(got).toContain(e);
+        for (const n of c.not ?? []) expect(got).not.toContain(n);
       });
     }
   });
@@ -144,6 +149,29 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(body.playlists.playlist.map((p: { id: string; name: string }) => `${p.id}\t${p.name}`).sort());
   });
 
+  it('asks the server and profile named earlier on the line (--base-url, --profile), not only the environment', async () => {
+    const away = { ...env, MCAT_BASE_URL: 'http://127.0.0.1:9' };
+    const ids = [...sb.info.examples.playlistIds].sort();
+    const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' --base-url '${sb.baseUrl}' playlist show ''); COMP_CWORD=5; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env: away, reject: false, timeout: 15_000 });
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(ids);
+    // and the other way round: the line's unreachable server wins over the environment's
+    const cmd2 = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show --base-url=http://127.0.0.1:9 ''); COMP_CWORD=5; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r2 = await execa('bash', ['--norc', '--noprofile', '-c', cmd2], { cwd: root, env, reject: false, timeout: 15_000 });
+    expect(r2.stdout.trim()).toBe('');
+    if (has('fish')) {
+      const bin = mkdtempSync(path.join(tmpdir(), 'mcat-path-'));
+      symlinkSync(binPath, path.join(bin, 'mcat'));
+      const f = await execa('fish', ['--no-config', '-c', `source completions/mcat.fish; complete -C "mcat --base-url ${sb.baseUrl} playlist show "`], {
+        cwd: root,
+        env: { ...away, HOME: shellHome, PATH: `${bin}:${process.env.PATH}` },
+        reject: false,
+        timeout: 15_000,
+      });
+      expect(f.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort()).toEqual(ids);
+    }
+  });
+
   it('is silent and quick when the API cannot be reached', async () => {
     const t0 = Date.now();
     const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
@@ -157,5 +185,49 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     expect(r.stdout.trim()).toBe('');
     expect(r.stderr).toBe('');
     expect(Date.now() - t0).toBeLessThan(5000);
+  });
+});
+
+// What bash itself hands the function, as a real bash 5 at a terminal does (COMP_WORDBREAKS splits
+// at '=' and ':', and only the text after the break is replaced): COMP_WORDS, COMP_LINE and COMP_POINT.
+function bashAsTyped(line: string, words: string[], setup = ''): string {
+  const arr = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const l = `'${line.replace(/'/g, `'\\''`)}'`;
+  return `${setup}
+source completions/mcat.bash; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; COMP_LINE=${l}; COMP_POINT=\${#COMP_LINE}; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+}
+
+describe.skipIf(!has('bash'))('bash: words as bash splits them', () => {
+  const run = async (script: string, cwd = root) => {
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', script.replace('source completions/', `source ${root}/completions/`)], { cwd, reject: false, timeout: 15_000, env: { HOME: shellHome } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    return r.stdout.split('\n').filter(Boolean);
+  };
+
+  it('--output=js<TAB> offers json (bash replaces only what follows the =)', async () => {
+    expect(await run(bashAsTyped('mcat --output=js', ['mcat', '--output', '=', 'js']))).toEqual(['json']);
+    expect((await run(bashAsTyped('mcat --output=', ['mcat', '--output', '=']))).sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv', 'xml']);
+    expect(await run(bashAsTyped('mcat playlist list --auth-in=q', ['mcat', 'playlist', 'list', '--auth-in', '=', 'q']))).toEqual(['query']);
+  });
+
+  it('a value with a colon: locker --sort purchaseDate:d<TAB> offers desc', async () => {
+    expect(await run(bashAsTyped('mcat locker --sort purchaseDate:d', ['mcat', 'locker', '--sort', 'purchaseDate', ':', 'd']))).toEqual(['desc']);
+    expect((await run(bashAsTyped('mcat locker --sort artistName:', ['mcat', 'locker', '--sort', 'artistName', ':']))).sort()).toEqual(['asc', 'desc']);
+  });
+
+  it('an option=value earlier on the line does not take the next word: --output=json loc<TAB>', async () => {
+    expect(await run(bashAsTyped('mcat --output=json loc', ['mcat', '--output', '=', 'json', 'loc']))).toEqual(['locker']);
+  });
+
+  it('file names with spaces are one completion each, under set -u, failglob and nullglob', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcat-compl-files-'));
+    writeFileSync(path.join(dir, 'my ids.txt'), '1\n');
+    writeFileSync(path.join(dir, 'a*b.txt'), '1\n');
+    for (const setup of ['', 'set -u', 'shopt -s failglob', 'shopt -s nullglob']) {
+      const got = await run(bashAsTyped('mcat release batch --ids-file my', ['mcat', 'release', 'batch', '--ids-file', 'my'], setup), dir);
+      expect(got, setup).toEqual(['my ids.txt']);
+      const all = await run(bashAsTyped('mcat locker download 1 -O ', ['mcat', 'locker', 'download', '1', '-O', ''], setup), dir);
+      expect(all.sort(), setup).toEqual(['a*b.txt', 'my ids.txt']);
+    }
   });
 });
