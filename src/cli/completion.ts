@@ -238,7 +238,7 @@ autoload -U +X compinit && compinit -u
 autoload -U +X bashcompinit && bashcompinit
 
 ${bashScript(tree).split('\n').filter((l) => !l.startsWith('# ')).join('\n')}
-# zsh itself for playlist ids, to show each with its name; the bash functions for the rest
+# zsh itself for playlist ids, to show each with its name, and for files; the bash functions for the rest
 _mcat_zsh_want() {
   emulate -L sh
   setopt kshglob noshglob braceexpand
@@ -253,6 +253,12 @@ _mcat_zsh() {
   local _mcat_w _mcat_pre _mcat_cword line t="" cmd="\${words[1]}"
   local -a descs _mcat_words _mcat_g
   _mcat_zsh_want
+  if [[ "$_mcat_w" == @file ]]; then
+    # zsh's own file completion: it reads the word's quotes and escapes ('my\\ f'), bash's compgen does not
+    [[ -n "$_mcat_pre" ]] && compset -P '*='
+    _files
+    return
+  fi
   if [[ "$_mcat_w" != @playlist ]]; then
     _bash_complete -F _mcat
     return

@@ -135,6 +135,20 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     expect(r.stdout.split('\n').filter(Boolean)).toEqual(body.playlists.playlist.map((p: { id: string; name: string }) => `${p.id}:${p.name}`));
   });
 
+  it.skipIf(!has('zsh'))('zsh completes file names itself (quoted or escaped, as `my\\ f` or `\'my f`)', async () => {
+    // bash's compgen reads the word as typed, quotes and all: zsh's _files knows its own quoting
+    for (const [words, current] of [
+      [`mcat release batch --ids-file 'my\\ f'`, 5],
+      [`mcat locker download 1 -O "'my f"`, 6],
+      [`mcat release batch --ids-file=my`, 4],
+      [`mcat playlist apply "'my f"`, 4],
+    ] as const) {
+      const cmd = `source completions/_mcat >/dev/null 2>&1; _files() { print files; }; compset() { :; }; _bash_complete() { print bash; }; words=(${words}); CURRENT=${current}; _mcat_zsh`;
+      const r = await execa('zsh', ['-f', '-c', cmd], { cwd: root, env: { ...env, HOME: shellHome }, reject: false, timeout: 15_000 });
+      expect(r.stdout.trim(), words).toBe('files');
+    }
+  });
+
   it.skipIf(!has('fish'))('fish shows each id with its playlist name', async () => {
     const bin = mkdtempSync(path.join(tmpdir(), 'mcat-path-'));
     symlinkSync(binPath, path.join(bin, 'mcat'));
