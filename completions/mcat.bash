@@ -61,7 +61,7 @@ _mcat_opts() {
   esac
 }
 
-# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist); no match = the flag takes no value
+# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist, @profile); no match = the flag takes no value
 _mcat_vals() {
   case "$1" in
     '|-o') echo 'table json ndjson csv tsv xml' ;;
@@ -69,8 +69,8 @@ _mcat_vals() {
     '|--fields') echo '' ;;
     '|--json') echo '' ;;
     '|--jq') echo '' ;;
-    '|-p') echo '' ;;
-    '|--profile') echo '' ;;
+    '|-p') echo '@profile' ;;
+    '|--profile') echo '@profile' ;;
     '|--base-url') echo '' ;;
     '|--country') echo '' ;;
     '|--auth-in') echo 'header query' ;;
@@ -178,6 +178,7 @@ _mcat_args() {
     'playlist details') echo '@playlist' ;;
     'playlist replace') echo '@playlist' ;;
     'playlist apply') echo '@file' ;;
+    'profile use') echo '@profile' ;;
     'completion') echo 'bash zsh fish' ;;
     *) return 1 ;;
   esac
@@ -193,12 +194,17 @@ _mcat_value_of() {
   done
 }
 
-_mcat_playlist_ids() {
-  # one "id<TAB>name" line per playlist of the profile in use (with the line's --profile, --base-url, ...)
+_mcat_complete() {
+  # mcat __complete WHAT, as the line's mcat (its --profile, --base-url, ...), bounded and silent
   local t="" cmd="${COMP_WORDS[0]}"
   [[ "$cmd" == "~/"* ]] && cmd="$HOME/${cmd#"~/"}"
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
-  $t "$cmd" ${_mcat_g[@]+"${_mcat_g[@]}"} __complete playlist-ids 2>/dev/null
+  $t "$cmd" ${_mcat_g[@]+"${_mcat_g[@]}"} __complete "$1" 2>/dev/null
+}
+
+_mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the profile in use
+  _mcat_complete playlist-ids
 }
 
 _mcat_playlist_fill() {
@@ -224,6 +230,7 @@ _mcat_fill() {
       while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
       ;;
     @playlist) _mcat_playlist_fill "$cur" ;;
+    @profile) while IFS= read -r line; do [[ "$line" == "$cur"* ]] && COMPREPLY+=("$line"); done < <(_mcat_complete profiles) ;;
     *) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -W "$words" -- "$cur") ;;
   esac
 }
@@ -256,7 +263,7 @@ _mcat_session() {
   esac
 }
 
-# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist; in _mcat_pre
+# What the word being completed takes, in _mcat_w: a list of words, @file, @playlist or @profile; in _mcat_pre
 # what it begins with that is not the value ('--output=' of '--output=js').
 _mcat_want() {
   _mcat_rejoin

@@ -103,6 +103,14 @@ function __mcat_playlist_ids
     end
 end
 
+function __mcat_profiles
+    if command -q timeout
+        timeout 3 mcat __complete profiles 2>/dev/null
+    else
+        mcat __complete profiles 2>/dev/null
+    end
+end
+
 complete -c mcat -f
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'release' -d 'catalogue releases: details in batch, tracks'
 complete -c mcat -n '__mcat_path_is '\'''\''' -a 'artist' -d 'catalogue artists'
@@ -125,7 +133,7 @@ complete -c mcat -s q -l quiet -d 'no notices on stderr (sandbox label, progress
 complete -c mcat -l no-color -d 'no colour, whatever the terminal'
 complete -c mcat -l no-pager -d 'never page a long table (default on a terminal: MCAT_PAGER, '
 complete -c mcat -s v -l verbose -d 'trace requests and responses on stderr (secrets masked)'
-complete -c mcat -s p -l profile -x -d 'profile to use (default: the current profile, else the sandb'
+complete -c mcat -s p -l profile -x -a '(__mcat_profiles)' -d 'profile to use (default: the current profile, else the sandb'
 complete -c mcat -l base-url -x -d 'API base URL (overrides the profile)'
 complete -c mcat -l country -x -d 'ISO 3166 two-letter country of the request (overrides the pr'
 complete -c mcat -l auth-in -x -a 'header query' -d 'where OAuth parameters travel'
@@ -304,6 +312,7 @@ complete -c mcat -n '__mcat_path_is '\''profile'\''' -a 'use' -d 'make a stored 
 complete -c mcat -n '__mcat_path_in '\''profile'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''profile list'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''profile use'\''' -s h -l help -d 'display help'
+complete -c mcat -n '__mcat_path_is '\''profile use'\''' -a '(__mcat_profiles)'
 complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'start' -d 'run the sandbox server in the foreground (Ctrl-C stops it)'
 complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'info' -d 'demo credentials and example ids of a sandbox data dir (and '
 complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'reset' -d 'put the demo state back: playlists, groups, download counter'

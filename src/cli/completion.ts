@@ -1,12 +1,16 @@
 // Shell completion scripts generated from the command tree, with what completes each option's value
 // and each command's arguments from the registry's definitions (tree in, script out).
 import type { Command, Option } from 'commander';
+import type { Completion } from './command';
 import { madeOf, optionCompletion } from './registry';
+
+/** What the scripts complete a value with: words, or one of the kinds ('@file', '@playlist', '@profile'). */
+type Values = string[] | Exclude<Completion, readonly string[]>;
 
 export interface OptSpec {
   flags: string[]; // e.g. ['-o', '--output']
   takesValue: boolean;
-  values?: string[] | '@file' | '@playlist';
+  values?: Values;
   description: string;
 }
 
@@ -15,7 +19,7 @@ export interface CmdSpec {
   description: string;
   subcommands: { name: string; description: string }[];
   options: OptSpec[];
-  args?: string[] | '@playlist' | '@file';
+  args?: Values;
 }
 
 function optionSpec(o: Option): OptSpec {
@@ -72,7 +76,7 @@ ${optsCases.join('\n')}
   esac
 }
 
-# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist); no match = the flag takes no value
+# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist, @profile); no match = the flag takes no value
 _mcat_vals() {
   case "$1" in
 ${valsCases.join('\n')}
@@ -97,12 +101,17 @@ _mcat_value_of() {
   done
 }
 
-_mcat_playlist_ids() {
-  # one "id<TAB>name" line per playlist of the profile in use (with the line's --profile, --base-url, ...)
+_mcat_complete() {
+  # mcat __complete WHAT, as the line's mcat (its --profile, --base-url, ...), bounded and silent
   local t="" cmd="\${COMP_WORDS[0]}"
   [[ "$cmd" == "~/"* ]] && cmd="$HOME/\${cmd#"~/"}"
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
-  $t "$cmd" \${_mcat_g[@]+"\${_mcat_g[@]}"} __complete playlist-ids 2>/dev/null
+  $t "$cmd" \${_mcat_g[@]+"\${_mcat_g[@]}"} __complete "$1" 2>/dev/null
+}
+
+_mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the profile in use
+  _mcat_complete playlist-ids
 }
 
 _mcat_playlist_fill() {
@@ -128,6 +137,7 @@ _mcat_fill() {
       while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
       ;;
     @playlist) _mcat_playlist_fill "$cur" ;;
+    @profile) while IFS= read -r line; do [[ "$line" == "$cur"* ]] && COMPREPLY+=("$line"); done < <(_mcat_complete profiles) ;;
     *) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -W "$words" -- "$cur") ;;
   esac
 }
@@ -160,7 +170,7 @@ _mcat_session() {
   esac
 }
 
-# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist; in _mcat_pre
+# What the word being completed takes, in _mcat_w: a list of words, @file, @playlist or @profile; in _mcat_pre
 # what it begins with that is not the value ('--output=' of '--output=js').
 _mcat_want() {
   _mcat_rejoin
@@ -368,6 +378,14 @@ export function fishScript(tree: CmdSpec[]): string {
     '    end',
     'end',
     '',
+    'function __mcat_profiles',
+    '    if command -q timeout',
+    '        timeout 3 mcat __complete profiles 2>/dev/null',
+    '    else',
+    '        mcat __complete profiles 2>/dev/null',
+    '    end',
+    'end',
+    '',
     'complete -c mcat -f',
   );
   for (const c of tree) {
@@ -383,12 +401,14 @@ export function fishScript(tree: CmdSpec[]): string {
       if (o.takesValue) {
         if (o.values === '@file') val = ' -r -F';
         else if (o.values === '@playlist') val = " -x -a '(__mcat_playlist_ids)'";
+        else if (o.values === '@profile') val = " -x -a '(__mcat_profiles)'";
         else if (Array.isArray(o.values)) val = ` -x -a ${q(o.values.join(' '))}`;
         else val = ' -x';
       }
       lines.push(`complete -c mcat ${optCond}${parts.join(' ')}${val} -d ${q(o.description.slice(0, 60))}`);
     }
     if (c.args === '@playlist') lines.push(`complete -c mcat ${cond}-a '(__mcat_playlist_ids)'`);
+    else if (c.args === '@profile') lines.push(`complete -c mcat ${cond}-a '(__mcat_profiles)'`);
     else if (c.args === '@file') lines.push(`complete -c mcat ${cond}-F`);
     else if (Array.isArray(c.args)) lines.push(`complete -c mcat ${cond}-a ${q(c.args.join(' '))}`);
   }

@@ -245,3 +245,34 @@ describe.skipIf(!has('bash'))('bash: words as bash splits them', () => {
     }
   });
 });
+
+describe('profile names complete from the config file (-p, --profile, profile use)', () => {
+  const conf = mkdtempSync(path.join(tmpdir(), 'mcat-compl-conf-'));
+  writeFileSync(path.join(conf, 'config.json'), JSON.stringify({ current: 'work', profiles: { work: { baseUrl: 'http://127.0.0.1:9' }, 'cust-10002': { baseUrl: 'http://127.0.0.1:9' } } }), { mode: 0o600 });
+  const env = { MCAT_CONFIG_DIR: conf, HOME: shellHome };
+  const bin = mkdtempSync(path.join(tmpdir(), 'mcat-path-'));
+  symlinkSync(binPath, path.join(bin, 'mcat'));
+  const PATH = `${bin}:${process.env.PATH}`;
+  const lines = [
+    ['-p', ''],
+    ['--profile', 'cu'],
+    ['playlist', 'list', '--profile', ''],
+    ['profile', 'use', ''],
+  ];
+  const want = (w: string[]) => ['cust-10002', 'sandbox', 'work'].filter((n) => n.startsWith(w[w.length - 1]));
+
+  it.skipIf(!has('bash'))('in bash', async () => {
+    for (const w of lines) {
+      const cmd = `source completions/mcat.bash; COMP_WORDS=(mcat ${w.map((x) => `'${x}'`).join(' ')}); COMP_CWORD=${w.length}; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env: { ...env, PATH }, reject: false, timeout: 15_000 });
+      expect(r.stdout.split('\n').filter(Boolean).sort(), w.join(' ')).toEqual(want(w));
+    }
+  });
+
+  it.skipIf(!has('fish'))('in fish', async () => {
+    for (const w of lines) {
+      const r = await execa('fish', ['--no-config', '-c', `source completions/mcat.fish; complete -C ${JSON.stringify(['mcat', ...w].join(' '))}`], { cwd: root, env: { ...env, PATH }, reject: false, timeout: 15_000 });
+      expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort(), w.join(' ')).toEqual(want(w));
+    }
+  });
+});
