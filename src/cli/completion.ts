@@ -117,7 +117,7 @@ _mcat_playlist_ids() {
 _mcat_playlist_fill() {
   # the ids that start with what was typed, or whose playlist name contains it (any case)
   local cur="$1" id name restore
-  restore="$(shopt -p nocasematch)"
+  restore="$(shopt -p nocasematch)" || :  # 1 when the option is off
   shopt -s nocasematch
   COMPREPLY=()
   while IFS=$'\t' read -r id name; do
@@ -219,7 +219,13 @@ _mcat_want() {
   _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
 }
 
+# The completion, run as the left side of || so that a shell's set -e never applies inside it (a failing
+# test in a completion function would close an interactive shell with errexit)
 _mcat() {
+  _mcat_main "$@" || :
+}
+
+_mcat_main() {
   local _mcat_w _mcat_pre _mcat_cword cur rl i w
   local -a _mcat_words _mcat_g
   _mcat_want

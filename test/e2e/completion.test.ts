@@ -276,3 +276,30 @@ describe('profile names complete from the config file (-p, --profile, profile us
     }
   });
 });
+
+describe.skipIf(!has('bash'))('bash: a shell with set -e and set -u keeps running', () => {
+  // errexit in an interactive shell: a completion function whose command fails would close the terminal
+  const lines: string[][] = [
+    ['playlist', 'show', ''],
+    ['-o', ''],
+    ['-p', ''],
+    ['locker', '--sort', 'x'],
+    ['release', 'batch', '--ids-file', 'zz-none'],
+    ['group', 'add', 'g', '--playlist', ''],
+    ['nosuch', ''],
+    [''],
+  ];
+  it('completing any line under set -eu returns to the shell', async () => {
+    for (const w of lines) {
+      const cmd = `set -eu; source completions/mcat.bash; COMP_WORDS=(mcat ${w.map((x) => `'${x}'`).join(' ')}); COMP_CWORD=${w.length}; _mcat; echo survived`;
+      const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], {
+        cwd: root,
+        env: { HOME: shellHome, MCAT_BASE_URL: 'http://127.0.0.1:9', MCAT_CONSUMER_KEY: 'k', MCAT_CONSUMER_SECRET: 's', MCAT_COUNTRY: 'GB' },
+        reject: false,
+        timeout: 15_000,
+      });
+      expect(r.stdout.trim(), `${w.join(' ')}: ${r.stderr}`).toBe('survived');
+      expect(r.stderr, w.join(' ')).toBe('');
+    }
+  });
+});
