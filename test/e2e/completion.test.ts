@@ -186,6 +186,39 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     }
   });
 
+  it('is silent and back within the 3-second bound when the server accepts and never answers', async () => {
+    const { createServer } = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const hang = createServer((s) => held.push(s));
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const port = (hang.address() as { port: number }).port;
+    try {
+      for (const shell of ['bash', 'fish'].filter(has)) {
+        const t0 = Date.now();
+        const bin = mkdtempSync(path.join(tmpdir(), 'mcat-path-'));
+        symlinkSync(binPath, path.join(bin, 'mcat'));
+        const script =
+          shell === 'bash'
+            ? `source completions/mcat.bash; COMP_WORDS=(mcat playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`
+            : 'source completions/mcat.fish; complete -C "mcat playlist show "';
+        const r = await execa(shell, shell === 'bash' ? ['--norc', '--noprofile', '-c', script] : ['--no-config', '-c', script], {
+          cwd: root,
+          env: { ...env, HOME: shellHome, MCAT_BASE_URL: `http://127.0.0.1:${port}`, PATH: `${bin}:${process.env.PATH}` },
+          reject: false,
+          timeout: 15_000,
+        });
+        expect(r.exitCode, shell).toBe(0);
+        expect(r.stdout.trim(), shell).toBe('');
+        expect(r.stderr, shell).toBe('');
+        expect(Date.now() - t0, shell).toBeLessThan(3500);
+        expect(held.length, shell).toBeGreaterThan(0);
+      }
+    } finally {
+      for (const s of held) s.destroy();
+      hang.close();
+    }
+  });
+
   it('is silent and quick when the API cannot be reached', async () => {
     const t0 = Date.now();
     const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
