@@ -2,7 +2,7 @@
 // each real shell that is installed here to ask for completions of partial command lines.
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -334,5 +334,38 @@ describe.skipIf(!has('bash'))('bash: a shell with set -e and set -u keeps runnin
       expect(r.stdout.trim(), `${w.join(' ')}: ${r.stderr}`).toBe('survived');
       expect(r.stderr, w.join(' ')).toBe('');
     }
+  });
+});
+
+describe.skipIf(!has('zsh'))('zsh: _mcat installed in $fpath, as the README says', () => {
+  it('completes at the first TAB of a real interactive zsh (zpty), with no prompt redrawn', async () => {
+    const dot = mkdtempSync(path.join(tmpdir(), 'mcat-zdot-'));
+    const fp = path.join(dot, 'fp');
+    const bin = path.join(dot, 'bin');
+    mkdirSync(fp);
+    mkdirSync(bin);
+    copyFileSync(path.join(root, 'completions/_mcat'), path.join(fp, '_mcat'));
+    symlinkSync(binPath, path.join(bin, 'mcat'));
+    writeFileSync(path.join(dot, '.zshrc'), `PS1='$ '\nPATH=${bin}:$PATH\nfpath=(${fp} $fpath)\nautoload -U compinit && compinit -u\n`);
+    const driver = path.join(dot, 'drive.zsh');
+    writeFileSync(
+      driver,
+      [
+        'zmodload zsh/zpty',
+        `zpty z "ZDOTDIR=${dot} HOME=${dot} zsh -i"`,
+        'sleep 1',
+        "zpty -w -n z $'mcat pla\\t'",
+        'sleep 2',
+        "zpty -w -n z $'\\x15'",
+        "out=''",
+        'while zpty -r -t z chunk; do out+=$chunk; done',
+        'zpty -d z',
+        'print -r -- "$out"',
+      ].join('\n'),
+    );
+    const r = await execa('zsh', ['-f', driver], { reject: false, timeout: 20_000, env: { HOME: dot } });
+    const screen = r.stdout.replace(/\x1b\[[0-9;?]*[a-zA-Z=>]|\x1b[=>]/g, '');
+    expect(screen).toContain('mcat playlist');
+    expect(screen).not.toContain('\x07');
   });
 });
