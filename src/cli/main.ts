@@ -105,6 +105,15 @@ function applyConventions(cmd: Command): void {
       sayText(`mcat: ${line}\n`);
     },
   });
+  // commander checks required options before unknown ones: a misspelt required option ('--playlis')
+  // would be said missing; the unknown option, with its suggestion, is the better error
+  const internals = cmd as unknown as { missingMandatoryOptionValue(o: unknown): never; unknownOption(flag: string): never };
+  const missing = internals.missingMandatoryOptionValue.bind(cmd);
+  internals.missingMandatoryOptionValue = (option) => {
+    const stray = cmd.args.find((a) => a.length > 1 && a.startsWith('-') && a !== '--');
+    if (stray !== undefined) internals.unknownOption(stray);
+    return missing(option);
+  };
   for (const sub of cmd.commands) applyConventions(sub);
 }
 
@@ -121,7 +130,7 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     if (!(asksForHelp(args) && plainDescriptors())) guardStreams();
     const program = await buildProgram(args);
     applyConventions(program);
-    if (args.length === 2 && args[0] === 'help' && args[1] === 'globals') {
+    if (commandWords(args, 2).join(' ') === 'help globals') {
       try {
         await print(globalsHelp(program));
         return 0;

@@ -27,3 +27,32 @@ describe('mcat help COMMAND...', () => {
     }
   });
 });
+
+describe('a misspelt required option', () => {
+  it('is named with a suggestion, not reported as the required option missing (exit 2)', async () => {
+    for (const [args, line] of [
+      [['group', 'add', 'g1', '--playlis', 'x'], "mcat: unknown option '--playlis' (did you mean --playlist?)"],
+      [['playlist', 'replace', 'ad0ed2b4b45b8d81945103f4', '--frm', 'x.json'], "mcat: unknown option '--frm' (did you mean --from?)"],
+    ] as const) {
+      const r = await mcat([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toEqual([line, expect.stringMatching(/^hint: run 'mcat .*--help' for usage$/)]);
+    }
+  });
+
+  it('a required option really missing is still said so', async () => {
+    const r = await mcat(['group', 'add', 'g1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^mcat: required option '--playlist <ids\.\.\.>' not specified$/m);
+  });
+});
+
+describe('mcat help globals', () => {
+  it('with words after it is still the global options (not "unknown command globals")', async () => {
+    const [a, b] = await Promise.all([mcat(['help', 'globals']), mcat(['help', 'globals', 'extra'])]);
+    expect(b.exitCode).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    expect(a.stdout).toMatch(/^Global options/);
+  });
+});
