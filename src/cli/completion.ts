@@ -163,10 +163,13 @@ _mcat_rejoin() {
   _mcat_cword=$n
 }
 
-# A global option that says which profile or server to ask, kept for __complete (_mcat_g)
+# A global option that says which profile or server to ask, kept for __complete (_mcat_g), its value
+# out of the quotes it was typed in
 _mcat_session() {
+  local v="$2"
+  if [[ \${#v} -ge 2 && ( "$v" == \\'*\\' || "$v" == \\"*\\" ) ]]; then v="\${v:1:\${#v}-2}"; fi
   case "$1" in
-    -p|--profile|--base-url|--country|--auth-in) _mcat_g+=("$1" "$2") ;;
+    -p|--profile|--base-url|--country|--auth-in) _mcat_g+=("$1" "$v") ;;
   esac
 }
 

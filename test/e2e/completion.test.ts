@@ -169,6 +169,10 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' --base-url '${sb.baseUrl}' playlist show ''); COMP_CWORD=5; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env: away, reject: false, timeout: 15_000 });
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(ids);
+    // as typed in quotes: bash hands the word over with its quotes
+    const quoted = `source completions/mcat.bash; COMP_WORDS=('${binPath}' --base-url "'${sb.baseUrl}'" playlist show ''); COMP_CWORD=5; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const q = await execa('bash', ['--norc', '--noprofile', '-c', quoted], { cwd: root, env: away, reject: false, timeout: 15_000 });
+    expect(q.stdout.split('\n').filter(Boolean).sort()).toEqual(ids);
     // and the other way round: the line's unreachable server wins over the environment's
     const cmd2 = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show --base-url=http://127.0.0.1:9 ''); COMP_CWORD=5; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const r2 = await execa('bash', ['--norc', '--noprofile', '-c', cmd2], { cwd: root, env, reject: false, timeout: 15_000 });
