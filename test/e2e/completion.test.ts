@@ -223,6 +223,26 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     }
   });
 
+  it('offers no id that would act on the terminal or break a line (ids come from the network)', async () => {
+    const body = JSON.parse((await mcat(['playlist', 'list', '-o', 'json'], { env })).stdout);
+    const list = body.playlists.playlist;
+    const good = list[0].id;
+    list[1].id = 'evil\u001b]0;owned\u0007';
+    list[2].id = 'two\nlines\tand a space';
+    const { createServer } = await import('node:http');
+    const fake = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    const port = (fake.address() as { port: number }).port;
+    try {
+      const r = await mcat(['__complete', 'playlist-ids'], { env: { ...env, MCAT_BASE_URL: `http://127.0.0.1:${port}` } });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual([good]);
+      expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    } finally {
+      fake.close();
+    }
+  });
+
   it('is silent and quick when the API cannot be reached', async () => {
     const t0 = Date.now();
     const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
