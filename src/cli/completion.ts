@@ -287,7 +287,8 @@ _mcat_zsh() {
   (( $+commands[timeout] )) && t="timeout 3"
   [[ "$cmd" == "~/"* ]] && cmd="$HOME/\${cmd#"~/"}"
   for line in "\${(@f)$(\${=t} "$cmd" "\${_mcat_g[@]}" __complete playlist-ids 2>/dev/null)}"; do
-    [[ -n "$line" ]] && descs+=("\${line%%$'\\t'*}:\${line#*$'\\t'}")
+    # a colon ends the id for _describe: one in the id is escaped
+    [[ -n "$line" ]] && descs+=("\${\${line%%$'\\t'*}//:/\\\\:}:\${line#*$'\\t'}")
   done
   _describe -t playlists playlist descs
 }

@@ -243,6 +243,22 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
     }
   });
 
+  it.skipIf(!has('zsh'))('zsh: an id with a colon is offered whole (a colon separates id and description for _describe)', async () => {
+    const body = JSON.parse((await mcat(['playlist', 'list', '-o', 'json'], { env })).stdout);
+    body.playlists.playlist[0].id = 'abc:def';
+    const { createServer } = await import('node:http');
+    const fake = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    const port = (fake.address() as { port: number }).port;
+    try {
+      const cmd = `source completions/_mcat >/dev/null 2>&1; _describe() { print -rl -- "\${(@P)4}"; }; words=('${binPath}' playlist show ''); CURRENT=4; _mcat_zsh`;
+      const r = await execa('zsh', ['-f', '-c', cmd], { cwd: root, env: { ...env, HOME: shellHome, MCAT_BASE_URL: `http://127.0.0.1:${port}` }, reject: false, timeout: 15_000 });
+      expect(r.stdout.split('\n')[0]).toBe(`abc\\:def:${body.playlists.playlist[0].name}`);
+    } finally {
+      fake.close();
+    }
+  });
+
   it('is silent and quick when the API cannot be reached', async () => {
     const t0 = Date.now();
     const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show ''); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
