@@ -61,7 +61,7 @@ _mcat_opts() {
   esac
 }
 
-# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist); no match = the flag takes no value
+# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist, @profile); no match = the flag takes no value
 _mcat_vals() {
   case "$1" in
     '|-o') echo 'table json ndjson csv tsv xml' ;;
@@ -69,8 +69,8 @@ _mcat_vals() {
     '|--fields') echo '' ;;
     '|--json') echo '' ;;
     '|--jq') echo '' ;;
-    '|-p') echo '' ;;
-    '|--profile') echo '' ;;
+    '|-p') echo '@profile' ;;
+    '|--profile') echo '@profile' ;;
     '|--base-url') echo '' ;;
     '|--country') echo '' ;;
     '|--auth-in') echo 'header query' ;;
@@ -178,6 +178,7 @@ _mcat_args() {
     'playlist details') echo '@playlist' ;;
     'playlist replace') echo '@playlist' ;;
     'playlist apply') echo '@file' ;;
+    'profile use') echo '@profile' ;;
     'completion') echo 'bash zsh fish' ;;
     *) return 1 ;;
   esac
@@ -193,17 +194,23 @@ _mcat_value_of() {
   done
 }
 
-_mcat_playlist_ids() {
-  # one "id<TAB>name" line per playlist of the current profile
-  local t=""
+_mcat_complete() {
+  # mcat __complete WHAT, as the line's mcat (its --profile, --base-url, ...), bounded and silent
+  local t="" cmd="${COMP_WORDS[0]}"
+  [[ "$cmd" == "~/"* ]] && cmd="$HOME/${cmd#"~/"}"
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
-  $t "${COMP_WORDS[0]}" __complete playlist-ids 2>/dev/null
+  $t "$cmd" ${_mcat_g[@]+"${_mcat_g[@]}"} __complete "$1" 2>/dev/null
+}
+
+_mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the profile in use
+  _mcat_complete playlist-ids
 }
 
 _mcat_playlist_fill() {
   # the ids that start with what was typed, or whose playlist name contains it (any case)
   local cur="$1" id name restore
-  restore="$(shopt -p nocasematch)"
+  restore="$(shopt -p nocasematch)" || :  # 1 when the option is off
   shopt -s nocasematch
   COMPREPLY=()
   while IFS=$'	' read -r id name; do
@@ -214,54 +221,121 @@ _mcat_playlist_fill() {
 }
 
 _mcat_fill() {
-  local cur="$1" words="$2"
+  # one completion a line into COMPREPLY: no word splitting or globbing of file names (spaces, *, failglob)
+  local cur="$1" words="$2" line
+  COMPREPLY=()
   case "$words" in
-    @file) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @file)
+      compopt -o filenames 2>/dev/null || :
+      while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
+      ;;
     @playlist) _mcat_playlist_fill "$cur" ;;
-    *) COMPREPLY=($(compgen -W "$words" -- "$cur")) ;;
+    @profile) while IFS= read -r line; do [[ "$line" == "$cur"* ]] && COMPREPLY+=("$line"); done < <(_mcat_complete profiles) ;;
+    *) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -W "$words" -- "$cur") ;;
   esac
 }
 
-# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist.
-_mcat_want() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local path="" i w skip=0 vals
-  for ((i = 1; i < COMP_CWORD; i++)); do
+# The words up to the cursor as the user sees them, in _mcat_words and _mcat_cword: bash splits a word at
+# COMP_WORDBREAKS ('--output=js' comes as '--output' '=' 'js', 'purchaseDate:desc' at the ':'), so the
+# pieces nothing separated on the line are joined again.
+_mcat_rejoin() {
+  local line="${COMP_LINE:-}" i w n=-1
+  line="${line:0:${COMP_POINT:-${#line}}}"
+  _mcat_words=()
+  for ((i = 0; i < ${#COMP_WORDS[@]} && i <= COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    if ((n >= 0)) && [[ "$line" != [[:space:]]* ]] && [[ "$w" == [=:]* || "${_mcat_words[n]}" == *[=:] ]]; then
+      _mcat_words[n]="${_mcat_words[n]}$w"
+    else
+      n=$((n + 1))
+      _mcat_words[n]="$w"
+    fi
+    line="${line#"${line%%[![:space:]]*}"}"
+    line="${line#"$w"}"
+  done
+  _mcat_cword=$n
+}
+
+# A global option that says which profile or server to ask, kept for __complete (_mcat_g), its value
+# out of the quotes it was typed in
+_mcat_session() {
+  local v="$2"
+  if [[ ${#v} -ge 2 && ( "$v" == \'*\' || "$v" == \"*\" ) ]]; then v="${v:1:${#v}-2}"; fi
+  case "$1" in
+    -p|--profile|--base-url|--country|--auth-in) _mcat_g+=("$1" "$v") ;;
+  esac
+}
+
+# What the word being completed takes, in _mcat_w: a list of words, @file, @playlist or @profile; in _mcat_pre
+# what it begins with that is not the value ('--output=' of '--output=js').
+_mcat_want() {
+  _mcat_rejoin
+  local cur="${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals
+  ((_mcat_cword > 0)) && prev="${_mcat_words[_mcat_cword-1]}"
+  _mcat_g=()
+  _mcat_pre=""
+  for ((i = 1; i < _mcat_cword; i++)); do
+    w="${_mcat_words[i]}"
+    if ((skip)); then skip=0; _mcat_session "${_mcat_words[i-1]}" "$w"; continue; fi
+    if ((ended)); then continue; fi
     case "$w" in
-      -*=*) ;;
+      --) ended=1 ;;
+      -*=*) _mcat_session "${w%%=*}" "${w#*=}" ;;
       -*) _mcat_value_of "$path" "$w" >/dev/null && skip=1 ;;
       *) [[ " $(_mcat_subs "$path") " == *" $w "* ]] && path="${path:+$path }$w" ;;
     esac
   done
-  if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
-    _mcat_w="$vals"
-    return 0
-  fi
-  if [[ "$cur" == -* ]]; then
-    local all="" p="$path"
-    while :; do
-      all="$all $(_mcat_opts "$p")"
-      [[ -z "$p" ]] && break
-      if [[ "$p" == *" "* ]]; then p="${p% *}"; else p=""; fi
-    done
-    _mcat_w="$all"
-    return 0
+  if ((!ended)); then
+    if [[ "$cur" == --*=* ]] && vals="$(_mcat_value_of "$path" "${cur%%=*}")"; then
+      _mcat_pre="${cur%%=*}="
+      _mcat_w="$vals"
+      return 0
+    fi
+    if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
+      _mcat_w="$vals"
+      return 0
+    fi
+    if [[ "$cur" == -* ]]; then
+      local all="" p="$path"
+      while :; do
+        all="$all $(_mcat_opts "$p")"
+        [[ -z "$p" ]] && break
+        if [[ "$p" == *" "* ]]; then p="${p% *}"; else p=""; fi
+      done
+      _mcat_w="$all"
+      return 0
+    fi
   fi
   local subs
   subs="$(_mcat_subs "$path")"
-  if [[ -n "$subs" ]]; then
+  if [[ -n "$subs" ]] && ((!ended)); then
     _mcat_w="$subs"
     return 0
   fi
   _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
 }
 
+# The completion, run as the left side of || so that a shell's set -e never applies inside it (a failing
+# test in a completion function would close an interactive shell with errexit)
 _mcat() {
-  local _mcat_w
+  _mcat_main "$@" || :
+}
+
+_mcat_main() {
+  local _mcat_w _mcat_pre _mcat_cword cur rl i w
+  local -a _mcat_words _mcat_g
   _mcat_want
-  _mcat_fill "${COMP_WORDS[COMP_CWORD]}" "$_mcat_w"
+  cur="${_mcat_words[_mcat_cword]}"
+  _mcat_fill "${cur#"$_mcat_pre"}" "$_mcat_w"
+  # bash replaces only its own current word (what follows a '=' or ':'): each completion without what precedes it
+  rl="${COMP_WORDS[COMP_CWORD]}"
+  [[ "$rl" == [=:] ]] && rl=""
+  rl="${cur%"$rl"}"
+  for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+    w="$_mcat_pre${COMPREPLY[i]}"
+    COMPREPLY[i]="${w#"$rl"}"
+  done
+  return 0
 }
 
 complete -F _mcat mcat

@@ -71,11 +71,43 @@ function __mcat_path_in
     return 1
 end
 
+# the profile or server named earlier on the line (--profile, --base-url, ...) is the one asked
+function __mcat_session
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l take 0
+    for w in $words
+        if test $take = 1
+            printf '%s\n' $w
+            set take 0
+            continue
+        end
+        switch $w
+            case -- '--'
+                return
+            case -- '-p' '--profile' '--base-url' '--country' '--auth-in'
+                printf '%s\n' $w
+                set take 1
+            case -- '--profile=*' '--base-url=*' '--country=*' '--auth-in=*'
+                printf '%s\n' $w
+        end
+    end
+end
+
 function __mcat_playlist_ids
+    set -l session (__mcat_session)
     if command -q timeout
-        timeout 3 mcat __complete playlist-ids 2>/dev/null
+        timeout 3 mcat $session __complete playlist-ids 2>/dev/null
     else
-        mcat __complete playlist-ids 2>/dev/null
+        mcat $session __complete playlist-ids 2>/dev/null
+    end
+end
+
+function __mcat_profiles
+    if command -q timeout
+        timeout 3 mcat __complete profiles 2>/dev/null
+    else
+        mcat __complete profiles 2>/dev/null
     end
 end
 
@@ -101,7 +133,7 @@ complete -c mcat -s q -l quiet -d 'no notices on stderr (sandbox label, progress
 complete -c mcat -l no-color -d 'no colour, whatever the terminal'
 complete -c mcat -l no-pager -d 'never page a long table (default on a terminal: MCAT_PAGER, '
 complete -c mcat -s v -l verbose -d 'trace requests and responses on stderr (secrets masked)'
-complete -c mcat -s p -l profile -x -d 'profile to use (default: the current profile, else the sandb'
+complete -c mcat -s p -l profile -x -a '(__mcat_profiles)' -d 'profile to use (default: the current profile, else the sandb'
 complete -c mcat -l base-url -x -d 'API base URL (overrides the profile)'
 complete -c mcat -l country -x -d 'ISO 3166 two-letter country of the request (overrides the pr'
 complete -c mcat -l auth-in -x -a 'header query' -d 'where OAuth parameters travel'
@@ -280,6 +312,7 @@ complete -c mcat -n '__mcat_path_is '\''profile'\''' -a 'use' -d 'make a stored 
 complete -c mcat -n '__mcat_path_in '\''profile'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''profile list'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''profile use'\''' -s h -l help -d 'display help'
+complete -c mcat -n '__mcat_path_is '\''profile use'\''' -a '(__mcat_profiles)'
 complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'start' -d 'run the sandbox server in the foreground (Ctrl-C stops it)'
 complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'info' -d 'demo credentials and example ids of a sandbox data dir (and '
 complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'reset' -d 'put the demo state back: playlists, groups, download counter'

@@ -6,8 +6,8 @@ import type { View } from '../output/types';
 import type { CliContext } from './lifecycle';
 import type { GlobalOptions, Session, SessionOverrides } from './context';
 
-/** What completes a value: these words, a file name, or a playlist id of the current profile. */
-export type Completion = readonly string[] | '@file' | '@playlist';
+/** What completes a value: these words, a file name, a playlist id of the current profile, or a profile name. */
+export type Completion = readonly string[] | '@file' | '@playlist' | '@profile';
 
 export interface OptionDef {
   /** commander's flags: '-O, --output-file <file>', '--all', '--no-verify', '--playlist <ids...>' */

@@ -1,12 +1,16 @@
 // Shell completion scripts generated from the command tree, with what completes each option's value
 // and each command's arguments from the registry's definitions (tree in, script out).
 import type { Command, Option } from 'commander';
+import type { Completion } from './command';
 import { madeOf, optionCompletion } from './registry';
+
+/** What the scripts complete a value with: words, or one of the kinds ('@file', '@playlist', '@profile'). */
+type Values = string[] | Exclude<Completion, readonly string[]>;
 
 export interface OptSpec {
   flags: string[]; // e.g. ['-o', '--output']
   takesValue: boolean;
-  values?: string[] | '@file' | '@playlist';
+  values?: Values;
   description: string;
 }
 
@@ -15,7 +19,7 @@ export interface CmdSpec {
   description: string;
   subcommands: { name: string; description: string }[];
   options: OptSpec[];
-  args?: string[] | '@playlist' | '@file';
+  args?: Values;
 }
 
 function optionSpec(o: Option): OptSpec {
@@ -72,7 +76,7 @@ ${optsCases.join('\n')}
   esac
 }
 
-# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist); no match = the flag takes no value
+# "<command path>|<flag>" -> its values ('' = free text, @file, @playlist, @profile); no match = the flag takes no value
 _mcat_vals() {
   case "$1" in
 ${valsCases.join('\n')}
@@ -97,17 +101,23 @@ _mcat_value_of() {
   done
 }
 
-_mcat_playlist_ids() {
-  # one "id<TAB>name" line per playlist of the current profile
-  local t=""
+_mcat_complete() {
+  # mcat __complete WHAT, as the line's mcat (its --profile, --base-url, ...), bounded and silent
+  local t="" cmd="\${COMP_WORDS[0]}"
+  [[ "$cmd" == "~/"* ]] && cmd="$HOME/\${cmd#"~/"}"
   command -v timeout >/dev/null 2>&1 && t="timeout 3"
-  $t "\${COMP_WORDS[0]}" __complete playlist-ids 2>/dev/null
+  $t "$cmd" \${_mcat_g[@]+"\${_mcat_g[@]}"} __complete "$1" 2>/dev/null
+}
+
+_mcat_playlist_ids() {
+  # one "id<TAB>name" line per playlist of the profile in use
+  _mcat_complete playlist-ids
 }
 
 _mcat_playlist_fill() {
   # the ids that start with what was typed, or whose playlist name contains it (any case)
   local cur="$1" id name restore
-  restore="$(shopt -p nocasematch)"
+  restore="$(shopt -p nocasematch)" || :  # 1 when the option is off
   shopt -s nocasematch
   COMPREPLY=()
   while IFS=$'\t' read -r id name; do
@@ -118,54 +128,121 @@ _mcat_playlist_fill() {
 }
 
 _mcat_fill() {
-  local cur="$1" words="$2"
+  # one completion a line into COMPREPLY: no word splitting or globbing of file names (spaces, *, failglob)
+  local cur="$1" words="$2" line
+  COMPREPLY=()
   case "$words" in
-    @file) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @file)
+      compopt -o filenames 2>/dev/null || :
+      while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
+      ;;
     @playlist) _mcat_playlist_fill "$cur" ;;
-    *) COMPREPLY=($(compgen -W "$words" -- "$cur")) ;;
+    @profile) while IFS= read -r line; do [[ "$line" == "$cur"* ]] && COMPREPLY+=("$line"); done < <(_mcat_complete profiles) ;;
+    *) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -W "$words" -- "$cur") ;;
   esac
 }
 
-# What the word being completed takes, in _mcat_w: a list of words, @file or @playlist.
-_mcat_want() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="" i w skip=0 vals
-  for ((i = 1; i < COMP_CWORD; i++)); do
+# The words up to the cursor as the user sees them, in _mcat_words and _mcat_cword: bash splits a word at
+# COMP_WORDBREAKS ('--output=js' comes as '--output' '=' 'js', 'purchaseDate:desc' at the ':'), so the
+# pieces nothing separated on the line are joined again.
+_mcat_rejoin() {
+  local line="\${COMP_LINE:-}" i w n=-1
+  line="\${line:0:\${COMP_POINT:-\${#line}}}"
+  _mcat_words=()
+  for ((i = 0; i < \${#COMP_WORDS[@]} && i <= COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    if ((n >= 0)) && [[ "$line" != [[:space:]]* ]] && [[ "$w" == [=:]* || "\${_mcat_words[n]}" == *[=:] ]]; then
+      _mcat_words[n]="\${_mcat_words[n]}$w"
+    else
+      n=$((n + 1))
+      _mcat_words[n]="$w"
+    fi
+    line="\${line#"\${line%%[![:space:]]*}"}"
+    line="\${line#"$w"}"
+  done
+  _mcat_cword=$n
+}
+
+# A global option that says which profile or server to ask, kept for __complete (_mcat_g), its value
+# out of the quotes it was typed in
+_mcat_session() {
+  local v="$2"
+  if [[ \${#v} -ge 2 && ( "$v" == \\'*\\' || "$v" == \\"*\\" ) ]]; then v="\${v:1:\${#v}-2}"; fi
+  case "$1" in
+    -p|--profile|--base-url|--country|--auth-in) _mcat_g+=("$1" "$v") ;;
+  esac
+}
+
+# What the word being completed takes, in _mcat_w: a list of words, @file, @playlist or @profile; in _mcat_pre
+# what it begins with that is not the value ('--output=' of '--output=js').
+_mcat_want() {
+  _mcat_rejoin
+  local cur="\${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals
+  ((_mcat_cword > 0)) && prev="\${_mcat_words[_mcat_cword-1]}"
+  _mcat_g=()
+  _mcat_pre=""
+  for ((i = 1; i < _mcat_cword; i++)); do
+    w="\${_mcat_words[i]}"
+    if ((skip)); then skip=0; _mcat_session "\${_mcat_words[i-1]}" "$w"; continue; fi
+    if ((ended)); then continue; fi
     case "$w" in
-      -*=*) ;;
+      --) ended=1 ;;
+      -*=*) _mcat_session "\${w%%=*}" "\${w#*=}" ;;
       -*) _mcat_value_of "$path" "$w" >/dev/null && skip=1 ;;
       *) [[ " $(_mcat_subs "$path") " == *" $w "* ]] && path="\${path:+$path }$w" ;;
     esac
   done
-  if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
-    _mcat_w="$vals"
-    return 0
-  fi
-  if [[ "$cur" == -* ]]; then
-    local all="" p="$path"
-    while :; do
-      all="$all $(_mcat_opts "$p")"
-      [[ -z "$p" ]] && break
-      if [[ "$p" == *" "* ]]; then p="\${p% *}"; else p=""; fi
-    done
-    _mcat_w="$all"
-    return 0
+  if ((!ended)); then
+    if [[ "$cur" == --*=* ]] && vals="$(_mcat_value_of "$path" "\${cur%%=*}")"; then
+      _mcat_pre="\${cur%%=*}="
+      _mcat_w="$vals"
+      return 0
+    fi
+    if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
+      _mcat_w="$vals"
+      return 0
+    fi
+    if [[ "$cur" == -* ]]; then
+      local all="" p="$path"
+      while :; do
+        all="$all $(_mcat_opts "$p")"
+        [[ -z "$p" ]] && break
+        if [[ "$p" == *" "* ]]; then p="\${p% *}"; else p=""; fi
+      done
+      _mcat_w="$all"
+      return 0
+    fi
   fi
   local subs
   subs="$(_mcat_subs "$path")"
-  if [[ -n "$subs" ]]; then
+  if [[ -n "$subs" ]] && ((!ended)); then
     _mcat_w="$subs"
     return 0
   fi
   _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
 }
 
+# The completion, run as the left side of || so that a shell's set -e never applies inside it (a failing
+# test in a completion function would close an interactive shell with errexit)
 _mcat() {
-  local _mcat_w
+  _mcat_main "$@" || :
+}
+
+_mcat_main() {
+  local _mcat_w _mcat_pre _mcat_cword cur rl i w
+  local -a _mcat_words _mcat_g
   _mcat_want
-  _mcat_fill "\${COMP_WORDS[COMP_CWORD]}" "$_mcat_w"
+  cur="\${_mcat_words[_mcat_cword]}"
+  _mcat_fill "\${cur#"$_mcat_pre"}" "$_mcat_w"
+  # bash replaces only its own current word (what follows a '=' or ':'): each completion without what precedes it
+  rl="\${COMP_WORDS[COMP_CWORD]}"
+  [[ "$rl" == [=:] ]] && rl=""
+  rl="\${cur%"$rl"}"
+  for ((i = 0; i < \${#COMPREPLY[@]}; i++)); do
+    w="$_mcat_pre\${COMPREPLY[i]}"
+    COMPREPLY[i]="\${w#"$rl"}"
+  done
+  return 0
 }
 
 complete -F _mcat mcat
@@ -176,37 +253,51 @@ export function zshScript(tree: CmdSpec[]): string {
   return `#compdef mcat
 # zsh completion for mcat (generated by 'mcat completion zsh'; do not edit)
 # Load it with:  source <(mcat completion zsh)   or save it as _mcat in a directory of your $fpath
-autoload -U +X compinit && compinit -u
-autoload -U +X bashcompinit && bashcompinit
+# (compinit only when it has not run: from $fpath this file runs inside a completion, at the first TAB)
+(( $+functions[compdef] )) || { autoload -U +X compinit && compinit -u; }
+(( $+functions[_bash_complete] )) || { autoload -U +X bashcompinit && bashcompinit; }
 
 ${bashScript(tree).split('\n').filter((l) => !l.startsWith('# ')).join('\n')}
-# zsh itself for playlist ids, to show each with its name; the bash functions for the rest
+# zsh itself for playlist ids, to show each with its name, and for files; the bash functions for the rest
 _mcat_zsh_want() {
   emulate -L sh
   setopt kshglob noshglob braceexpand
   local -a COMP_WORDS
-  local COMP_CWORD
+  local COMP_CWORD COMP_LINE="$BUFFER" COMP_POINT="$CURSOR"
   COMP_WORDS=("\${words[@]}")
   COMP_CWORD=$((CURRENT - 1))
   _mcat_want
 }
 
 _mcat_zsh() {
-  local _mcat_w line t=""
-  local -a descs
+  local _mcat_w _mcat_pre _mcat_cword line t="" cmd="\${words[1]}"
+  local -a descs _mcat_words _mcat_g
   _mcat_zsh_want
+  if [[ "$_mcat_w" == @file ]]; then
+    # zsh's own file completion: it reads the word's quotes and escapes ('my\\ f'), bash's compgen does not
+    [[ -n "$_mcat_pre" ]] && compset -P '*='
+    _files
+    return
+  fi
   if [[ "$_mcat_w" != @playlist ]]; then
     _bash_complete -F _mcat
     return
   fi
+  [[ -n "$_mcat_pre" ]] && compset -P '*='
   (( $+commands[timeout] )) && t="timeout 3"
-  for line in "\${(@f)$(\${=t} "\${words[1]}" __complete playlist-ids 2>/dev/null)}"; do
-    [[ -n "$line" ]] && descs+=("\${line%%$'\\t'*}:\${line#*$'\\t'}")
+  [[ "$cmd" == "~/"* ]] && cmd="$HOME/\${cmd#"~/"}"
+  for line in "\${(@f)$(\${=t} "$cmd" "\${_mcat_g[@]}" __complete playlist-ids 2>/dev/null)}"; do
+    # a colon ends the id for _describe: one in the id is escaped
+    [[ -n "$line" ]] && descs+=("\${\${line%%$'\\t'*}//:/\\\\:}:\${line#*$'\\t'}")
   done
   _describe -t playlists playlist descs
 }
 
 compdef _mcat_zsh mcat
+# autoloaded from $fpath as _mcat by the first TAB: that TAB completes too
+if [[ "\${funcstack[1]-}" == _mcat ]]; then
+  _mcat_zsh "$@"
+fi
 `;
 }
 
@@ -270,11 +361,43 @@ export function fishScript(tree: CmdSpec[]): string {
     '    return 1',
     'end',
     '',
+    '# the profile or server named earlier on the line (--profile, --base-url, ...) is the one asked',
+    'function __mcat_session',
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    '    set -l take 0',
+    '    for w in $words',
+    '        if test $take = 1',
+    '            printf \'%s\\n\' $w',
+    '            set take 0',
+    '            continue',
+    '        end',
+    '        switch $w',
+    "            case -- '--'",
+    '                return',
+    "            case -- '-p' '--profile' '--base-url' '--country' '--auth-in'",
+    '                printf \'%s\\n\' $w',
+    '                set take 1',
+    "            case -- '--profile=*' '--base-url=*' '--country=*' '--auth-in=*'",
+    '                printf \'%s\\n\' $w',
+    '        end',
+    '    end',
+    'end',
+    '',
     'function __mcat_playlist_ids',
+    '    set -l session (__mcat_session)',
     '    if command -q timeout',
-    '        timeout 3 mcat __complete playlist-ids 2>/dev/null',
+    '        timeout 3 mcat $session __complete playlist-ids 2>/dev/null',
     '    else',
-    '        mcat __complete playlist-ids 2>/dev/null',
+    '        mcat $session __complete playlist-ids 2>/dev/null',
+    '    end',
+    'end',
+    '',
+    'function __mcat_profiles',
+    '    if command -q timeout',
+    '        timeout 3 mcat __complete profiles 2>/dev/null',
+    '    else',
+    '        mcat __complete profiles 2>/dev/null',
     '    end',
     'end',
     '',
@@ -293,12 +416,14 @@ export function fishScript(tree: CmdSpec[]): string {
       if (o.takesValue) {
         if (o.values === '@file') val = ' -r -F';
         else if (o.values === '@playlist') val = " -x -a '(__mcat_playlist_ids)'";
+        else if (o.values === '@profile') val = " -x -a '(__mcat_profiles)'";
         else if (Array.isArray(o.values)) val = ` -x -a ${q(o.values.join(' '))}`;
         else val = ' -x';
       }
       lines.push(`complete -c mcat ${optCond}${parts.join(' ')}${val} -d ${q(o.description.slice(0, 60))}`);
     }
     if (c.args === '@playlist') lines.push(`complete -c mcat ${cond}-a '(__mcat_playlist_ids)'`);
+    else if (c.args === '@profile') lines.push(`complete -c mcat ${cond}-a '(__mcat_profiles)'`);
     else if (c.args === '@file') lines.push(`complete -c mcat ${cond}-F`);
     else if (Array.isArray(c.args)) lines.push(`complete -c mcat ${cond}-a ${q(c.args.join(' '))}`);
   }

@@ -14,7 +14,7 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
   { flags: '--no-color', description: 'no colour, whatever the terminal' },
   { flags: '--no-pager', description: 'never page a long table (default on a terminal: MCAT_PAGER, PAGER, else less)' },
   { flags: '-v, --verbose', description: 'trace requests and responses on stderr (secrets masked)' },
-  { flags: '-p, --profile <name>', description: 'profile to use (default: the current profile, else the sandbox)' },
+  { flags: '-p, --profile <name>', description: 'profile to use (default: the current profile, else the sandbox)', complete: '@profile' },
   { flags: '--base-url <url>', description: 'API base URL (overrides the profile)' },
   { flags: '--country <code>', description: 'ISO 3166 two-letter country of the request (overrides the profile)' },
   { flags: '--auth-in <where>', description: 'where OAuth parameters travel', choices: ['header', 'query'] },

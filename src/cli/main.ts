@@ -3,14 +3,15 @@
 import { wrapWords } from './help-text';
 import { Command, CommanderError } from 'commander';
 import { McatError } from '../client/errors';
-import { exitCodeFor, formatError } from './errors';
+import { exitCodeFor, formatError, UsageError } from './errors';
+import { suggestWord } from './suggest';
 import { beginRun, endOutput, endRun, interrupted, runCleanups, type CliContext } from './lifecycle';
 import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
 import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { commandPage, formatHelp } from './help-format';
 import { guardStreams, helpWidth, helpWritten, incompleteNote, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
-import { asksForHelp } from './argv';
+import { asksForHelp, commandWords } from './argv';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -55,6 +56,32 @@ function globalsHelp(program: Command): string {
   return `Global options (any command):\n${lines.join('\n')}\n`;
 }
 
+/**
+ * `mcat help playlist apply`: the command the words after `help` name, whose help is shown as its
+ * --help shows it (commander's help command reads only the first word, and shows the program's help
+ * for a word that names no command); a word that names none is a usage error with the nearest name.
+ * Undefined when the line is no `help` with words.
+ */
+function helpTarget(program: Command, args: readonly string[]): Command | undefined {
+  const words = commandWords(args, 16);
+  if (words[0] !== 'help' || words.length < 2) return undefined;
+  let cmd = program;
+  const path: string[] = [];
+  for (const w of words.slice(1)) {
+    const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+    // a command without subcommands: the words after it are its arguments
+    if (!subs.length || w === 'help') break;
+    const sub = subs.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!sub) {
+      const near = suggestWord(w, subs.map((c) => c.name()));
+      throw new UsageError(`unknown command '${w}'${near ? ` (did you mean ${near}?)` : ''}`, `run 'mcat ${[...path, ''].join(' ')}--help' for usage`);
+    }
+    cmd = sub;
+    path.push(w);
+  }
+  return cmd;
+}
+
 /** Usage errors: one line on stderr, a hint, exit 2 (commander's defaults adjusted to the conventions). */
 function applyConventions(cmd: Command): void {
   cmd.exitOverride();
@@ -78,6 +105,15 @@ function applyConventions(cmd: Command): void {
       sayText(`mcat: ${line}\n`);
     },
   });
+  // commander checks required options before unknown ones: a misspelt required option ('--playlis')
+  // would be said missing; the unknown option, with its suggestion, is the better error
+  const internals = cmd as unknown as { missingMandatoryOptionValue(o: unknown): never; unknownOption(flag: string): never };
+  const missing = internals.missingMandatoryOptionValue.bind(cmd);
+  internals.missingMandatoryOptionValue = (option) => {
+    const stray = cmd.args.find((a) => a.length > 1 && a.startsWith('-') && a !== '--');
+    if (stray !== undefined) internals.unknownOption(stray);
+    return missing(option);
+  };
   for (const sub of cmd.commands) applyConventions(sub);
 }
 
@@ -94,13 +130,23 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     if (!(asksForHelp(args) && plainDescriptors())) guardStreams();
     const program = await buildProgram(args);
     applyConventions(program);
-    if (args.length === 2 && args[0] === 'help' && args[1] === 'globals') {
+    if (commandWords(args, 2).join(' ') === 'help globals') {
       try {
         await print(globalsHelp(program));
         return 0;
       } catch (err) {
         return reportError(err, args);
       }
+    }
+    let helpOf: Command | undefined;
+    try {
+      helpOf = helpTarget(program, args);
+    } catch (err) {
+      return reportError(err, args);
+    }
+    if (helpOf) {
+      helpOf.outputHelp();
+      return await helpOutcome(args);
     }
     let code = 0;
     try {

@@ -1,4 +1,4 @@
-// `mcat completion SHELL`, and the hidden `mcat __complete playlist-ids` the scripts call.
+// `mcat completion SHELL`, and the hidden `mcat __complete playlist-ids|profiles` the scripts call.
 import { defineGroup } from '../../command';
 
 export const SHELLS = ['bash', 'zsh', 'fish'];

@@ -9,7 +9,7 @@ import { interruptSignal } from '../../lifecycle';
 export default defineCommand<{ name: string }>({
   name: 'use',
   description: "make a stored profile current ('sandbox' goes back to the built-in sandbox)",
-  arguments: [{ name: '<name>', description: 'profile name' }],
+  arguments: [{ name: '<name>', description: 'profile name', complete: '@profile' }],
   examples: ['mcat profile use cust-10002', 'mcat profile use sandbox'],
   run: runProfileUse,
 });

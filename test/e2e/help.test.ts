@@ -1,0 +1,58 @@
+// `mcat help <command path>`: the same page as `<command path> --help`, however deep the path; a
+// word that names no command is a usage error with a suggestion, as it is without `help`.
+import { describe, expect, it } from 'vitest';
+import { mcat } from '../helpers/mcat';
+
+describe('mcat help COMMAND...', () => {
+  it('shows the help of the command the words name, as --help does (a subcommand too)', async () => {
+    for (const path of [['playlist', 'apply'], ['release', 'batch'], ['locker', 'download'], ['group', 'add'], ['playlist'], ['completion']]) {
+      const [viaHelp, viaFlag] = await Promise.all([mcat(['help', ...path]), mcat([...path, '--help'])]);
+      expect(viaHelp.exitCode, path.join(' ')).toBe(0);
+      expect(viaHelp.stderr, path.join(' ')).toBe('');
+      expect(viaHelp.stdout, path.join(' ')).toBe(viaFlag.stdout);
+      expect(viaHelp.stdout, path.join(' ')).toMatch(new RegExp(`^Usage: mcat ${path.join(' ')} `));
+    }
+  });
+
+  it('a word that names no command: one line with the suggestion, a hint, exit 2, nothing on stdout', async () => {
+    for (const [args, line, hint] of [
+      [['help', 'plalist'], "mcat: unknown command 'plalist' (did you mean playlist?)", "hint: run 'mcat --help' for usage"],
+      [['help', 'playlist', 'aply'], "mcat: unknown command 'aply' (did you mean apply?)", "hint: run 'mcat playlist --help' for usage"],
+      [['help', 'frobnicate'], "mcat: unknown command 'frobnicate'", "hint: run 'mcat --help' for usage"],
+    ] as const) {
+      const r = await mcat([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toEqual([line, hint]);
+    }
+  });
+});
+
+describe('a misspelt required option', () => {
+  it('is named with a suggestion, not reported as the required option missing (exit 2)', async () => {
+    for (const [args, line] of [
+      [['group', 'add', 'g1', '--playlis', 'x'], "mcat: unknown option '--playlis' (did you mean --playlist?)"],
+      [['playlist', 'replace', 'ad0ed2b4b45b8d81945103f4', '--frm', 'x.json'], "mcat: unknown option '--frm' (did you mean --from?)"],
+    ] as const) {
+      const r = await mcat([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toEqual([line, expect.stringMatching(/^hint: run 'mcat .*--help' for usage$/)]);
+    }
+  });
+
+  it('a required option really missing is still said so', async () => {
+    const r = await mcat(['group', 'add', 'g1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^mcat: required option '--playlist <ids\.\.\.>' not specified$/m);
+  });
+});
+
+describe('mcat help globals', () => {
+  it('with words after it is still the global options (not "unknown command globals")', async () => {
+    const [a, b] = await Promise.all([mcat(['help', 'globals']), mcat(['help', 'globals', 'extra'])]);
+    expect(b.exitCode).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    expect(a.stdout).toMatch(/^Global options/);
+  });
+});
