@@ -107,6 +107,8 @@ export interface ApplyOptions {
   inputHash?: string;
   /** the input's name, recorded in the journal header */
   input?: string;
+  /** the input file's inputSource, recorded in the journal header */
+  source?: string;
   /** "K/N" when `edits` are one shard of the input (--shard): recorded in the journal header */
   shard?: string;
   onProgress?: (s: ApplyProgress) => void;
@@ -229,6 +231,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const opened = Journal.open(opts.journalPath, {
     inputHash,
     input: opts.input,
+    ...(opts.source !== undefined ? { source: opts.source } : {}),
     ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
     total: edits.length,
     resume: opts.resume ?? false,

@@ -50,15 +50,29 @@ export function defaultJournalPath(
   const dir = journalDir(opts.env);
   const ext = opts.shard ? `.shard-${opts.shard.index}-of-${opts.shard.count}.journal` : '.journal';
   if (input === '-' || input === '') return path.join(dir, `stdin-${digest(`stdin\0${inputHash}`)}${ext}`);
-  const abs = path.resolve(opts.cwd ?? process.cwd(), input);
-  let real = abs;
-  try {
-    real = fs.realpathSync(abs);
-  } catch {
-    // read already; a path that cannot be resolved again is named as given
-  }
+  const real = realInput(input, opts.cwd);
   const base = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'input';
   return path.join(dir, `${base}-${digest(`file\0${real}\0${inputHash}`)}${ext}`);
+}
+
+function realInput(input: string, cwd?: string): string {
+  const abs = path.resolve(cwd ?? process.cwd(), input);
+  try {
+    return fs.realpathSync(abs);
+  } catch {
+    // read already; a path that cannot be resolved again is named as given
+    return abs;
+  }
+}
+
+/**
+ * The input file by its real path alone, whatever its edits (16 hex; undefined for stdin): the
+ * journal header keeps it, so a `--resume` of a file changed since its run was killed finds that
+ * run's journal (named after the old edits) and is refused rather than applying them all again.
+ */
+export function inputSource(input: string, opts: { cwd?: string } = {}): string | undefined {
+  if (input === '-' || input === '') return undefined;
+  return digest(`source\0${realInput(input, opts.cwd)}`);
 }
 
 function digest(s: string): string {

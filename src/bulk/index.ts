@@ -3,10 +3,10 @@
 export { parseEdits, canonicalEdit } from './edits';
 export { applyEdits, mostInFlight } from './apply';
 export { runReport, checkReportPath, checkReportClash, summaryLines, applyExitCode, progressRenderer } from './report';
-export { defaultJournalPath, journalDir } from './files';
+export { defaultJournalPath, inputSource, journalDir } from './files';
 export { pruneJournals } from './prune';
 export { ADAPTIVE_MAX } from './adaptive';
 export { dryRunEdits, formatDryRun } from './dryrun';
 export { exportPlaylists, exportLine } from './export';
-export { parseShard, selectShard, shardLabel, shardSummary, checkOtherSplits } from './shard';
+export { parseShard, selectShard, shardLabel, shardSummary, checkOtherSplits, checkChangedInput } from './shard';
 export { verifyEdits } from './verify';

@@ -6,7 +6,7 @@
 // O_NOFOLLOW, created 0600 with O_EXCL.
 //
 // Format (one JSON object per line):
-//   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>"[,"shard":"K/N"],"total":N,"createdAt":"<ISO>"}
+//   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>"[,"source":"<16 hex>"][,"shard":"K/N"],"total":N,"createdAt":"<ISO>"}
 //   {"type":"session","event":"start"|"resume","pid":N,"at":"<ISO>"}
 //   {"type":"started","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"marker":"<runId>:<key>"]}
 //   {"type":"created","key":"<edit key>","playlistId":"<new id>","adopted":bool,"at":"<ISO>"}
@@ -33,6 +33,8 @@ export interface JournalHeader {
   runId: string;
   inputHash: string;
   input?: string;
+  /** 16 hex naming the input file by its real path (inputSource), whatever its edits: a resume finds the unfinished run of the file before it changed */
+  source?: string;
   /** "K/N" when the run applies one shard of the input (--shard); `total` counts that shard's edits */
   shard?: string;
   total: number;
@@ -226,6 +228,8 @@ export class JournalWriteError extends McatError {
 export interface OpenJournalOptions {
   inputHash: string;
   input?: string;
+  /** the input file's inputSource (absent for stdin), recorded in the header */
+  source?: string;
   /** "K/N" for one shard of the input: a journal of another shard (or of the whole input) is not resumed */
   shard?: string;
   total: number;
@@ -347,6 +351,7 @@ export class Journal {
         runId: opts.runId ?? randomBytes(8).toString('hex'),
         inputHash: opts.inputHash,
         ...(opts.input !== undefined ? { input: opts.input } : {}),
+        ...(opts.source !== undefined ? { source: opts.source } : {}),
         ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
         total: opts.total,
         createdAt: now().toISOString(),

@@ -161,3 +161,48 @@ export function checkOtherSplits(journalPath: string, shard: Shard | undefined, 
     `finish that run first (mcat playlist apply ${input}${how} --resume), or remove its journal to abandon it`,
   );
 }
+
+/** `<base>-<16 hex>[.shard-K-of-N].journal`: the base name of the input the default journal is named after */
+const DEFAULT_NAME = /^(.*)-[0-9a-f]{16}(?:\.shard-[0-9]+-of-[0-9]+)?\.journal$/;
+
+/**
+ * `--resume` of a file whose edits changed since its run stopped: the default journal is named
+ * after the edits, so the new edits find none and would start a new run, applying again every
+ * edit the stopped run applied (its creates made twice). The journals beside it of the same file
+ * (the header's `source`) for other edits, unfinished or held by a run now, refuse it (exit 2).
+ * Called holding this run's lock, only when it has no journal of its own yet.
+ */
+export function checkChangedInput(journalPath: string, source: string | undefined, inputHash: string, input: string): void {
+  if (source === undefined || fs.existsSync(journalPath)) return;
+  const dir = path.dirname(journalPath);
+  const base = DEFAULT_NAME.exec(path.basename(journalPath))?.[1];
+  if (base === undefined) return;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.sort()) {
+    const m = DEFAULT_NAME.exec(name);
+    if (!m || m[1] !== base) continue;
+    const file = path.join(dir, name);
+    if (file === journalPath) continue;
+    let running: boolean;
+    try {
+      const c = readJournal(file);
+      if (!c.header || c.header.source !== source || c.header.inputHash === inputHash) continue;
+      running = lockHolder(file) !== undefined;
+      const st = stateOf(c.header.runId, c.records);
+      if (!running && (isUntouched(st) || isComplete(c, st))) continue;
+    } catch {
+      continue;
+    }
+    throw new InputError(
+      `${input} has changed since its run ${running ? 'now running' : 'that did not finish'} (${file}): resuming would apply every edit again (its creates twice); refusing to resume`,
+      running
+        ? 'wait for that run to finish, then run again without --resume'
+        : `put back the file as it was and run --resume again, or remove that journal to abandon its run`,
+    );
+  }
+}

@@ -117,6 +117,37 @@ describe('playlist apply: the same input every night', () => {
     expect(readFileSync(journal)).toEqual(bytes);
   }, 60_000);
 
+  it('--resume of a file changed since its run failed is refused (exit 2, nothing sent): a new run would make its creates again', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const missing = hexId(0xbad1);
+    const creates = Array.from({ length: 3 }, (_, i) => ({ op: 'create', name: `changed-${i}` }));
+    const d = tempDir();
+    const file = join(d, 'changed.ndjson');
+    // the last edit fails (no such playlist): the run is unfinished, its creates made
+    writeFileSync(file, ndjson([...creates, { op: 'details', playlistId: missing, description: 'x' }]));
+    const first = await run(['playlist', 'apply', file]);
+    expect(first.exitCode, first.stderr).toBe(3);
+    const old = journalsIn(run.home);
+    expect(old).toHaveLength(1);
+    const before = await allPlaylists(run);
+    expect(before).toHaveLength(3 + 3);
+    // the failing line is fixed, and the run resumed
+    writeFileSync(file, ndjson([...creates, { op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'x' }]));
+    const r = await run(['playlist', 'apply', file, '--resume']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    const journal = join(run.home, '.local/state/mcat/journals', old[0]);
+    expect(errors(r.stderr)).toBe(
+      `mcat: ${file} has changed since its run that did not finish (${journal}): resuming would apply every edit again (its creates twice); refusing to resume\n` +
+        'hint: put back the file as it was and run --resume again, or remove that journal to abandon its run\n',
+    );
+    expect(await allPlaylists(run)).toEqual(before);
+    expect(journalsIn(run.home)).toEqual(old);
+    // without --resume it is a new run of new edits, as documented
+    const fresh = await run(['playlist', 'apply', file]);
+    expect(fresh.exitCode, fresh.stderr).toBe(0);
+  }, 60_000);
+
   it('finished journals last written over 30 days ago are removed by the next run; failed ones and those of --journal runs are kept', async () => {
     const sb = await sandbox();
     const run = runner(sb);

@@ -99,6 +99,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   const fmt = flags.dryRun ? outputFormat(ctx) : undefined;
   if (fmt === 'csv' || fmt === 'tsv' || fmt === 'xml') throw new UsageError(`--dry-run prints a table, json or ndjson, not ${fmt}`);
   // under $XDG_STATE_HOME/mcat/journals, named after the input's path and edits (and the shard): never the current folder
+  const source = bulk.inputSource(file);
   const journalPath = flags.journal ?? bulk.defaultJournalPath(file, parsed.inputHash, { env: ctx.env, ...(shard ? { shard } : {}) });
   if (flags.report && !flags.dryRun) bulk.checkReportClash(flags.report, { ...(file !== '-' ? { input: file } : {}), journal: journalPath });
 
@@ -139,13 +140,23 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       // the input split another way by a run that has not finished, or that runs now: its edits
       // would be applied twice. Checked holding this run's lock, so of two runs started at the
       // same moment at least one sees the other
-      ...(flags.journal === undefined ? { afterLock: () => bulk.checkOtherSplits(journalPath, shard, file) } : {}),
+      // and a --resume of the file changed since its run stopped: that run's journal, named after the
+      // old edits, would not be found, and every edit it applied would be applied again
+      ...(flags.journal === undefined
+        ? {
+            afterLock: () => {
+              bulk.checkOtherSplits(journalPath, shard, file);
+              if (flags.resume) bulk.checkChangedInput(journalPath, source, parsed.inputHash, file);
+            },
+          }
+        : {}),
       env: ctx.env,
       maxPages: s.client.maxPages,
       resume: Boolean(flags.resume),
       signal,
       inputHash: parsed.inputHash,
       input: name,
+      ...(source !== undefined ? { source } : {}),
       ...(label ? { shard: label } : {}),
       onProgress: progress.onProgress,
       notice: (line) => {
