@@ -136,6 +136,8 @@ export interface StreamResponse {
   body: Readable;
   contentLength?: number;
   url: string;
+  /** masks what the request carried (credentials, its signature) where a text quotes it */
+  scrub(text: string): string;
 }
 
 export interface Exchange<T = unknown> {
@@ -455,6 +457,7 @@ export class ApiClient {
         body: a.stream!({ signal: opts.signal, deadlineMs: opts.deadlineMs, startedAt: started }),
         contentLength: len !== undefined && /^\d+$/.test(len) ? Number(len) : undefined,
         url: shown(),
+        scrub: (text: string) => scrubSignature(this.tracer.scrub(text), (a as { signature?: string }).signature),
       };
     }
     let bytes: Buffer;

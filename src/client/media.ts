@@ -77,8 +77,10 @@ async function refuseNonMedia(res: StreamResponse, what: string): Promise<void> 
     res.body.on('error', () => undefined);
     res.body.destroy();
   }
-  const text = Buffer.concat(chunks).subarray(0, NOT_MEDIA_BYTES).toString('utf8');
-  const shown = (type.length > 60 ? `${type.slice(0, 59)}…` : type).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  // what the request carried masked first, before any message quotes (and cuts) the answer
+  const text = res.scrub(Buffer.concat(chunks).subarray(0, NOT_MEDIA_BYTES).toString('utf8'));
+  const masked = res.scrub(type);
+  const shown = (masked.length > 60 ? `${masked.slice(0, 59)}…` : masked).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   if (text.trim() === '') throw new ResponseError(`${what}: the answer was empty (${shown}), not a media file`, res.status);
   await xmlReady({ text, headers: res.headers });
   interpret(res.status, res.headers, text, res.url, what);

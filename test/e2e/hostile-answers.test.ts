@@ -140,6 +140,34 @@ describe('a server that quotes the signed request in its errors: no token, no si
   }
 });
 
+describe('a media answer of HTTP 200 that is an API error quoting the signed request', () => {
+  it('download and stream-check: no token, no signature printed, no file', async () => {
+    const s = await hostile();
+    const sigs: string[] = [];
+    s.on('/1.2/user/locker', json(lockerWithTrack(TRACK)));
+    // the service's error body with HTTP 200 (api-decisions.md), on the media endpoints
+    const as200: Behaviour = (req, res) => {
+      const sig = signatureOf(req);
+      sigs.push(sig);
+      const body = { status: 'error', version: '1.2', error: { code: 1002, errorMessage: `signature ${sig} does not match; token hostile-token` } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    s.on(DOWNLOAD, as200);
+    s.on(`/media/stream/${TRACK}`, as200);
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-answers-dl-'));
+    for (const args of [['locker', 'download', String(TRACK), '-O', join(dir, 'a.mp3')], ['locker', 'stream-check', String(TRACK), '-o', 'json']]) {
+      for (const authIn of ['header', 'query']) {
+        const r = await run(s, ['--retries', '0', '--auth-in', authIn, ...args]);
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(leaks(r.stderr + r.stdout, sigs), `${args[1]} ${authIn}: ${r.stderr}`).toEqual([]);
+        expect(oneLineError(r.stderr)).toMatch(/\(1002, HTTP 200\)$/);
+      }
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    expect(sigs.length).toBe(4);
+  });
+});
+
 describe('mcat api, whose answer a server made of the signed request: masked in the message, the error body and the headers (-i)', () => {
   for (const [name, behaviour] of Object.entries(ECHOES)) {
     if (name.includes('batch')) continue;
