@@ -41,7 +41,7 @@ async function profileNames(env: NodeJS.ProcessEnv): Promise<void> {
     // completion must never print an error into the user's shell
   }
   const { SANDBOX_PROFILE } = await import('../../../config/settings');
-  const safe = names.filter((n) => n !== SANDBOX_PROFILE && !/[\s\x00-\x1f\x7f-\x9f]/.test(n)).sort();
+  const safe = names.filter((n) => n !== SANDBOX_PROFILE && completableId(n)).sort();
   await print([SANDBOX_PROFILE, ...safe].join('\n') + '\n');
 }
 
