@@ -152,6 +152,15 @@ function nativeModuleMismatch(err: unknown): err is Error {
   return err instanceof Error && (err as { code?: string }).code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(err.message);
 }
 
+/**
+ * The `bindings` package's error when an addon was never compiled: its install script did not run
+ * (npm 12 runs a dependency's install script only when package.json's allowScripts names it;
+ * `npm install --ignore-scripts` runs none).
+ */
+function nativeModuleMissing(err: unknown): err is Error {
+  return err instanceof Error && /^Could not locate the bindings file/.test(err.message);
+}
+
 export function formatError(err: unknown): string {
   // `mcat api`'s non-2xx answer: said as the error its body stands for (code, reason), when it reads as one
   const answer = err instanceof McatError && err.name === 'HttpStatusError' ? (err as McatError & { answer?: unknown }).answer : undefined;
@@ -212,6 +221,12 @@ export function formatError(err: unknown): string {
     line = `${name} was built for another Node.js version${built && wanted ? ` (ABI ${built}; Node ${process.version} needs ${wanted})` : ''}`;
     hint = /better.sqlite3/.test(err.message)
       ? "run 'npm rebuild better-sqlite3' in mcat's folder, or use a profile with a real API"
+      : "run 'npm rebuild' in mcat's folder";
+  } else if (nativeModuleMissing(err)) {
+    const sqlite = /better.sqlite3/.test(err.message);
+    line = `${sqlite ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module'} is not built: its install script did not run`;
+    hint = sqlite
+      ? "run 'npm rebuild better-sqlite3' in mcat's folder (npm 12 runs the install scripts package.json's allowScripts names), or use a profile with a real API"
       : "run 'npm rebuild' in mcat's folder";
   } else if (isStackOverflow(err)) {
     // JSON.parse reads any depth; printing it (JSON.stringify, the XML and field renderers) recurses

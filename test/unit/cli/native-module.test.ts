@@ -30,6 +30,23 @@ describe('formatError', () => {
     );
   });
 
+  // npm 12 skips a dependency's install script unless package.json's allowScripts names it, and
+  // `npm install --ignore-scripts` skips them all: better-sqlite3 is then never compiled, and the
+  // \`bindings\` package says so with every path it tried (13 of them) on one long message
+  it("the sandbox's SQLite module never built: one line, and the fix", () => {
+    const tries = ['build/better_sqlite3.node', 'build/Release/better_sqlite3.node', 'lib/binding/node-v137-linux-x64/better_sqlite3.node'];
+    const e = new Error(`Could not locate the bindings file. Tried:\n${tries.map((t) => ` → /x/node_modules/better-sqlite3/${t}`).join('\n')}`);
+    (e as Error & { tries: string[] }).tries = tries;
+    expect(formatError(e)).toBe(
+      "mcat: the sandbox's SQLite module (better-sqlite3) is not built: its install script did not run\n" +
+        "hint: run 'npm rebuild better-sqlite3' in mcat's folder (npm 12 runs the install scripts package.json's allowScripts names), or use a profile with a real API",
+    );
+    expect(exitCodeFor(e)).toBe(1);
+    expect(formatError(new Error('Could not locate the bindings file. Tried:\n → /x/node_modules/other/build/other.node'))).toBe(
+      "mcat: a native module is not built: its install script did not run\nhint: run 'npm rebuild' in mcat's folder",
+    );
+  });
+
   it('any other error is still an unexpected one', () => {
     const e = new Error('boom');
     (e as Error & { code: string }).code = 'ERR_DLOPEN_FAILED';
