@@ -96,6 +96,23 @@ export default tseslint.config(
     },
   },
   {
+    // better-sqlite3's connections and statements are made only by src/sandbox/sqlite.ts, which
+    // keeps them from the garbage collector: from Node 24.19 on, one collected outside JavaScript
+    // aborts the process (see there)
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox/sqlite.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "ImportDeclaration[source.value='better-sqlite3'][importKind!='type']",
+          "ImportExpression[source.value='better-sqlite3']",
+          "CallExpression[callee.property.name=/^(prepare|pragma|iterate)$/]",
+        ].map((selector) => ({ selector, message: 'SQLite connections and statements come from src/sandbox/sqlite.ts (openConnection, prepared, pragma): Node 24 aborts on one the garbage collector takes' })),
+      ],
+    },
+  },
+  {
     // a command touches the world only through its context (ctx.io, ctx.env, ctx.onInterrupt, …):
     // runCli runs it in tests with a fake one, so `process` here would reach past the test
     files: ['src/cli/commands/**/*.ts'],

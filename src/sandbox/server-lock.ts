@@ -6,10 +6,10 @@
 // These are the kernel's record locks, which go with the process however it ends (SIGKILL
 // included): nothing stale is ever left to clean up, and two servers started at the same moment
 // cannot both win.
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { SandboxFileError, secureDbFiles } from './files';
 import { alive, parseRecord, serverRecords } from './records';
+import { openConnection, pragma, prepared } from './sqlite';
 
 const LOCK_FILE = 'server.lock';
 
@@ -33,11 +33,11 @@ export function shareDataDir(dataDir: string): DataDirShare {
   const file = join(dataDir, LOCK_FILE);
   // a 0600 file of ours, never opened through a symlink planted there
   secureDbFiles(file);
-  const db = new Database(file, { timeout: 10_000 });
-  const holdShared = () => db.prepare('SELECT count(*) FROM sqlite_master').get();
+  const db = openConnection(file, { timeout: 10_000 });
+  const holdShared = () => prepared(db, 'SELECT count(*) FROM sqlite_master').get();
   try {
     // in exclusive locking mode the lock a read takes is kept until the connection closes
-    db.pragma('locking_mode = EXCLUSIVE');
+    pragma(db, 'locking_mode = EXCLUSIVE');
     holdShared();
   } catch (e) {
     db.close();
@@ -45,7 +45,7 @@ export function shareDataDir(dataDir: string): DataDirShare {
   }
   return {
     beforeReseed(seed) {
-      db.pragma('busy_timeout = 0');
+      pragma(db, 'busy_timeout = 0');
       try {
         db.exec('BEGIN EXCLUSIVE');
         db.exec('COMMIT');
@@ -58,12 +58,12 @@ export function shareDataDir(dataDir: string): DataDirShare {
         }
         throw e;
       } finally {
-        db.pragma('busy_timeout = 10000');
+        pragma(db, 'busy_timeout = 10000');
       }
       // back to the shared lock: set NORMAL, touch the file (releasing), then hold it again
-      db.pragma('locking_mode = NORMAL');
+      pragma(db, 'locking_mode = NORMAL');
       holdShared();
-      db.pragma('locking_mode = EXCLUSIVE');
+      pragma(db, 'locking_mode = EXCLUSIVE');
       holdShared();
     },
     release: () => db.close(),

@@ -1,7 +1,8 @@
 // The sandbox's mutable state in SQLite: playlists, groups, download counters and seen nonces.
 // WAL and BEGIN IMMEDIATE transactions let two server processes share one data dir and lose
 // no update: every read-modify-write holds the write lock from its read to its write.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openConnection, pragma, prepared, type Connection } from './sqlite';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DemoData, USER_IDS } from './demo-data';
@@ -114,7 +115,7 @@ export function nowIso(): string {
 
 export class Store {
   readonly seed: number;
-  private readonly db: Database.Database;
+  private readonly db: Connection;
   private readonly stmts;
   /** one transaction wrapper for every write() and read: better-sqlite3 builds four functions per wrapper */
   private readonly tx: Database.Transaction<(fn: () => unknown) => unknown>;
@@ -122,35 +123,38 @@ export class Store {
   /** the stored size of each row read or saved (a change's growth is measured from it) */
   private readonly sizes = new WeakMap<PlaylistRow, number>();
 
-  private constructor(db: Database.Database, seed: number) {
+  private constructor(db: Connection, seed: number) {
     this.db = db;
     this.seed = seed;
     this.tx = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
-      getPlaylist: db.prepare('SELECT * FROM playlists WHERE id = ?'),
-      countPlaylists: db.prepare('SELECT COUNT(*) AS n FROM playlists WHERE owner = ?'),
-      listPlaylists: db.prepare('SELECT * FROM playlists WHERE owner = ? ORDER BY seq LIMIT ? OFFSET ?'),
-      insertPlaylist: db.prepare(
-        INSERT_PLAYLIST),
-      updatePlaylist: db.prepare(
+      getPlaylist: prepared(db, 'SELECT * FROM playlists WHERE id = ?'),
+      countPlaylists: prepared(db, 'SELECT COUNT(*) AS n FROM playlists WHERE owner = ?'),
+      listPlaylists: prepared(db, 'SELECT * FROM playlists WHERE owner = ? ORDER BY seq LIMIT ? OFFSET ?'),
+      insertPlaylist: prepared(db, INSERT_PLAYLIST),
+      updatePlaylist: prepared(
+        db,
         'UPDATE playlists SET name = @name, status = @status, visibility = @visibility, description = @description, image = @image, tags = @tags, annotations = @annotations, tracks = @tracks, last_updated = @last_updated, size = @size WHERE id = @id',
       ),
-      getGroup: db.prepare('SELECT * FROM groups WHERE id = ?'),
-      upsertGroup: db.prepare(
+      getGroup: prepared(db, 'SELECT * FROM groups WHERE id = ?'),
+      upsertGroup: prepared(
+        db,
         'INSERT INTO groups (id, owner, name, playlist_ids, last_updated, size) VALUES (@id, @owner, @name, @playlist_ids, @last_updated, @size) ON CONFLICT(id) DO UPDATE SET name = excluded.name, playlist_ids = excluded.playlist_ids, last_updated = excluded.last_updated, size = excluded.size',
       ),
-      usage: db.prepare(
+      usage: prepared(
+        db,
         'SELECT (SELECT COUNT(*) FROM playlists WHERE owner = @owner) AS playlists, (SELECT COUNT(*) FROM groups WHERE owner = @owner) AS groups, (SELECT COALESCE(SUM(size), 0) FROM playlists WHERE owner = @owner) + (SELECT COALESCE(SUM(size), 0) FROM groups WHERE owner = @owner) AS bytes',
       ),
       // one query for a whole locker page (a 50-release page has ~400 tracks): json_each of the ids
-      used: db.prepare('SELECT track_id AS track, used FROM downloads WHERE user_id = ? AND track_id IN (SELECT value FROM json_each(?))'),
+      used: prepared(db, 'SELECT track_id AS track, used FROM downloads WHERE user_id = ? AND track_id IN (SELECT value FROM json_each(?))'),
       // a user with no download counted (the common case) needs no page query: one index probe
-      anyUsed: db.prepare('SELECT 1 FROM downloads WHERE user_id = ? LIMIT 1').pluck(),
-      consume: db.prepare(
+      anyUsed: prepared(db, 'SELECT 1 FROM downloads WHERE user_id = ? LIMIT 1').pluck(),
+      consume: prepared(
+        db,
         'INSERT INTO downloads (user_id, track_id, used) VALUES (@user, @track, 1) ON CONFLICT(user_id, track_id) DO UPDATE SET used = used + 1 WHERE used < @initial',
       ),
-      useNonce: db.prepare('INSERT INTO nonces (consumer_key, nonce, seen) VALUES (?, ?, ?) ON CONFLICT (consumer_key, nonce) DO UPDATE SET seen = excluded.seen WHERE seen < ?'),
-      pruneNonces: db.prepare('DELETE FROM nonces WHERE seen < ?'),
+      useNonce: prepared(db, 'INSERT INTO nonces (consumer_key, nonce, seen) VALUES (?, ?, ?) ON CONFLICT (consumer_key, nonce) DO UPDATE SET seen = excluded.seen WHERE seen < ?'),
+      pruneNonces: prepared(db, 'DELETE FROM nonces WHERE seen < ?'),
     };
   }
 
@@ -160,20 +164,20 @@ export class Store {
     secureDataDir(dataDir);
     const file = join(dataDir, DB_FILE);
     secureDbFiles(file);
-    const db = new Database(file, { timeout: 10_000 });
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 10000');
+    const db = openConnection(file, { timeout: 10_000 });
+    pragma(db, 'journal_mode = WAL');
+    pragma(db, 'synchronous = NORMAL');
+    pragma(db, 'busy_timeout = 10000');
     const init = db.transaction(() => {
       db.exec(SCHEMA);
       migrate(db);
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'seed'").get() as { value: string } | undefined;
+      const row = prepared(db, "SELECT value FROM meta WHERE key = 'seed'").get() as { value: string } | undefined;
       const stored = row ? Number(row.value) : undefined;
       const use = seed ?? stored ?? DEFAULT_SEED;
       if (stored === undefined || stored !== use) {
         if (stored !== undefined) opts.beforeReseed?.(use);
         wipe(db);
-        db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('seed', ?)").run(String(use));
+        prepared(db, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seed', ?)").run(String(use));
         seedState(db, use);
       }
       return use;
@@ -323,15 +327,15 @@ export class Store {
   }
 }
 
-function wipe(db: Database.Database): void {
+function wipe(db: Connection): void {
   db.exec('DELETE FROM playlists; DELETE FROM groups; DELETE FROM downloads; DELETE FROM nonces;');
 }
 
 /** The demo playlists and group of the seed (the only stored part of the demo data). */
-function seedState(db: Database.Database, seed: number): void {
+function seedState(db: Connection, seed: number): void {
   const demo = new DemoData(seed);
   const ex = demo.examples();
-  const ins = db.prepare(INSERT_PLAYLIST);
+  const ins = prepared(db, INSERT_PLAYLIST);
   const t0 = Date.UTC(2024, 4, 1, 9, 0, 0);
   const mk = (id: string, owner: string, name: string, status: string, visibility: string, trackIds: number[], i: number): PlaylistRow => ({
     id,
@@ -360,7 +364,7 @@ function seedState(db: Database.Database, seed: number): void {
     mk(hex(24, seed, 10, 50), USER_IDS.other, 'Someone Else’s Mix', 'published', 'private', ex.trackIds.slice(0, 2), 3),
   ];
   for (const r of rows) ins.run(toRaw(r));
-  db.prepare('INSERT INTO groups (id, owner, name, playlist_ids, last_updated, size) VALUES (@id, @owner, @name, @playlist_ids, @last_updated, @size)').run(
+  prepared(db, 'INSERT INTO groups (id, owner, name, playlist_ids, last_updated, size) VALUES (@id, @owner, @name, @playlist_ids, @last_updated, @size)').run(
     groupRaw({ id: ex.groupId, owner: USER_IDS.locker, name: 'Everyday Listening', playlistIds: [p1, p2], lastUpdated: new Date(t0 + 5 * 86400000).toISOString() }),
   );
 }
@@ -369,8 +373,8 @@ const INSERT_PLAYLIST =
   'INSERT INTO playlists (id, owner, name, status, visibility, description, image, tags, annotations, tracks, partner_id, last_updated, size) VALUES (@id, @owner, @name, @status, @visibility, @description, @image, @tags, @annotations, @tracks, @partner_id, @last_updated, @size)';
 
 /** Data dirs made before the size columns or the nonces' one b-tree: add them, count and copy what is there. */
-function migrate(db: Database.Database): void {
-  const nonces = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'nonces'").pluck().get() as string;
+function migrate(db: Connection): void {
+  const nonces = prepared(db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'nonces'").pluck().get() as string;
   if (!/WITHOUT\s+ROWID/i.test(nonces)) {
     db.exec('ALTER TABLE nonces RENAME TO nonces_old');
     db.exec(NONCES_TABLE);
@@ -384,7 +388,7 @@ function migrate(db: Database.Database): void {
     groups: ['id', 'name', 'playlist_ids', 'last_updated'],
   };
   for (const [table, cols] of Object.entries(counted)) {
-    const have = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+    const have = prepared(db, `PRAGMA table_info(${table})`).all() as { name: string }[];
     if (!have.some((c) => c.name === 'size')) {
       db.exec(`ALTER TABLE ${table} ADD COLUMN size INTEGER NOT NULL DEFAULT 0`);
       db.exec(`UPDATE ${table} SET size = ${bytes(cols)}`);
