@@ -107,8 +107,11 @@ describe('createOutput: streamPages', () => {
     expect(writes.map((w) => w.split('\n').length - 1)).toEqual(format === 'ndjson' ? [2, 2, 1] : [3, 2, 1]);
   });
   it("ndjson: a page's bytes (made here, or by a locker walk's worker thread) are given back once the process's stdout has written them", async () => {
-    const long = (n: number, ids: number[]) => ({ releases: { page: n, pageSize: 2, totalItems: 4, releases: ids.map((id) => ({ id, title: 'x'.repeat(5000) })) } });
-    const lines = (ids: number[]) => ids.map((id) => JSON.stringify({ id, title: 'y'.repeat(5000) }) + '\n').join('');
+    // pages past Buffer.poolSize / 2 (8 KiB pool on Node 20 and 22, 64 KiB on 24): smaller ones
+    // are slices of Node's pool, never given back (releaseBytes)
+    const size = Buffer.poolSize;
+    const long = (n: number, ids: number[]) => ({ releases: { page: n, pageSize: 2, totalItems: 4, releases: ids.map((id) => ({ id, title: 'x'.repeat(size) })) } });
+    const lines = (ids: number[]) => ids.map((id) => JSON.stringify({ id, title: 'y'.repeat(size) }) + '\n').join('');
     const fromThread = new NdjsonLines(new Uint8Array(Buffer.from(lines([3, 4]))), 2);
     const writes: { chunk: Uint8Array | string; text: string }[] = [];
     // the process's stdout writes the bytes before its callback; what it had is read at the write
