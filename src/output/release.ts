@@ -14,7 +14,8 @@ const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, leng
  *
  * The caller vouches that nothing else reads them again (made for one write, and written; a page
  * read and done with). Only bytes that are the whole of their ArrayBuffer are released: never a
- * slice of Node's pool of small buffers (Buffer.allocUnsafe under 4 kB) or of anyone's larger buffer.
+ * slice of Node's pool of small buffers (Buffer.allocUnsafe under Buffer.poolSize / 2: 4 kB on
+ * Node 20 and 22, 32 kB on 24) or of anyone's larger buffer.
  */
 export function releaseBytes(bytes: Uint8Array | ArrayBuffer): void {
   const buf = bytes instanceof ArrayBuffer ? bytes : bytes.buffer;
