@@ -152,13 +152,15 @@ function nativeModuleMismatch(err: unknown): err is Error {
   return err instanceof Error && (err as { code?: string }).code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(err.message);
 }
 
+const BINDINGS_MISSING = /^Could not locate the bindings file/;
+
 /**
  * The `bindings` package's error when an addon was never compiled: its install script did not run
  * (npm 12 runs a dependency's install script only when package.json's allowScripts names it;
  * `npm install --ignore-scripts` runs none).
  */
 function nativeModuleMissing(err: unknown): err is Error {
-  return err instanceof Error && /^Could not locate the bindings file/.test(err.message);
+  return err instanceof Error && BINDINGS_MISSING.test(err.message);
 }
 
 export function formatError(err: unknown): string {
@@ -215,19 +217,18 @@ export function formatError(err: unknown): string {
     // a file the user named (--log) has its own hint; the data dir's files this one
     const own = (err as { hint?: unknown }).hint;
     hint = typeof own === 'string' ? own : 'choose another sandbox data directory with --data or MCAT_SANDBOX_DIR';
-  } else if (nativeModuleMismatch(err)) {
-    const [, built, wanted] = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(err.message) ?? [];
-    const name = /better.sqlite3/.test(err.message) ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module';
-    line = `${name} was built for another Node.js version${built && wanted ? ` (ABI ${built}; Node ${process.version} needs ${wanted})` : ''}`;
-    hint = /better.sqlite3/.test(err.message)
-      ? "run 'npm rebuild better-sqlite3' in mcat's folder, or use a profile with a real API"
-      : "run 'npm rebuild' in mcat's folder";
-  } else if (nativeModuleMissing(err)) {
+  } else if (nativeModuleMismatch(err) || nativeModuleMissing(err)) {
+    const missing = BINDINGS_MISSING.test(err.message);
     const sqlite = /better.sqlite3/.test(err.message);
-    line = `${sqlite ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module'} is not built: its install script did not run`;
-    hint = sqlite
-      ? "run 'npm rebuild better-sqlite3' in mcat's folder (npm 12 runs the install scripts package.json's allowScripts names), or use a profile with a real API"
-      : "run 'npm rebuild' in mcat's folder";
+    const name = sqlite ? "the sandbox's SQLite module (better-sqlite3)" : 'a native module';
+    if (missing) {
+      line = `${name} is not built: its install script did not run`;
+    } else {
+      const [, built, wanted] = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(err.message) ?? [];
+      line = `${name} was built for another Node.js version${built && wanted ? ` (ABI ${built}; Node ${process.version} needs ${wanted})` : ''}`;
+    }
+    const why = missing ? " (npm 12 runs the install scripts package.json's allowScripts names)" : '';
+    hint = sqlite ? `run 'npm rebuild better-sqlite3' in mcat's folder${why}, or use a profile with a real API` : "run 'npm rebuild' in mcat's folder";
   } else if (isStackOverflow(err)) {
     // JSON.parse reads any depth; printing it (JSON.stringify, the XML and field renderers) recurses
     line = 'the data is nested too deeply to process (more levels than the stack holds)';
