@@ -4,6 +4,22 @@ import type { Playlist, TrackInput } from '../client/playlist-api';
 
 export const DESCRIPTION_LIMIT = 500;
 
+/**
+ * Whether `s` can be a playlist's image address: an absolute http or https URL with a host (the
+ * spec types it as a URL; it may hold the `$size$` token), nothing around it. '' clears the image.
+ */
+export function isImageUrl(s: string): boolean {
+  if (s === '') return true;
+  if (!/^https?:\/\/[^\s/?#]/i.test(s) || /[\s\x00-\x1f\x7f]/.test(s)) return false;
+  try {
+    return new URL(s).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const IMAGE_URL_RULE = 'an http or https address (or empty, to clear the image)';
+
 /** The state an edit asks for; absent fields are left as they are (tracks absent: not compared). */
 export interface DesiredPlaylist {
   name?: string;

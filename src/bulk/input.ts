@@ -5,7 +5,7 @@
 // expected and what came, so a bad line reads the same in every command that takes it.
 import * as z from '../client/schemas/zod';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
-import { DESCRIPTION_LIMIT } from './diff';
+import { DESCRIPTION_LIMIT, IMAGE_URL_RULE, isImageUrl } from './diff';
 
 export type InputFormat = 'ndjson' | 'json' | 'csv';
 export const INPUT_FORMATS: readonly InputFormat[] = ['json', 'ndjson', 'csv'];
@@ -149,7 +149,7 @@ const fields = () => ({
   status: z.optional(choice(['draft', 'published'] as const)),
   visibility: z.optional(choice(['private', 'public'] as const)),
   description: z.optional(text()),
-  imageUrl: z.optional(text()),
+  imageUrl: z.optional(text().check(z.refine(isImageUrl, { error: (iss) => `must be ${IMAGE_URL_RULE}, got ${shown(String(iss.input).length > 60 ? `${String(iss.input).slice(0, 60)}…` : iss.input)}` }))),
   annotations: z.optional(annotationsSchema),
 });
 export const FIELD_KEYS = ['name', 'status', 'visibility', 'description', 'imageUrl', 'annotations'] as const;
@@ -368,7 +368,7 @@ export function playlistEditAsIs(v: unknown, seen?: { properties: number }): Edi
     out.description = description;
   }
   if (imageUrl !== undefined) {
-    if (typeof imageUrl !== 'string') return undefined;
+    if (typeof imageUrl !== 'string' || !isImageUrl(imageUrl)) return undefined;
     out.imageUrl = imageUrl;
   }
   if (annotations !== undefined) {

@@ -110,6 +110,20 @@ describe('playlists', () => {
     expect((await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist).toMatchObject({ name: 'Strict', status: 'Draft', visibility: 'Private' });
   });
 
+  it('imageUrl (typed as a URL) is an absolute http or https address, or empty to clear the image; else 1002 and nothing changed', async () => {
+    const p = await create({ name: 'Image' });
+    const set = (imageUrl: string) => w.req('POST', `/1.2/playlists/${p.id}/details`, q, { creds: w.locker, json: { imageUrl } });
+    const ok = await set('https://img.example/a_$size$.jpg');
+    expect([ok.status, ok.body.playlist.image]).toEqual([200, 'https://img.example/a_$size$.jpg']);
+    for (const bad of ['img.example/a.jpg', 'ftp://img.example/a.jpg', 'https://', 'javascript:alert(1)', 'https://img.example/a b.jpg']) {
+      const r = await set(bad);
+      expect([r.status, r.body.error?.code], bad).toEqual([400, 1002]);
+    }
+    expect((await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist.image).toBe('https://img.example/a_$size$.jpg');
+    const cleared = await set('');
+    expect([cleared.status, cleared.body.playlist.image ?? '']).toEqual([200, '']);
+  });
+
   it('a trackId or releaseId in a replace or create body that is no catalogue id (a positive 32-bit integer) is 1002; nothing changed', async () => {
     const p = await create({ name: 'Ids', tracks: [{ trackId: '7' }] });
     const bad = [

@@ -109,6 +109,9 @@ describe('parameters and fields from a form body', () => {
     expect([none.status, none.body.error.code]).toEqual([400, 1001]);
     const bad = await w.req('POST', '/1.2/playlists', {}, form([['country', 'GB'], ['name', 'x'], ['status', 'sideways']]));
     expect([bad.status, bad.body.error.code]).toEqual([400, 1002]);
+    // an imageUrl (typed as a URL) that is no http or https address, as a form carries it
+    const badImage = await w.req('POST', '/1.2/playlists', {}, form([['country', 'GB'], ['name', 'x'], ['imageUrl', 'img.example/a.jpg']]));
+    expect([badImage.status, badImage.body.error.code]).toEqual([400, 1002]);
     const other = await w.req('POST', '/1.2/playlists', { country: 'GB' }, { creds: w.locker, body: 'name=x', contentType: 'text/plain' });
     expect([other.status, other.body?.error.code]).toEqual([400, 1002]);
   });

@@ -188,6 +188,17 @@ describe('playlist details', () => {
     expect(p.tracks.map((x: any) => String(x.trackId))).toEqual([String(t[2]), String(t[3])]);
   });
 
+  it('--image-url that is no http or https address is refused before sending (exit 2), and nothing changes; empty clears the image', async () => {
+    const id = await create('Image target', ['--image-url', 'https://img.example/first.jpg']);
+    expectUsage(await run(['playlist', 'details', id, '--image-url', 'img.example/a.jpg']), /^mcat: --image-url must be an http or https address \(or empty, to clear the image\), got "img\.example\/a\.jpg"$/m);
+    expectUsage(await run(['playlist', 'replace', id, '--image-url', 'ftp://img.example/a.jpg', '--from', file('img.csv', 'trackId\n')]), /--image-url must be an http or https address/);
+    expectUsage(await run(['playlist', 'create', '--name', 'x', '--image-url', 'not a url']), /--image-url must be an http or https address/);
+    expect((await show(id)).image).toBe('https://img.example/first.jpg');
+    const r = await run(['playlist', 'details', id, '--image-url', '', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await show(id)).image ?? '').toBe('');
+  });
+
   it('a description of 600 emoji is stored as 500, with a warning saying by how much', async () => {
     const id = await create('Emoji');
     const text = '🎵'.repeat(600);

@@ -176,6 +176,15 @@ function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[
   });
 }
 
+function isHttpUrl(s: string): boolean {
+  if (!/^https?:\/\/\S+$/i.test(s)) return false;
+  try {
+    return new URL(s).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Applies the detail fields of a body to a playlist row (name, status, visibility, description, image, annotations, tags). */
 function applyFields(p: PlaylistRow, body: Record<string, unknown>): void {
   const name = str(body, 'name');
@@ -190,7 +199,11 @@ function applyFields(p: PlaylistRow, body: Record<string, unknown>): void {
   const description = str(body, 'description');
   if (description !== undefined) p.description = cutDescription(description);
   const imageUrl = str(body, 'imageUrl');
-  if (imageUrl !== undefined) p.image = imageUrl;
+  if (imageUrl !== undefined) {
+    // the spec types it as a URL: an absolute http(s) address ('' clears the image)
+    if (imageUrl !== '' && !isHttpUrl(imageUrl)) throw new ApiFail(1002, 'Invalid value for imageUrl: an http or https address is required');
+    p.image = imageUrl;
+  }
   const annotations = annotationsOf(body);
   if (annotations) p.annotations = annotations;
   const tags = tagsOf(body);

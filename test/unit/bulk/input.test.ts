@@ -83,6 +83,17 @@ describe('edit lines: one message per problem, in the order a reader checks them
     ]);
   });
 
+  it('NDJSON: an image address is an absolute http or https URL (the spec types it as one), or empty to clear the image', () => {
+    const line = (v: unknown) => JSON.stringify({ op: 'details', playlistId: P1, imageUrl: v });
+    for (const ok of ['https://img.example/a_$size$.jpg', 'http://img.example', 'HTTPS://IMG.EXAMPLE/x?y=1#z', '']) expect(messages(line(ok)), ok).toEqual([]);
+    expect(messages(line('img.example/a.jpg'))).toEqual(['e.ndjson:1: "imageUrl" must be an http or https address (or empty, to clear the image), got "img.example/a.jpg"']);
+    for (const bad of ['u', 'ftp://img.example/a.jpg', 'https://', 'https:///a.jpg', ' https://img.example/a.jpg', 'https://img.example/a b.jpg', 'javascript:alert(1)', 'https://img.example/\n']) {
+      expect(messages(line(bad)), bad).toEqual([`e.ndjson:1: "imageUrl" must be an http or https address (or empty, to clear the image), got ${JSON.stringify(bad)}`]);
+    }
+    // a long one is cut in the message
+    expect(messages(line('x'.repeat(200)))[0]).toBe(`e.ndjson:1: "imageUrl" must be an http or https address (or empty, to clear the image), got "${'x'.repeat(60)}…"`);
+  });
+
   it('JSON: an element by its index, on the line it starts', () => {
     expect(messages('[1,\n null, {"op":"create","name":"ok"}]', 'e.json')).toEqual([
       'e.json:1: element 0: an edit must be a JSON object, got a number',
@@ -191,7 +202,8 @@ describe('valid playlist edits are read without zod, to the same output', () => 
   const T = (o: Record<string, unknown>) => ({ trackId: '12', ...o });
   const valid: Record<string, unknown>[] = [
     { op: 'replace', playlistId: P1, tracks: [] },
-    { op: 'replace', playlistId: P1, ifMissing: 'create', name: 'n', status: 'PUBLISHED', visibility: 'Private', description: 'd', imageUrl: 'u', annotations: { a: 'b', 'c d': '' }, tracks: [T({})] },
+    { op: 'replace', playlistId: P1, ifMissing: 'create', name: 'n', status: 'PUBLISHED', visibility: 'Private', description: 'd', imageUrl: 'https://img.example/u_$size$.jpg', annotations: { a: 'b', 'c d': '' }, tracks: [T({})] },
+    { op: 'details', playlistId: P1, imageUrl: '' },
     { tracks: [{ releaseVersion: 'v', trackId: 7 }, { trackId: '0070', releaseId: 5 }, T({ releaseId: '09', trackTitle: 't', trackVersion: 'v', artistAppearsAs: 'a', releaseTitle: 'r', releaseArtistAppearsAs: 'x' })], name: 'n', op: 'replace', playlistId: P1 },
     { op: 'details', playlistId: P1, visibility: 'public' },
     { op: 'details', playlistId: P1, annotations: {} },
@@ -234,6 +246,10 @@ describe('valid playlist edits are read without zod, to the same output', () => 
     JSON.parse(`{"op":"replace","playlistId":"${P1}","tracks":[{"trackId":"1","__proto__":"p"}]}`),
     { op: 'details', playlistId: P1, name: '' },
     { op: 'replace', playlistId: P1, name: ' ', tracks: [] },
+    { op: 'details', playlistId: P1, imageUrl: 'u' },
+    { op: 'details', playlistId: P1, imageUrl: 'img.example/a.jpg' },
+    { op: 'details', playlistId: P1, imageUrl: 'ftp://img.example/a.jpg' },
+    { op: 'details', playlistId: P1, imageUrl: ' https://img.example/a.jpg' },
   ];
 
   it('gives what the schemas give: the value (keys in the same order), the problems and the notes', () => {

@@ -16,7 +16,7 @@ import {
   type InputFormat,
   type PlaylistBodyFields,
 } from '../../../bulk/input';
-import { DESCRIPTION_LIMIT } from '../../../bulk/diff';
+import { DESCRIPTION_LIMIT, IMAGE_URL_RULE, isImageUrl } from '../../../bulk/diff';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../../../client/playlists';
 import { readTextInput } from '../../ids';
 import { notice, say } from '../../context';
@@ -93,7 +93,10 @@ export async function fieldsFromFlags(flags: FieldFlags): Promise<PlaylistFields
   if (status) out.status = status;
   const visibility = checkVisibility(flags.visibility);
   if (visibility) out.visibility = visibility;
-  if (flags.imageUrl !== undefined) out.imageUrl = flags.imageUrl;
+  if (flags.imageUrl !== undefined) {
+    if (!isImageUrl(flags.imageUrl)) throw new UsageError(`--image-url must be ${IMAGE_URL_RULE}, got ${JSON.stringify(flags.imageUrl.length > 60 ? `${flags.imageUrl.slice(0, 60)}…` : flags.imageUrl)}`);
+    out.imageUrl = flags.imageUrl;
+  }
   const description = await descriptionOf(flags);
   if (description !== undefined) out.description = description;
   const annotations = parseAnnotations(flags.annotation);

@@ -18,7 +18,7 @@ export default defineCommand<ReplaceFlags & { playlistId: string }>({
     { flags: '--name <name>', description: 'name (overrides the file)' },
     { flags: '--status <status>', description: 'draft or published (overrides the file)', complete: ['draft', 'published'] },
     { flags: '--visibility <visibility>', description: 'private or public (overrides the file)', complete: ['private', 'public'] },
-    { flags: '--image-url <url>', description: 'image address (overrides the file)' },
+    { flags: '--image-url <url>', description: 'image address, http or https (overrides the file)' },
     { flags: '--description <text>', description: 'description (overrides the file)' },
     { flags: '--description-file <file>', description: 'description read from a file', complete: '@file' },
     { flags: '--annotation <key=value>', description: 'an annotation (repeatable; added to those of the file)', repeatable: true },

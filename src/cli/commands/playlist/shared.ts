@@ -34,7 +34,7 @@ export const WHOSE: readonly OptionDef[] = [
 
 export const STATUS: OptionDef = { flags: '--status <status>', description: 'draft or published', complete: ['draft', 'published'] };
 export const VISIBILITY: OptionDef = { flags: '--visibility <visibility>', description: 'private or public', complete: ['private', 'public'] };
-export const IMAGE_URL: OptionDef = { flags: '--image-url <url>', description: 'image address' };
+export const IMAGE_URL: OptionDef = { flags: '--image-url <url>', description: 'image address, http or https (empty: no image)' };
 export const DESCRIPTION: OptionDef = { flags: '--description <text>', description: 'description (the service keeps the first 500 characters)' };
 export const DESCRIPTION_FILE: OptionDef = { flags: '--description-file <file>', description: "description read from a file ('-' for standard input)", complete: '@file' };
 export const ANNOTATION: OptionDef = { flags: '--annotation <key=value>', description: 'an annotation saved with the playlist (repeatable)', repeatable: true };
