@@ -66,6 +66,62 @@ function formatItem(item: HelpItem, termWidth: number, helpWidth: number): strin
   return ITEM_INDENT + term.padEnd(termWidth) + ' '.repeat(SPACER) + text.replace(/\n/g, `\n${ITEM_INDENT}`);
 }
 
+/** Where a narrow page puts a description: on the lines under its term, indented this much. */
+const STACKED_INDENT = ITEM_INDENT.repeat(3);
+/** The narrowest text column a narrow page wraps to (below it, words are left whole). */
+const MIN_STACKED_TEXT = 12;
+
+/**
+ * `str` wrapped at whitespace to `width` whatever the width (boxWrap leaves a column under 40
+ * unwrapped, as commander does): for narrow pages, where a word longer than the line stays whole.
+ */
+function wrapAnyWidth(str: string, width: number): string[] {
+  const out: string[] = [];
+  for (const line of str.split(/\r\n|\n/)) {
+    // an indented line is laid out by its author
+    if (/^[^\S\r\n]/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    let cur = '';
+    for (const word of line.split(/\s+/).filter(Boolean)) {
+      if (cur !== '' && cur.length + 1 + word.length > width) {
+        out.push(cur);
+        cur = word;
+      } else cur = cur === '' ? word : `${cur} ${word}`;
+    }
+    out.push(cur);
+  }
+  return out;
+}
+
+/**
+ * A page too narrow for a column of descriptions beside the terms (commander would leave each
+ * description unwrapped, every line running past the edge): each term on its own line, its
+ * description on the lines under it, wrapped to the width (as gh and git lay out narrow help).
+ */
+function formatStacked(item: HelpItem, width: number): string {
+  const lines = [ITEM_INDENT + item.term];
+  if (item.description) {
+    const textWidth = Math.max(MIN_STACKED_TEXT, width - STACKED_INDENT.length);
+    const text = /\n[^\S\r\n]/.test(item.description) ? item.description.split(/\r\n|\n/) : wrapAnyWidth(item.description, textWidth);
+    for (const l of text) lines.push(l === '' ? '' : STACKED_INDENT + l);
+  }
+  return lines.join('\n');
+}
+
+/** Whether a page of this term column is laid out stacked at `width` (no room for a column of text beside the terms). */
+export function stackedAt(termWidth: number, width: number): boolean {
+  return width - termWidth - SPACER - ITEM_INDENT.length < MIN_WIDTH_TO_WRAP;
+}
+
+/** A list of terms and descriptions laid out for `width` columns, as a page lays out each of its lists. */
+export function formatList(items: readonly HelpItem[], width = 80): string[] {
+  const termWidth = Math.max(0, ...items.map((i) => i.term.length));
+  const stacked = stackedAt(termWidth, width) && items.some((i) => i.description);
+  return items.map((i) => (stacked ? formatStacked(i, width) : formatItem(i, termWidth, width)));
+}
+
 /** The page laid out for a terminal `width` columns wide (commander's default: 80). */
 export function formatHelp(page: HelpPage, width = 80): string {
   // no colour in help: escape sequences are taken out (commander measures text without them, then
@@ -81,9 +137,11 @@ export function formatHelp(page: HelpPage, width = 80): string {
   const termWidth = Math.max(0, ...lists.flatMap(([, items]) => items.map((i) => i.term.length)));
   const description = plain(page.description);
   const out = [`Usage: ${plain(page.usage)}`, ''];
-  if (description.length > 0) out.push(boxWrap(description, width), '');
+  // too narrow for a column of descriptions beside the terms: each description under its term
+  const stacked = stackedAt(termWidth, width) && lists.some(([, items]) => items.some((i) => i.description));
+  if (description.length > 0) out.push(stacked && width < MIN_WIDTH_TO_WRAP ? wrapAnyWidth(description, Math.max(MIN_STACKED_TEXT, width)).join('\n') : boxWrap(description, width), '');
   for (const [heading, items] of lists) {
-    if (items.length) out.push(heading, ...items.map((i) => formatItem(i, termWidth, width)), '');
+    if (items.length) out.push(heading, ...items.map((i) => (stacked ? formatStacked(i, width) : formatItem(i, termWidth, width))), '');
   }
   return out.join('\n');
 }

@@ -5,11 +5,11 @@ import { Command, CommanderError } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError, UsageError } from './errors';
 import { suggestWord } from './suggest';
-import { beginRun, endOutput, endRun, interrupted, runCleanups, type CliContext } from './lifecycle';
+import { beginRun, endOutput, endRun, inRun, interrupted, runCleanups, runEnv, type CliContext } from './lifecycle';
 import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
 import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
-import { commandPage, formatHelp } from './help-format';
+import { commandPage, formatHelp, formatList } from './help-format';
 import { guardStreams, helpWidth, helpWritten, incompleteNote, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
 import { asksForHelp, commandWords } from './argv';
 
@@ -41,9 +41,10 @@ export async function buildProgram(args?: readonly string[]): Promise<Command> {
 /** The one line a subcommand's help gives the global options. */
 function globalsLine(program: Command): string {
   const flags = program.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.short ?? o.long ?? o.flags);
-  // wrapped to 80 columns like the rest of the help, continuation lines indented
+  // wrapped to the help's width like the rest of it, continuation lines indented
   const words = ['Global options:', ...flags.map((f, i) => (i < flags.length - 1 ? `${f},` : f)), "(see 'mcat help globals')"];
-  return `\n${wrapWords(words, 80, '  ').join('\n')}\n`;
+  const width = program.configureOutput().getOutHelpWidth?.() || 80;
+  return `\n${wrapWords(words, width, '  ').join('\n')}\n`;
 }
 
 /** `mcat help globals`: the global options block of `mcat --help`, alone. */
@@ -51,8 +52,10 @@ function globalsHelp(program: Command): string {
   const helper = program.createHelp();
   helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
   const opts = helper.visibleOptions(program).filter((o) => o.long !== '--help' && o.long !== '--version');
-  const width = Math.max(...opts.map((o) => helper.optionTerm(o).length));
-  const lines = opts.map((o) => helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper));
+  const lines = formatList(
+    opts.map((o) => ({ term: helper.optionTerm(o), description: helper.optionDescription(o) })),
+    helper.helpWidth,
+  );
   return `Global options (any command):\n${lines.join('\n')}\n`;
 }
 
@@ -87,8 +90,8 @@ function applyConventions(cmd: Command): void {
   cmd.exitOverride();
   cmd.configureOutput({
     // the run's streams, not the process's: help fits the run's terminal, never coloured by commander
-    getOutHelpWidth: () => helpWidth('stdout') as number, // undefined: 80
-    getErrHelpWidth: () => helpWidth('stderr') as number,
+    getOutHelpWidth: () => helpWidth('stdout', inRun() ? runEnv() : undefined) as number, // undefined: 80
+    getErrHelpWidth: () => helpWidth('stderr', inRun() ? runEnv() : undefined) as number,
     getOutHasColors: () => false,
     getErrHasColors: () => false,
     writeOut: printHelp,

@@ -62,7 +62,7 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   useStreams(ctx.io);
   try {
     // as commander's help is printed (main.ts: writeOut)
-    printHelp(formatHelp(topHelpPage(), helpWidth(how === 'asked' ? 'stdout' : 'stderr')));
+    printHelp(formatHelp(topHelpPage(), helpWidth(how === 'asked' ? 'stdout' : 'stderr', ctx.env)));
     try {
       await helpWritten();
       return 0;

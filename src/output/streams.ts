@@ -11,6 +11,7 @@ import type { Readable, Writable } from 'node:stream';
 import { clean, cleanJsonBytes, cleanJsonUtf8, type CleanMode } from './clean';
 import { cut } from './width';
 import { releaseBytes } from './release';
+import { columnsFromEnv } from './tty';
 import { describeFsError, McatError } from '../client/errors';
 
 export interface WritableLike {
@@ -316,10 +317,13 @@ export function plainDescriptors(): boolean {
 }
 
 /**
- * The width help is fitted to on stdout or stderr: the terminal's, else undefined (80). Asked
- * without making the stream for a descriptor of the process's that cannot be a terminal.
+ * The width help is fitted to on stdout or stderr, as tables are: COLUMNS, else the terminal's,
+ * else undefined (80). Asked without making the stream for a descriptor of the process's that
+ * cannot be a terminal.
  */
-export function helpWidth(which: 'stdout' | 'stderr'): number | undefined {
+export function helpWidth(which: 'stdout' | 'stderr', env?: Readonly<Record<string, string | undefined>>): number | undefined {
+  const fromEnv = columnsFromEnv(env);
+  if (fromEnv !== undefined) return fromEnv;
   const fd = std?.fds?.[which];
   if (fd !== undefined && !mayBeTerminal(fd)) return undefined;
   const s = which === 'stdout' ? stdout() : stderr();

@@ -27,10 +27,17 @@ export function colorEnabled({ isTTY, env, flag }: ColorInputs): boolean {
 
 export const DEFAULT_WIDTH = 80;
 
+/** COLUMNS when it is a positive whole number (never under 20), else undefined. */
+export function columnsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined> | undefined): number | undefined {
+  const v = env?.COLUMNS?.trim();
+  const n = v !== undefined && /^\d{1,6}$/.test(v) ? Number(v) : 0;
+  return n > 0 ? Math.max(20, n) : undefined;
+}
+
 /** The width tables fit: COLUMNS, else the terminal's, else 80 (never under 20). */
 export function terminalWidth(stream: { columns?: number } | undefined, env: NodeJS.ProcessEnv | Record<string, string | undefined>): number {
-  const fromEnv = env.COLUMNS !== undefined && /^\d+$/.test(env.COLUMNS.trim()) ? Number(env.COLUMNS.trim()) : 0;
-  if (fromEnv > 0) return Math.max(20, fromEnv);
+  const fromEnv = columnsFromEnv(env);
+  if (fromEnv !== undefined) return fromEnv;
   const cols = stream?.columns;
   if (typeof cols === 'number' && Number.isFinite(cols) && cols > 0) return Math.max(20, Math.floor(cols));
   return DEFAULT_WIDTH;

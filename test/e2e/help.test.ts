@@ -56,3 +56,31 @@ describe('mcat help globals', () => {
     expect(a.stdout).toMatch(/^Global options/);
   });
 });
+
+describe('help fits the width tables fit', () => {
+  /** The lines wider than `w` that are not the usage line, an example (indented command lines are never broken) or one unbreakable word. */
+  const tooWide = (text: string, w: number) =>
+    text.split('\n').filter((l) => l.length > w && !l.startsWith('Usage: ') && !/^ {2,}(mcat |printf |\{)/.test(l) && /\s/.test(l.trim()));
+
+  it('COLUMNS, also when stdout is no terminal; narrower than a column of descriptions, each description goes under its term', async () => {
+    const lines = [['--help'], ['playlist', 'apply', '--help'], ['locker', '--help'], ['help', 'globals'], ['group', '--help']];
+    for (const w of [40, 50, 60]) {
+      const runs = await Promise.all(lines.map((args) => mcat(args, { env: { COLUMNS: String(w) } })));
+      runs.forEach((r, i) => {
+        const what = `${lines[i].join(' ')} at COLUMNS=${w}`;
+        expect(r.exitCode, what).toBe(0);
+        expect(tooWide(r.stdout, w), what).toEqual([]);
+      });
+    }
+    // at 50 the top-level page has no room for its 29-column terms and a 40-column text beside them
+    const top = await mcat(['--help'], { env: { COLUMNS: '50' } });
+    expect(top.stdout).toMatch(/\n {2}-o, --output <format>\n {6}output format: table, json, ndjson, csv,\n {6}tsv, xml/);
+    expect(top.stdout).toMatch(/\nCommands:\n {2}release\n {6}catalogue releases/);
+    const sub = await mcat(['release', '--help'], { env: { COLUMNS: '50' } });
+    for (const l of sub.stdout.split('\n')) expect(l.length, l).toBeLessThanOrEqual(50);
+    // COLUMNS unset and no terminal: 80, as before
+    const plain = await mcat(['playlist', 'apply', '--help'], { env: { COLUMNS: undefined } });
+    expect(tooWide(plain.stdout, 80)).toEqual([]);
+    expect(plain.stdout).toMatch(/\n {2}--concurrency <n> {8}edits in flight at most/);
+  });
+});

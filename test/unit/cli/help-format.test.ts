@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { Command, Help } from 'commander';
 import { buildProgram, runCli } from '../../../src/cli/main';
-import { commandPage, formatHelp } from '../../../src/cli/help-format';
+import { commandPage, formatHelp, stackedAt, type HelpPage } from '../../../src/cli/help-format';
 import { optionDescription, runCli as runTopHelp, topHelpPage } from '../../../src/cli/top-help';
 import { makeOption } from '../../../src/cli/registry';
 import type { OptionDef } from '../../../src/cli/command';
@@ -15,6 +15,22 @@ import { GLOBAL_OPTIONS, optionNames, takesValue } from '../../../src/cli/global
 import type { CliContext } from '../../../src/cli/run-context';
 
 const WIDTHS = [20, 39, 40, 50, 60, 80, 100, 120, 200];
+
+/** The widest term of a page's lists. */
+function termWidthOf(page: HelpPage): number {
+  return Math.max(0, ...[...page.arguments, ...page.options, ...page.commands].map((i) => i.term.length));
+}
+
+/** Whether a page is laid out stacked at `width`: too narrow for a column of descriptions beside its terms. */
+function stacked(page: HelpPage, width: number): boolean {
+  return stackedAt(termWidthOf(page), width) && [...page.arguments, ...page.options, ...page.commands].some((i) => i.description);
+}
+
+function pageOf(cmd: Command, width: number): HelpPage {
+  const helper = cmd.createHelp();
+  helper.prepareContext({ helpWidth: width });
+  return commandPage(cmd, helper);
+}
 
 /** Every command of a program, the program first. */
 function everyCommand(cmd: Command): Command[] {
@@ -35,13 +51,50 @@ function ours(cmd: Command, width: number): string {
 }
 
 describe('the help layout', () => {
-  it("lays out the program, every group and every command as commander's renderer does, at every width", async () => {
+  it("lays out the program, every group and every command as commander's renderer does, at every width with room for a column of descriptions beside the terms", async () => {
     const program = await buildProgram();
     const all = everyCommand(program);
     expect(all.length).toBeGreaterThan(40);
+    let compared = 0;
     for (const cmd of all) {
-      for (const w of WIDTHS) expect(ours(cmd, w), `${cmd.name()} at ${w}`).toBe(commanders(cmd, w));
+      for (const w of WIDTHS) {
+        if (stacked(pageOf(cmd, w), w)) continue;
+        expect(ours(cmd, w), `${cmd.name()} at ${w}`).toBe(commanders(cmd, w));
+        compared++;
+      }
     }
+    expect(compared).toBeGreaterThan(all.length * 4);
+  });
+
+  it('narrower than that (where commander leaves every description unwrapped, past the edge): each term on its line, its description under it, wrapped to the width, no word lost', async () => {
+    const program = await buildProgram();
+    let pages = 0;
+    for (const cmd of everyCommand(program)) {
+      for (let w = 20; w <= 80; w += 3) {
+        const page = pageOf(cmd, w);
+        if (!stacked(page, w)) continue;
+        pages++;
+        const text = ours(cmd, w);
+        const lines = text.split('\n');
+        const where = `${cmd.name()} at ${w}`;
+        const terms = new Set([...page.arguments, ...page.options, ...page.commands].map((i) => `  ${i.term}`));
+        for (const line of lines) {
+          // the usage line and a term are never broken (as in commander's help)
+          if (line.startsWith('Usage: ') || terms.has(line)) continue;
+          // only a word longer than the line (a path, a list of choices) may pass the edge
+          if (line.length > w) expect(line.trim(), `${where}: ${line}`).not.toMatch(/\s/);
+        }
+        for (const item of [...page.arguments, ...page.options, ...page.commands]) {
+          const at = lines.indexOf(`  ${item.term}`);
+          expect(at, `${where}: ${item.term}`).toBeGreaterThan(-1);
+          if (!item.description) continue;
+          const under: string[] = [];
+          for (let i = at + 1; i < lines.length && lines[i].startsWith('      '); i++) under.push(lines[i].trim());
+          expect(under.join(' ').split(/\s+/), `${where}: ${item.term}`).toEqual(item.description.trim().split(/\s+/));
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(100);
   });
 
   it('lays out what mcat does not use as commander does too: escape sequences, preformatted text, a bare command', () => {
@@ -55,6 +108,7 @@ describe('the help layout', () => {
     for (const w of WIDTHS) {
       const helper = c.createHelp();
       helper.prepareContext({ helpWidth: w });
+      if (stacked(commandPage(c, helper), w)) continue;
       const stock = Help.prototype.formatHelp.call(helper, c, helper).replace(/\x1b\[\d*(;\d*)*m/g, '');
       expect(ours(c, w), `at ${w}`).toBe(stock);
     }
@@ -67,6 +121,11 @@ describe('the top-level help from the definitions', () => {
     const whole = await buildProgram();
     const shallow = await buildProgram(['--help']);
     for (const w of WIDTHS) {
+      if (stacked(topHelpPage(), w)) {
+        // narrower than a column of descriptions: the same page as `mcat --help` builds it, stacked
+        expect(formatHelp(topHelpPage(), w), `at ${w}`).toBe(ours(whole, w));
+        continue;
+      }
       expect(formatHelp(topHelpPage(), w), `at ${w}`).toBe(commanders(whole, w));
       expect(formatHelp(topHelpPage(), w), `at ${w}`).toBe(commanders(shallow, w));
     }
