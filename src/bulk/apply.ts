@@ -67,6 +67,15 @@ export interface CreatedPlaylist {
   replacedId?: string;
 }
 
+/** A replace edit with ifMissing "create" that replaced the playlist an earlier run of the same edits created for it. */
+export interface CarriedPlaylist {
+  key: string;
+  line: number;
+  playlistId: string;
+  /** the id the edit named */
+  replacedId: string;
+}
+
 export interface ApplyResult {
   total: number;
   /** applied in this run */
@@ -78,6 +87,8 @@ export interface ApplyResult {
   pending: ParsedEdit[];
   interrupted: boolean;
   created: CreatedPlaylist[];
+  /** ifMissing edits that replaced the playlist an earlier run of these edits created (not created again) */
+  carried: CarriedPlaylist[];
   /** playlists that carry this run's marker but belong to no edit: a lost create that took effect twice */
   orphans: string[];
   journalPath: string;
@@ -111,6 +122,12 @@ export interface ApplyOptions {
   source?: string;
   /** "K/N" when `edits` are one shard of the input (--shard): recorded in the journal header */
   shard?: string;
+  /**
+   * Names where the edits go (the service, the user's token, the user): recorded in the journal
+   * header. A new run after a finished one with the same target replaces the playlists that run's
+   * ifMissing edits created, instead of creating them again; a resume with another is refused.
+   */
+  target?: string;
   onProgress?: (s: ApplyProgress) => void;
   /** one line for people (stderr) */
   notice?: (line: string) => void;
@@ -134,6 +151,8 @@ interface EditState {
   /** replace with ifMissing found the playlist missing: the edit is a create now */
   createPath: boolean;
   createdId?: string;
+  /** replace with ifMissing: the playlist an earlier run of these edits created for it, tried first */
+  carriedId?: string;
   adopted: boolean;
   /** a create may have taken effect without us knowing its id */
   ambiguous: boolean;
@@ -145,6 +164,8 @@ interface EditOutcome {
   groupId?: string;
   created?: boolean;
   adopted?: boolean;
+  /** replaced the playlist an earlier run created for the edit */
+  carried?: boolean;
 }
 
 /**
@@ -233,6 +254,18 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     input: opts.input,
     ...(opts.source !== undefined ? { source: opts.source } : {}),
     ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
+    ...(opts.target !== undefined
+      ? {
+          target: opts.target,
+          // the ifMissing edits whose playlist the earlier run made (not the one they named)
+          carry: (earlier: ReadonlyMap<string, string>) =>
+            edits.flatMap((pe): [string, string][] => {
+              const e = pe.edit;
+              const id = earlier.get(pe.key);
+              return e.op === 'replace' && e.ifMissing === 'create' && id !== undefined && id !== e.playlistId ? [[pe.key, id]] : [];
+            }),
+        }
+      : {}),
     total: edits.length,
     resume: opts.resume ?? false,
     ...(opts.env ? { env: opts.env } : {}),
@@ -243,7 +276,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const { journal, state } = opened;
   for (const n of opened.notes) notice(n);
   const runId = journal.runId;
-  const base = { total: edits.length, failed: [], pending: [], interrupted: false, created: [], orphans: [], journalPath: opts.journalPath, runId, resumed: opened.resumed };
+  const base = { total: edits.length, failed: [], pending: [], interrupted: false, created: [], carried: [], orphans: [], journalPath: opts.journalPath, runId, resumed: opened.resumed };
   if (opened.complete) {
     await journal.close();
     notice(`the journal ${opts.journalPath} shows all ${edits.length} edits applied: nothing to do`);
@@ -258,6 +291,12 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const todo = edits.filter((e) => !state.done.has(e.key));
   const skipped = edits.length - todo.length;
   if (opened.resumed) notice(`resuming ${opts.journalPath}: ${skipped} of ${edits.length} edit${edits.length === 1 ? '' : 's'} already done`);
+  const carriedTodo = todo.filter((e) => state.carried.has(e.key)).length;
+  if (carriedTodo) {
+    notice(
+      `${carriedTodo} edit${carriedTodo === 1 ? '' : 's'} with ifMissing "create" created ${carriedTodo === 1 ? 'its playlist' : 'their playlists'} in an earlier run of these edits for this user: ${carriedTodo === 1 ? 'it replaces that playlist' : 'each replaces that playlist'} (creating one only if it is gone)`,
+    );
+  }
 
   const states = new Map<string, EditState>();
   for (const e of todo) {
@@ -268,6 +307,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       markerJournaled: marked,
       createPath: marked || createdId !== undefined,
       createdId,
+      carriedId: state.carried.get(e.key),
       adopted: false,
       // the previous process may have created it without recording the id: search first
       ambiguous: marked && createdId === undefined,
@@ -334,6 +374,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   };
 
   const created: CreatedPlaylist[] = [];
+  const carried: CarriedPlaylist[] = [];
   const createdIds = new Set<string>(state.created.values());
   // whether this run has sent a change yet: a journal that fails before then is a usage problem (exit 2)
   let sentAny = false;
@@ -429,6 +470,19 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     switch (e.op) {
       case 'replace': {
         if (e.ifMissing === 'create' && st.createPath) return createFlow(pe, createBodyOf(e), st);
+        if (e.ifMissing === 'create' && st.carriedId !== undefined) {
+          // an earlier run of these edits created this edit's playlist: replace that one
+          const to = st.carriedId;
+          sentAny = true;
+          try {
+            await api.replacePlaylist(to, replaceBodyOf(e), q);
+            return { playlistId: to, carried: true };
+          } catch (err) {
+            // gone since (a reset sandbox, say): as if there had been no earlier run
+            if (!isMissingPlaylist(err)) throw err;
+            st.carriedId = undefined;
+          }
+        }
         sentAny = true;
         try {
           await api.replacePlaylist(e.playlistId, replaceBodyOf(e), q);
@@ -518,6 +572,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
               ...(pe.edit.op === 'replace' ? { replacedId: pe.edit.playlistId } : {}),
             });
           }
+          if (r.carried && r.playlistId && pe.edit.op === 'replace') carried.push({ key: pe.key, line: pe.line, playlistId: r.playlistId, replacedId: pe.edit.playlistId });
           emit();
         },
         onFailed: (pe, err) => {
@@ -588,6 +643,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     pending: run.interrupted ? run.unfinished : [],
     interrupted: run.interrupted,
     created,
+    carried: carried.sort((a, b) => a.line - b.line),
     orphans,
     journalPath: opts.journalPath,
     runId,

@@ -75,6 +75,15 @@ export function inputSource(input: string, opts: { cwd?: string } = {}): string 
   return digest(`source\0${realInput(input, opts.cwd)}`);
 }
 
+/**
+ * 16 hex naming where a run's edits go, for its journal header: the account (the service and the
+ * user's token, already a hash: Session.account) and the user the playlists are read and changed
+ * for. No secret is kept, only a hash.
+ */
+export function applyTarget(account: string, userId: string | undefined): string {
+  return digest(`target\0${account}\0${userId ?? ''}`);
+}
+
 function digest(s: string): string {
   return createHash('sha256').update(s).digest('hex').slice(0, 16);
 }

@@ -3,7 +3,7 @@
 export { parseEdits, canonicalEdit } from './edits';
 export { applyEdits, mostInFlight } from './apply';
 export { runReport, checkReportPath, checkReportClash, summaryLines, applyExitCode, progressRenderer } from './report';
-export { defaultJournalPath, inputSource, journalDir } from './files';
+export { applyTarget, defaultJournalPath, inputSource, journalDir } from './files';
 export { pruneJournals } from './prune';
 export { ADAPTIVE_MAX } from './adaptive';
 export { dryRunEdits, formatDryRun } from './dryrun';

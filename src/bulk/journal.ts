@@ -6,8 +6,9 @@
 // O_NOFOLLOW, created 0600 with O_EXCL.
 //
 // Format (one JSON object per line):
-//   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>"[,"source":"<16 hex>"][,"shard":"K/N"],"total":N,"createdAt":"<ISO>"}
+//   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>"[,"source":"<16 hex>"][,"shard":"K/N"][,"target":"<16 hex>"],"total":N,"createdAt":"<ISO>"}
 //   {"type":"session","event":"start"|"resume","pid":N,"at":"<ISO>"}
+//   {"type":"carried","key":"<edit key>","playlistId":"<id>","at":"<ISO>"}
 //   {"type":"started","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"marker":"<runId>:<key>"]}
 //   {"type":"created","key":"<edit key>","playlistId":"<new id>","adopted":bool,"at":"<ISO>"}
 //   {"type":"done","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"playlistId":"<id>"][,"groupId":"<id>"][,"created":true]}
@@ -37,6 +38,12 @@ export interface JournalHeader {
   source?: string;
   /** "K/N" when the run applies one shard of the input (--shard); `total` counts that shard's edits */
   shard?: string;
+  /**
+   * 16 hex naming where the edits went (the service, the user's token and the user): an earlier
+   * run's playlists are carried over only to a run with the same target, and a resume with another
+   * is refused
+   */
+  target?: string;
   total: number;
   createdAt: string;
 }
@@ -53,6 +60,17 @@ export interface CreatedRecord {
   key: string;
   playlistId: string;
   adopted?: boolean;
+  at: string;
+}
+/**
+ * A replace edit with ifMissing "create" whose playlist an earlier run of these edits created (for
+ * this target): this run replaces that playlist rather than creating another. Written right after
+ * the session record, before anything is sent, so a resume of this run knows it too.
+ */
+export interface CarriedRecord {
+  type: 'carried';
+  key: string;
+  playlistId: string;
   at: string;
 }
 export interface DoneRecord {
@@ -91,7 +109,7 @@ export interface EndRecord {
   interrupted: boolean;
   at: string;
 }
-export type JournalRecord = JournalHeader | StartedRecord | CreatedRecord | DoneRecord | FailedRecord | SessionRecord | EndRecord;
+export type JournalRecord = JournalHeader | StartedRecord | CreatedRecord | CarriedRecord | DoneRecord | FailedRecord | SessionRecord | EndRecord;
 
 export interface JournalContents {
   header?: JournalHeader;
@@ -113,6 +131,8 @@ export interface JournalState {
   markers: Map<string, string>;
   /** key -> id of a playlist created for the edit, not yet done */
   created: Map<string, string>;
+  /** key -> id of the playlist an earlier run of these edits created for it (CarriedRecord) */
+  carried: Map<string, string>;
   sessions: number;
 }
 
@@ -166,7 +186,7 @@ export function readJournal(file: string): JournalContents {
 }
 
 export function stateOf(runId: string, records: JournalRecord[]): JournalState {
-  const st: JournalState = { runId, done: new Map(), failed: new Map(), started: new Set(), markers: new Map(), created: new Map(), sessions: 0 };
+  const st: JournalState = { runId, done: new Map(), failed: new Map(), started: new Set(), markers: new Map(), created: new Map(), carried: new Map(), sessions: 0 };
   for (const r of records) {
     switch (r.type) {
       case 'started':
@@ -175,6 +195,9 @@ export function stateOf(runId: string, records: JournalRecord[]): JournalState {
         break;
       case 'created':
         st.created.set(r.key, r.playlistId);
+        break;
+      case 'carried':
+        if (typeof r.key === 'string' && typeof r.playlistId === 'string') st.carried.set(r.key, r.playlistId);
         break;
       case 'done':
         st.done.set(r.key, r);
@@ -191,6 +214,18 @@ export function stateOf(runId: string, records: JournalRecord[]): JournalState {
   return st;
 }
 
+
+/**
+ * Where each replace edit of a finished (or untouched) run went, by key: what its `done` records
+ * name, and what it carried itself. A new run of the same edits for the same target replaces these
+ * playlists instead of creating them again (apply.ts keeps only the ifMissing edits whose
+ * playlist was not the one they named).
+ */
+export function carriedOver(state: JournalState): Map<string, string> {
+  const out = new Map(state.carried);
+  for (const [key, r] of state.done) if (r.op === 'replace' && typeof r.playlistId === 'string') out.set(key, r.playlistId);
+  return out;
+}
 
 /** The run sent nothing: it stopped before its first edit, leaving nothing to finish. */
 export function isUntouched(state: JournalState): boolean {
@@ -232,6 +267,14 @@ export interface OpenJournalOptions {
   source?: string;
   /** "K/N" for one shard of the input: a journal of another shard (or of the whole input) is not resumed */
   shard?: string;
+  /** where the edits go (JournalHeader.target) */
+  target?: string;
+  /**
+   * A new run over the journal of a finished (or untouched) run of the same edits for the same
+   * target is handed where that run's replace edits went, by key (carriedOver), and names those
+   * this run carries over: written as CarriedRecords before anything is sent, and in the state.
+   */
+  carry?: (earlier: ReadonlyMap<string, string>) => Iterable<[key: string, playlistId: string]>;
   total: number;
   resume: boolean;
   /** decides which folders are mcat's own state folders (checked before use); default process.env */
@@ -299,6 +342,7 @@ export class Journal {
     refuseNotJournal(file);
     const lock = JournalLock.acquire(file, opts.lock);
     const notes: string[] = [];
+    let earlier = new Map<string, string>();
     if (lock.tookOverFrom) notes.push(`took over the lock of an earlier run (pid ${lock.tookOverFrom.pid}), which is no longer running`);
     try {
       opts.afterLock?.();
@@ -311,6 +355,10 @@ export class Journal {
           const untouched = isUntouched(state);
           if (!opts.resume && !complete && !untouched) throw unfinished(file, contents, state, opts.inputHash, opts.shard);
           if (!opts.resume) {
+            // where its replaces went, for this run to replace the playlists its ifMissing edits
+            // created rather than create them again (the same edits, the same account and user)
+            const h = contents.header;
+            if (opts.target !== undefined && h.target === opts.target && h.inputHash === opts.inputHash && h.shard === opts.shard) earlier = carriedOver(state);
             // a finished run's journal does not block the next run of the same edits (nightly)
             fs.unlinkSync(file);
           } else {
@@ -321,6 +369,12 @@ export class Journal {
               throw new InputError(
                 `the journal ${file} was written for different edits${contents.header.input ? ` (${contents.header.input})` : ''}: refusing to resume`,
                 'resume with the same input file as the interrupted run, or give another --journal to start a new run',
+              );
+            }
+            if (contents.header.target !== undefined && opts.target !== undefined && contents.header.target !== opts.target) {
+              throw new InputError(
+                `the journal ${file} was written by a run for another account or user: refusing to resume`,
+                'resume with the profile (and --user) of the interrupted run, or give another --journal to start a new run',
               );
             }
             if (contents.header.shard !== opts.shard) {
@@ -353,12 +407,20 @@ export class Journal {
         ...(opts.input !== undefined ? { input: opts.input } : {}),
         ...(opts.source !== undefined ? { source: opts.source } : {}),
         ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
+        ...(opts.target !== undefined ? { target: opts.target } : {}),
         total: opts.total,
         createdAt: now().toISOString(),
       };
       const j = Journal.create(file, header, lock, now, io);
       j.firstRecord({ type: 'session', event: 'start', pid: process.pid, at: j.stamp() }, true);
-      return { journal: j, state: stateOf(header.runId, []), resumed: false, complete: false, notes };
+      const fresh = stateOf(header.runId, []);
+      if (earlier.size && opts.carry) {
+        for (const [key, playlistId] of opts.carry(earlier)) {
+          j.firstRecord({ type: 'carried', key, playlistId, at: j.stamp() }, true);
+          fresh.carried.set(key, playlistId);
+        }
+      }
+      return { journal: j, state: fresh, resumed: false, complete: false, notes };
     } catch (err) {
       lock.release();
       if (err instanceof McatError) throw err;
@@ -370,7 +432,7 @@ export class Journal {
     return this.header.runId;
   }
 
-  /** The session record, written while opening: a failure closes the file (and drops a journal just made). */
+  /** The session record (and a new run's carried records), written while opening: a failure closes the file (and drops a journal just made). */
   private firstRecord(rec: JournalRecord, fresh: boolean): void {
     try {
       this.append(rec);

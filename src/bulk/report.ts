@@ -206,7 +206,8 @@ export function summaryLines(result: ApplyResult, opts: { fileName?: string; rep
   parts.push(`${result.failed.length} failed`);
   if (result.pending.length) parts.push(`${result.pending.length} not applied (interrupted)`);
   const n = result.created.length;
-  const created = n ? `, ${n} playlist${n === 1 ? '' : 's'} created` : '';
+  const c = result.carried?.length ?? 0;
+  const created = (n ? `, ${n} playlist${n === 1 ? '' : 's'} created` : '') + (c ? `, ${c} replaced where an earlier run created ${c === 1 ? 'it' : 'them'}` : '');
   out.push(`mcat: ${opts.shard ? `shard ${opts.shard}: ` : ''}${parts.join(', ')} of ${result.total} edit${result.total === 1 ? '' : 's'} in ${secs(result.elapsedMs)}${created}`);
   const max = opts.maxFailures ?? 20;
   const name = opts.fileName ?? 'input';

@@ -12,6 +12,8 @@ export interface VerifyOptions {
   edits: ParsedEdit[];
   /** ids of playlists created by the run, by edit key (ApplyResult.created) */
   created: { key: string; playlistId: string }[];
+  /** ids of playlists an earlier run created that the run replaced, by edit key (ApplyResult.carried) */
+  carried?: { key: string; playlistId: string }[];
   country: string;
   userId?: string;
   concurrency?: number;
@@ -25,11 +27,12 @@ export interface VerifyResult {
 export async function verifyEdits(o: VerifyOptions): Promise<VerifyResult> {
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const createdBy = new Map(o.created.map((c) => [c.key, c.playlistId]));
+  const carriedTo = new Map((o.carried ?? []).map((c) => [c.key, c.playlistId]));
   const want = new Map<string, { line: number; desired: DesiredPlaylist }>();
   for (const pe of o.edits) {
     const e = pe.edit;
     if (e.op === 'group-add' || e.op === 'group-replace') continue;
-    const id = createdBy.get(pe.key) ?? (e.op === 'create' ? undefined : e.playlistId);
+    const id = createdBy.get(pe.key) ?? carriedTo.get(pe.key) ?? (e.op === 'create' ? undefined : e.playlistId);
     if (!id) continue;
     const w = want.get(id) ?? { line: pe.line, desired: {} };
     w.line = pe.line;

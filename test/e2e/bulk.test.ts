@@ -377,6 +377,48 @@ describe('playlist export', () => {
     expect(await allPlaylists(owner)).toEqual(original);
   }, 60_000);
 
+  it('the restore run again (a plain rerun, a cron job): the playlists the first run created are replaced, none made twice; as another user, nothing carried', async () => {
+    const sb = await sandbox();
+    const exp = await runner(sb)(['playlist', 'export']);
+    expect(exp.exitCode, exp.stderr).toBe(0);
+    const n = exp.stdout.trim().split('\n').length;
+    expect(n).toBeGreaterThan(1);
+    const backup = join(tempDir(), 'backup.ndjson');
+    writeFileSync(backup, exp.stdout);
+    // one HOME for both users: their runs of this file share its default journal
+    const home = tempHome();
+    const as = (userId: string) => (args: string[]) => mcat(args, { sandboxDir: sb.dataDir, env: userEnv(sb, userId), home, timeout: 120_000 });
+    const ids = async (userId: string) => {
+      const r = await as(userId)(['playlist', 'list', '--all', '-o', 'ndjson']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return r.stdout.trim() ? r.stdout.trim().split('\n').map((l) => JSON.parse(l).id).sort() : [];
+    };
+    const empty = sb.info.examples.emptyUser;
+    const first = await as(empty)(['playlist', 'apply', backup]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(new RegExp(`${n} playlists created`));
+    const made = await ids(empty);
+    expect(made).toHaveLength(n);
+    for (const args of [['playlist', 'apply', backup, '--verify'], ['playlist', 'apply', backup]]) {
+      const again = await as(empty)(args);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(new RegExp(`${n} applied, 0 failed of ${n} edits in [^\n]*, ${n} replaced where an earlier run created them\n`));
+      expect(again.stderr).not.toMatch(/playlists? created/);
+      expect(await ids(empty)).toEqual(made);
+    }
+    // another user applying the same file (the same journal, another target): their own playlists, nothing of the first user's
+    const other = '10005';
+    const before = await ids(other);
+    const theirs = await as(other)(['playlist', 'apply', backup]);
+    expect(theirs.exitCode, theirs.stderr).toBe(0);
+    expect(theirs.stderr).toMatch(new RegExp(`${n} playlists created`));
+    expect(theirs.stderr).not.toMatch(/replaced where an earlier run/);
+    const after = await ids(other);
+    expect(after).toHaveLength(before.length + n);
+    for (const id of made) expect(after).not.toContain(id);
+    expect(await ids(empty)).toEqual(made);
+  }, 60_000);
+
   it('export writes NDJSON only; other output formats are refused', async () => {
     const sb = await sandbox();
     const run = runner(sb);

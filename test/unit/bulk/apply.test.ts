@@ -311,6 +311,93 @@ describe('applyEdits', () => {
   });
 });
 
+describe('applyEdits: a new run after a finished one (a cron job, a restore run again)', () => {
+  /** two restores (replace with ifMissing) of playlists u1 does not have, and a plain create */
+  function restore() {
+    const api = new FakeApi();
+    api.nextId = 0x100;
+    const parsed = parse([
+      { op: 'replace', playlistId: hex(0x51), ifMissing: 'create', name: 'A', tracks: [] },
+      { op: 'replace', playlistId: hex(0x52), ifMissing: 'create', name: 'B', tracks: [] },
+      { op: 'create', name: 'C' },
+    ]);
+    const names = () => [...api.playlists.values()].map((p) => p.name).sort();
+    return { api, ...parsed, names };
+  }
+  const journalPath = () => path.join(dir, 'in.ndjson.journal');
+
+  it("replaces the playlists the earlier run's ifMissing edits created instead of creating them again; a plain create is made again (what it asks)", async () => {
+    const { api, edits, inputHash, names } = restore();
+    const first = await run(api, edits, { inputHash, target: 'T1' });
+    expect(first.created.map((c) => c.line)).toEqual([1, 2, 3]);
+    expect(first.carried).toEqual([]);
+    const madeA = first.created[0].playlistId;
+    const madeB = first.created[1].playlistId;
+    const notices: string[] = [];
+    const second = await run(api, edits, { inputHash, target: 'T1', notice: (l) => notices.push(l) });
+    expect(second).toMatchObject({ applied: 3, failed: [] });
+    expect(second.created.map((c) => c.line)).toEqual([3]);
+    expect(second.carried).toEqual([
+      { key: edits[0].key, line: 1, playlistId: madeA, replacedId: hex(0x51) },
+      { key: edits[1].key, line: 2, playlistId: madeB, replacedId: hex(0x52) },
+    ]);
+    expect(names()).toEqual(['A', 'B', 'C', 'C']);
+    expect(notices.join('\n')).toMatch(/2 edits with ifMissing "create" created their playlists in an earlier run of these edits for this user: each replaces that playlist/);
+    expect(summaryLines(second)[0]).toMatch(/3 applied, 0 failed of 3 edits in .*, 1 playlist created, 2 replaced where an earlier run created them$/);
+    // written before anything was sent, right after the session record
+    const records = readJournal(journalPath()).records;
+    expect(records.slice(0, 3).map((r) => r.type)).toEqual(['session', 'carried', 'carried']);
+    expect(records.slice(1, 3)).toMatchObject([{ key: edits[0].key, playlistId: madeA }, { key: edits[1].key, playlistId: madeB }]);
+    expect(readJournal(journalPath()).header).toMatchObject({ target: 'T1' });
+    // a third run: what the second replaced is carried again
+    const third = await run(api, edits, { inputHash, target: 'T1' });
+    expect(third.carried.map((c) => c.playlistId)).toEqual([madeA, madeB]);
+    expect(names()).toEqual(['A', 'B', 'C', 'C', 'C']);
+    // and --verify reads the carried playlists
+    const v = await verifyEdits({ api: api.forRun(), edits: edits.slice(0, 2), created: third.created, carried: third.carried, country: 'GB', userId: 'u1' });
+    expect(v).toEqual({ checked: 2, mismatches: [] });
+  });
+
+  it('only for the same target (service, token and user) and the same edits; a journal without one carries nothing', async () => {
+    const { api, edits, inputHash, names } = restore();
+    await run(api, edits, { inputHash, target: 'T1' });
+    const other = await run(api, edits, { inputHash, target: 'T2' });
+    expect(other.carried).toEqual([]);
+    expect(other.created).toHaveLength(3);
+    // a journal written with no target (an older mcat): nothing carried, as before
+    const none = await run(api, edits, { inputHash });
+    expect(none.carried).toEqual([]);
+    const after = await run(api, edits, { inputHash, target: 'T1' });
+    expect(after.carried).toEqual([]);
+    expect(names()).toEqual(['A', 'A', 'A', 'A', 'B', 'B', 'B', 'B', 'C', 'C', 'C', 'C']);
+  });
+
+  it("a carried playlist that is gone since (or no longer the user's) is created again", async () => {
+    const { api, edits, names } = restore();
+    const first = await run(api, edits.slice(0, 2), { inputHash: 'two', target: 'T1' });
+    api.playlists.delete(first.created[0].playlistId);
+    const again = await run(api, edits.slice(0, 2), { inputHash: 'two', target: 'T1' });
+    expect(again.carried.map((c) => c.line)).toEqual([2]);
+    expect(again.created.map((c) => c.line)).toEqual([1]);
+    expect(names()).toEqual(['A', 'B']);
+  });
+
+  it('a run stopped after its carried records resumes carrying them; a resume for another target is refused, nothing sent', async () => {
+    const { api, edits, inputHash, names } = restore();
+    await run(api, edits, { inputHash, target: 'T1' });
+    const ac = new AbortController();
+    ac.abort();
+    const stopped = await run(api, edits, { inputHash, target: 'T1', signal: ac.signal });
+    expect(stopped).toMatchObject({ interrupted: true, applied: 0 });
+    const calls = api.calls.length;
+    await expect(run(api, edits, { inputHash, target: 'T2', resume: true })).rejects.toThrow(/written by a run for another account or user: refusing to resume/);
+    expect(api.calls.length).toBe(calls);
+    const resumed = await run(api, edits, { inputHash, target: 'T1', resume: true });
+    expect(resumed.carried.map((c) => c.line)).toEqual([1, 2]);
+    expect(names()).toEqual(['A', 'B', 'C', 'C']);
+  });
+});
+
 describe('applyEdits: a journal that cannot be written (disk full)', () => {
   /** fs, but every write from the n-th on fails with ENOSPC */
   function fullAfter(n: number): JournalIo {

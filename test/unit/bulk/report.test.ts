@@ -26,6 +26,7 @@ const result: ApplyResult = {
   pending: [],
   interrupted: false,
   created: [],
+  carried: [],
   orphans: [],
   journalPath: 'j',
   runId: 'r',

@@ -123,7 +123,7 @@ describe('--shard K/N', () => {
     expect([0, 999, 1000, 1234567].map(groupDigits)).toEqual(['0', '999', '1,000', '1,234,567']);
     const dry = formatDryRun([], 'x.ndjson', 'shard 3/4: 0 of 2 edits');
     expect(dry).toEqual(['dry run: shard 3/4: 0 of 2 edits: 0 would change, 0 would create, 0 group edits, 0 unchanged, 0 would fail; nothing was sent']);
-    const result = { total: 250, applied: 250, skipped: 0, failed: [], pending: [], interrupted: false, created: [], orphans: [], journalPath: 'j', runId: 'r', resumed: false, elapsedMs: 1200 } as ApplyResult;
+    const result = { total: 250, applied: 250, skipped: 0, failed: [], pending: [], interrupted: false, created: [], carried: [], orphans: [], journalPath: 'j', runId: 'r', resumed: false, elapsedMs: 1200 } as ApplyResult;
     expect(summaryLines(result, { shard: '2/4' })[0]).toBe('mcat: shard 2/4: 250 applied, 0 failed of 250 edits in 1.2 s');
     expect(summaryLines(result)[0]).toBe('mcat: 250 applied, 0 failed of 250 edits in 1.2 s');
   });

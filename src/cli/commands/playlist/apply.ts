@@ -158,6 +158,9 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       input: name,
       ...(source !== undefined ? { source } : {}),
       ...(label ? { shard: label } : {}),
+      // the service, the user's token and the user (a hash): an earlier run's creates are carried
+      // over only to a run for the same, and a resume for another is refused
+      target: bulk.applyTarget(s.account, q.userId),
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
@@ -188,7 +191,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   if (reportError !== undefined) throw reportError;
 
   if (flags.verify && !result.interrupted) {
-    const v = await bulk.verifyEdits({ api, edits, created: result.created, country: q.country, userId: q.userId });
+    const v = await bulk.verifyEdits({ api, edits, created: result.created, carried: result.carried, country: q.country, userId: q.userId });
     // a playlist some failed edit should have changed is expected to differ: the failure was reported
     const touchedByFailures = new Set(result.failed.flatMap((f) => [f.playlistId, 'playlistId' in f.edit ? f.edit.playlistId : undefined]).filter(Boolean));
     const bad = v.mismatches.filter((m) => !touchedByFailures.has(m.playlistId));
