@@ -14,7 +14,7 @@
 import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, InputError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
-import { Journal, JournalWriteError, type JournalIo } from './journal';
+import { carriedOver, isComplete, isUntouched, Journal, JournalWriteError, readJournal, stateOf, type JournalContents, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
 import { Scheduler } from './scheduler';
 import { AdaptiveLimit } from './adaptive';
@@ -240,6 +240,38 @@ export function createBodyOf(e: CreateEdit | ReplaceEdit): CreateBody {
   return b;
 }
 
+/**
+ * Of where an earlier run of these edits sent its replaces (carriedOver), the ifMissing edits
+ * whose playlist that run made (not the one they named): this run replaces those playlists.
+ */
+export function carryable(edits: readonly ParsedEdit[], earlier: ReadonlyMap<string, string>): [key: string, playlistId: string][] {
+  return edits.flatMap((pe): [string, string][] => {
+    const e = pe.edit;
+    const id = earlier.get(pe.key);
+    return e.op === 'replace' && e.ifMissing === 'create' && id !== undefined && id !== e.playlistId ? [[pe.key, id]] : [];
+  });
+}
+
+/**
+ * What a new run of `edits` for `target` would carry over from the journal at `file` (see
+ * OpenJournalOptions.carry), read without its lock for `--dry-run`: nothing when there is no
+ * journal, it cannot be read, or it is not the finished (or untouched) run of these edits for
+ * this target.
+ */
+export function carriedForDryRun(file: string, edits: readonly ParsedEdit[], o: { inputHash: string; target: string; shard?: string }): Map<string, string> {
+  let contents: JournalContents;
+  try {
+    contents = readJournal(file);
+  } catch {
+    return new Map();
+  }
+  const h = contents.header;
+  if (!h || h.target !== o.target || h.inputHash !== o.inputHash || h.shard !== o.shard) return new Map();
+  const state = stateOf(h.runId, contents.records);
+  if (!isComplete(contents, state) && !isUntouched(state)) return new Map();
+  return new Map(carryable(edits, carriedOver(state)));
+}
+
 export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const t0 = (opts.now ?? Date.now)();
   const now = opts.now ?? Date.now;
@@ -257,13 +289,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
     ...(opts.target !== undefined
       ? {
           target: opts.target,
-          // the ifMissing edits whose playlist the earlier run made (not the one they named)
-          carry: (earlier: ReadonlyMap<string, string>) =>
-            edits.flatMap((pe): [string, string][] => {
-              const e = pe.edit;
-              const id = earlier.get(pe.key);
-              return e.op === 'replace' && e.ifMissing === 'create' && id !== undefined && id !== e.playlistId ? [[pe.key, id]] : [];
-            }),
+          carry: (earlier: ReadonlyMap<string, string>) => carryable(edits, earlier),
         }
       : {}),
     total: edits.length,

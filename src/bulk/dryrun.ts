@@ -31,6 +31,11 @@ export interface DryRunOptions {
   userId?: string;
   /** parallel reads (default 4) */
   concurrency?: number;
+  /**
+   * ifMissing edits whose playlist an earlier run of these edits created, by key (apply.ts
+   * carriedForDryRun): planned against that playlist, as the run would replace it
+   */
+  carried?: ReadonlyMap<string, string>;
   signal?: AbortSignal;
 }
 
@@ -52,6 +57,7 @@ function project(p: Playlist | undefined, e: Edit, id: string): Playlist {
 export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
   const q: PlaylistQuery = o.userId ? { country: o.country, userId: o.userId } : { country: o.country };
   const ids = [...new Set(o.edits.flatMap((pe) => (pe.edit.op === 'replace' || pe.edit.op === 'details' ? [pe.edit.playlistId] : [])))];
+  for (const id of o.carried?.values() ?? []) if (!ids.includes(id)) ids.push(id);
   const fetched = new Map<string, Fetched>();
   await readEach(ids, o, async (id) => {
     try {
@@ -85,6 +91,26 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
       const diff = diffPlaylist(undefined, e);
       plans.push({ ...base, action: 'create', diff, lines: [`would create playlist ${JSON.stringify(e.name)} with ${tracks(e.tracks?.length ?? 0)}`, ...formatDiff(diff)] });
       continue;
+    }
+    const carriedId = e.op === 'replace' && e.ifMissing === 'create' ? o.carried?.get(pe.key) : undefined;
+    if (carriedId !== undefined) {
+      if (!state.has(carriedId)) {
+        const f = fetched.get(carriedId);
+        state.set(carriedId, f && 'playlist' in f ? f.playlist : undefined);
+      }
+      const made = state.get(carriedId);
+      // there still: the run replaces it (gone: planned as if there had been no earlier run)
+      if (made) {
+        const diff = diffPlaylist(made, e);
+        state.set(carriedId, project(made, e, carriedId));
+        plans.push({
+          ...base,
+          action: diff.unchanged ? 'no-change' : 'change',
+          diff,
+          lines: [`would replace playlist ${carriedId}, which an earlier run of these edits created for ${e.playlistId}`, ...formatDiff(diff)],
+        });
+        continue;
+      }
     }
     const id = e.playlistId;
     if (!state.has(id)) {

@@ -399,6 +399,16 @@ describe('playlist export', () => {
     expect(first.stderr).toMatch(new RegExp(`${n} playlists created`));
     const made = await ids(empty);
     expect(made).toHaveLength(n);
+    // the dry run plans what the run would do: replace those, create nothing
+    const dry = await as(empty)(['playlist', 'apply', backup, '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const plans = JSON.parse(dry.stdout);
+    expect(plans.map((p: any) => p.action)).toEqual(Array(n).fill('no-change'));
+    for (const p of plans) expect(p.lines[0]).toMatch(/^would replace playlist [0-9a-f]{24}, which an earlier run of these edits created for [0-9a-f]{24}$/);
+    expect(plans.map((p: any) => p.lines[0].split(' ')[3].replace(',', '')).sort()).toEqual(made);
+    // as another user it plans the creates
+    const otherDry = await as('10005')(['playlist', 'apply', backup, '--dry-run', '-o', 'json']);
+    expect(JSON.parse(otherDry.stdout).map((p: any) => p.action)).toEqual(Array(n).fill('create'));
     for (const args of [['playlist', 'apply', backup, '--verify'], ['playlist', 'apply', backup]]) {
       const again = await as(empty)(args);
       expect(again.exitCode, again.stderr).toBe(0);

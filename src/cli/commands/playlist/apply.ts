@@ -112,7 +112,9 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
 
   if (scope) notice(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
-    const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal });
+    // as the run would: the ifMissing edits whose playlists the last run of these edits for this user created replace them
+    const carried = bulk.carriedForDryRun(journalPath, edits, { inputHash: parsed.inputHash, target: bulk.applyTarget(s.account, q.userId), ...(label ? { shard: label } : {}) });
+    const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal, carried });
     if (fmt === 'table') {
       await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n', 'lines'); // text for people: bidi controls shown
     } else {
