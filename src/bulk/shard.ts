@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../client/errors';
 import type { ParsedEdit } from './edits';
-import { isComplete, isUntouched, readJournal, stateOf } from './journal';
+import { isComplete, isUntouched, readJournal, stateOf, type JournalState } from './journal';
 import { lockHolder } from './lock';
 
 /** Shard `index` (1 to `count`) of `count`. */
@@ -162,17 +162,31 @@ export function checkOtherSplits(journalPath: string, shard: Shard | undefined, 
   );
 }
 
+/** Playlists a run made, or may have (a create sent, its outcome not recorded): its creates and its ifMissing edits that created. */
+function playlistsMade(st: JournalState): number {
+  let n = 0;
+  for (const r of st.done.values()) if (r.created || r.op === 'create') n++;
+  for (const key of new Set([...st.created.keys(), ...st.markers.keys()])) if (!st.done.has(key)) n++;
+  return n;
+}
+
 /** `<base>-<16 hex>[.shard-K-of-N].journal`: the base name of the input the default journal is named after */
 const DEFAULT_NAME = /^(.*)-[0-9a-f]{16}(?:\.shard-[0-9]+-of-[0-9]+)?\.journal$/;
 
 /**
- * `--resume` of a file whose edits changed since its run stopped: the default journal is named
- * after the edits, so the new edits find none and would start a new run, applying again every
- * edit the stopped run applied (its creates made twice). The journals beside it of the same file
- * (the header's `source`) for other edits, unfinished or held by a run now, refuse it (exit 2).
+ * A run of a file whose edits changed since its run stopped. The default journal is named after the
+ * edits, so the new edits find none, and a new run applies every edit again. The journals beside
+ * it of the same file (the header's `source`) for other edits refuse it (exit 2) when that:
+ * - `--resume`: is unfinished, or held by a run now (resuming would apply every edit the stopped
+ *   run applied again, its creates twice);
+ * - a plain run: is held by a run now (two versions of one file at once), or is unfinished and
+ *   made playlists, or may have (a create sent, its answer not recorded): the new run would make
+ *   them again. An unfinished run that made none (replaces, details, groups: idempotent) does not
+ *   stop the new run, which applies them again (a nightly file, yesterday's run with a failure).
+ * A plain run is not stopped by a run of the file for another target (another user's playlists).
  * Called holding this run's lock, only when it has no journal of its own yet.
  */
-export function checkChangedInput(journalPath: string, source: string | undefined, inputHash: string, input: string): void {
+export function checkChangedInput(journalPath: string, source: string | undefined, inputHash: string, input: string, resume = true, target?: string): void {
   if (source === undefined || fs.existsSync(journalPath)) return;
   const dir = path.dirname(journalPath);
   const base = DEFAULT_NAME.exec(path.basename(journalPath))?.[1];
@@ -189,14 +203,29 @@ export function checkChangedInput(journalPath: string, source: string | undefine
     const file = path.join(dir, name);
     if (file === journalPath) continue;
     let running: boolean;
+    let made = 0;
     try {
       const c = readJournal(file);
       if (!c.header || c.header.source !== source || c.header.inputHash === inputHash) continue;
+      // a run of the file for another user made that user's playlists, not this one's
+      if (!resume && target !== undefined && c.header.target !== undefined && c.header.target !== target) continue;
       running = lockHolder(file) !== undefined;
       const st = stateOf(c.header.runId, c.records);
       if (!running && (isUntouched(st) || isComplete(c, st))) continue;
+      made = playlistsMade(st);
+      if (!running && !resume && made === 0) continue;
     } catch {
       continue;
+    }
+    if (!resume) {
+      throw new InputError(
+        running
+          ? `${input} has changed since its run now running (${file}): refusing to start a run of its new version beside it`
+          : `${input} has changed since its run that did not finish (${file}), which made ${made === 1 ? 'a playlist' : `${made} playlists`} (or may have): a new run would make ${made === 1 ? 'it' : 'them'} again; refusing to run`,
+        running
+          ? 'wait for that run to finish, then run again'
+          : 'put back the file as it was and run again with --resume, or remove that journal to abandon its run (what it made stays)',
+      );
     }
     throw new InputError(
       `${input} has changed since its run ${running ? 'now running' : 'that did not finish'} (${file}): resuming would apply every edit again (its creates twice); refusing to resume`,

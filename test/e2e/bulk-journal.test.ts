@@ -3,7 +3,7 @@
 // cannot be used, and a real run's journal cut at every record boundary (what a crash of the
 // machine can leave) and resumed.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
@@ -143,9 +143,40 @@ describe('playlist apply: the same input every night', () => {
     );
     expect(await allPlaylists(run)).toEqual(before);
     expect(journalsIn(run.home)).toEqual(old);
-    // without --resume it is a new run of new edits, as documented
+    // without --resume it would be a new run of every edit: that run made 3 playlists, which it would make again
+    const plain = await run(['playlist', 'apply', file]);
+    expect(plain.exitCode, plain.stderr).toBe(2);
+    expect(errors(plain.stderr)).toBe(
+      `mcat: ${file} has changed since its run that did not finish (${journal}), which made 3 playlists (or may have): a new run would make them again; refusing to run\n` +
+        'hint: put back the file as it was and run again with --resume, or remove that journal to abandon its run (what it made stays)\n',
+    );
+    expect(await allPlaylists(run)).toEqual(before);
+    expect(journalsIn(run.home)).toEqual(old);
+    // put back as it was: --resume finishes that run (the fixed edit is the user's to add after)
+    writeFileSync(file, ndjson([...creates, { op: 'details', playlistId: missing, description: 'x' }]));
+    const resumed = await run(['playlist', 'apply', file, '--resume']);
+    expect(resumed.exitCode, resumed.stderr).toBe(3);
+    expect(resumed.stderr).toMatch(/0 applied, 3 already done, 1 failed of 4 edits/);
+    // the journal removed, the run abandoned: a new run makes what the file says, as asked
+    rmSync(journal);
+    writeFileSync(file, ndjson([...creates, { op: 'details', playlistId: sb.info.examples.playlistIds[0], description: 'x' }]));
     const fresh = await run(['playlist', 'apply', file]);
     expect(fresh.exitCode, fresh.stderr).toBe(0);
+    expect(await allPlaylists(run)).toHaveLength(before.length + 3);
+  }, 60_000);
+
+  it('a plain run of a file changed since a run that made no playlist (replaces, details: idempotent) did not finish is a new run (a nightly file)', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1, p2] = sb.info.examples.playlistIds;
+    const d = tempDir();
+    const file = join(d, 'nightly.ndjson');
+    writeFileSync(file, ndjson([{ op: 'details', playlistId: p1, description: 'one' }, { op: 'details', playlistId: hexId(0xbad2), description: 'x' }]));
+    expect((await run(['playlist', 'apply', file])).exitCode).toBe(3);
+    writeFileSync(file, ndjson([{ op: 'details', playlistId: p1, description: 'two' }, { op: 'details', playlistId: p2, description: 'two' }]));
+    const r = await run(['playlist', 'apply', file]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/2 applied, 0 failed of 2 edits/);
   }, 60_000);
 
   it('finished journals last written over 30 days ago are removed by the next run; failed ones and those of --journal runs are kept', async () => {

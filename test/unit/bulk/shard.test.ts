@@ -3,9 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
-import { defaultJournalPath } from '../../../src/bulk/files';
-import { Journal } from '../../../src/bulk/journal';
-import { checkOtherSplits, groupDigits, otherSplits, parseShard, selectShard, shardKeyOf, shardOfId, shardSummary } from '../../../src/bulk/shard';
+import { defaultJournalPath, inputSource } from '../../../src/bulk/files';
+import { Journal, type JournalRecord } from '../../../src/bulk/journal';
+import { checkChangedInput, checkOtherSplits, groupDigits, otherSplits, parseShard, selectShard, shardKeyOf, shardOfId, shardSummary } from '../../../src/bulk/shard';
 import { formatDryRun } from '../../../src/bulk/dryrun';
 import { summaryLines } from '../../../src/bulk/report';
 import type { ApplyResult } from '../../../src/bulk/apply';
@@ -201,6 +201,52 @@ describe('shard journals', () => {
       expect.objectContaining({ message: expect.stringContaining('(not split: '), hint: 'finish that run first (mcat playlist apply big.ndjson --resume), or remove its journal to abandon it' }),
     );
     expect(() => checkOtherSplits(at(), undefined, 'big.ndjson')).not.toThrow();
+  });
+
+  it('a plain run of a file changed since a run that did not finish: refused when that run made playlists (or may have), or runs now; not for another target, nor when it made none', async () => {
+    const f = path.join(dir, 'big.ndjson');
+    fs.writeFileSync(f, '');
+    const e = env();
+    const source = inputSource(f)!;
+    const oldPath = defaultJournalPath(f, 'old', { env: e });
+    const newPath = defaultJournalPath(f, 'new', { env: e });
+    const check = (resume: boolean, target = 'T1') => () => checkChangedInput(newPath, source, 'new', 'big.ndjson', resume, target);
+    const write = async (records: JournalRecord[], target: string | undefined = 'T1') => {
+      fs.rmSync(oldPath, { force: true });
+      const j = Journal.open(oldPath, { inputHash: 'old', total: 3, resume: false, source, env: e, ...(target ? { target } : {}) });
+      for (const r of records) j.journal.append(r);
+      await j.journal.close();
+    };
+    const failed: JournalRecord = { type: 'failed', key: '3:c', line: 3, op: 'details', at: 't', error: 'ApiError', message: 'm' };
+    // it made none (a details done, one failed): a plain run goes ahead; --resume is refused as before
+    await write([{ type: 'done', key: '1:a', line: 1, op: 'details', at: 't' }, failed]);
+    expect(check(false)).not.toThrow();
+    expect(check(true)).toThrow(/refusing to resume/);
+    // a create done, an ifMissing replace that created, a create sent with its answer lost: 3 made (or maybe)
+    await write([
+      { type: 'done', key: '1:a', line: 1, op: 'create', at: 't', playlistId: 'p1', created: true },
+      { type: 'done', key: '2:b', line: 2, op: 'replace', at: 't', playlistId: 'p2', created: true },
+      { type: 'started', key: '3:c', line: 3, op: 'create', at: 't', marker: 'r:3:c' },
+    ]);
+    expect(check(false)).toThrow(
+      expect.objectContaining({
+        message: `big.ndjson has changed since its run that did not finish (${oldPath}), which made 3 playlists (or may have): a new run would make them again; refusing to run`,
+        hint: 'put back the file as it was and run again with --resume, or remove that journal to abandon its run (what it made stays)',
+      }),
+    );
+    // another user's run of the file: its playlists are that user's
+    expect(check(false, 'T2')).not.toThrow();
+    // a journal with no target (an older mcat): counted as this user's
+    await write([{ type: 'done', key: '1:a', line: 1, op: 'create', at: 't', playlistId: 'p1', created: true }], undefined);
+    expect(check(false)).toThrow(/which made a playlist \(or may have\): a new run would make it again/);
+    // finished: no longer in the way
+    await write([...['1:a', '2:b', '3:c'].map((key, i): JournalRecord => ({ type: 'done', key, line: i + 1, op: 'create', at: 't', created: true })), { type: 'end', applied: 3, failed: 0, skipped: 0, interrupted: false, at: 't' }]);
+    expect(check(false)).not.toThrow();
+    // running now (its lock held), even having made nothing: refused
+    fs.rmSync(oldPath);
+    const live = Journal.open(oldPath, { inputHash: 'old', total: 3, resume: false, source, env: e, target: 'T1' });
+    expect(check(false)).toThrow(/has changed since its run now running .*: refusing to start a run of its new version beside it/);
+    await live.journal.close();
   });
 
   it('two runs split two ways started at the same moment: the one that looks while the other holds its lock is refused, before anything is sent', async () => {

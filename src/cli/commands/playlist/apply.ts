@@ -125,6 +125,9 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     return;
   }
 
+  // the service, the user's token and the user (a hash): an earlier run's creates are carried
+  // over only to a run for the same, and a resume for another is refused
+  const target = bulk.applyTarget(s.account, q.userId);
   const progress = bulk.progressRenderer(progressLine());
   // a short run: V8 optimises only its hottest code (src/cli/jit.ts), once every bundle is loaded
   const untune = await tuneForRun(edits.length);
@@ -142,13 +145,14 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       // the input split another way by a run that has not finished, or that runs now: its edits
       // would be applied twice. Checked holding this run's lock, so of two runs started at the
       // same moment at least one sees the other
-      // and a --resume of the file changed since its run stopped: that run's journal, named after the
-      // old edits, would not be found, and every edit it applied would be applied again
+      // and a run of the file changed since its run stopped: that run's journal, named after the
+      // old edits, would not be found, and every edit it applied would be applied again (refused
+      // for --resume, and for a plain run when that run made playlists: they would be made twice)
       ...(flags.journal === undefined
         ? {
             afterLock: () => {
               bulk.checkOtherSplits(journalPath, shard, file);
-              if (flags.resume) bulk.checkChangedInput(journalPath, source, parsed.inputHash, file);
+              bulk.checkChangedInput(journalPath, source, parsed.inputHash, file, Boolean(flags.resume), target);
             },
           }
         : {}),
@@ -160,9 +164,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       input: name,
       ...(source !== undefined ? { source } : {}),
       ...(label ? { shard: label } : {}),
-      // the service, the user's token and the user (a hash): an earlier run's creates are carried
-      // over only to a run for the same, and a resume for another is refused
-      target: bulk.applyTarget(s.account, q.userId),
+      target,
       onProgress: progress.onProgress,
       notice: (line) => {
         progress.end();
