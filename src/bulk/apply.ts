@@ -14,6 +14,7 @@
 import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, InputError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
+import { isPlaylistId } from './input';
 import { carriedOver, isComplete, isUntouched, Journal, JournalWriteError, readJournal, stateOf, type JournalContents, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
 import { Scheduler } from './scheduler';
@@ -248,7 +249,8 @@ export function carryable(edits: readonly ParsedEdit[], earlier: ReadonlyMap<str
   return edits.flatMap((pe): [string, string][] => {
     const e = pe.edit;
     const id = earlier.get(pe.key);
-    return e.op === 'replace' && e.ifMissing === 'create' && id !== undefined && id !== e.playlistId ? [[pe.key, id]] : [];
+    // (an id of another form is no playlist's: the journal is only ever mcat's, but it is a file)
+    return e.op === 'replace' && e.ifMissing === 'create' && id !== undefined && id !== e.playlistId && isPlaylistId(id) ? [[pe.key, id]] : [];
   });
 }
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyEdits, MARKER_KEY, mostInFlight, type ApplyOptions } from '../../../src/bulk/apply';
+import { applyEdits, carryable, MARKER_KEY, mostInFlight, type ApplyOptions } from '../../../src/bulk/apply';
 import { parseEdits, type ParsedEdit } from '../../../src/bulk/edits';
 import { readJournal, type JournalIo } from '../../../src/bulk/journal';
 import { applyExitCode, reportLines, runReport, summaryLines } from '../../../src/bulk/report';
@@ -370,6 +370,18 @@ describe('applyEdits: a new run after a finished one (a cron job, a restore run 
     const after = await run(api, edits, { inputHash, target: 'T1' });
     expect(after.carried).toEqual([]);
     expect(names()).toEqual(['A', 'A', 'A', 'A', 'B', 'B', 'B', 'B', 'C', 'C', 'C', 'C']);
+  });
+
+  it('carries only ifMissing replaces, to another playlist than the one named, by a playlist id', () => {
+    const { edits } = restore();
+    const [a, b, c] = edits.map((e) => e.key);
+    const earlier = new Map([
+      [a, hex(0x900)],
+      [b, hex(0x52)], // where it was named: no carry
+      [c, hex(0x901)], // a plain create: made by each run
+    ]);
+    expect(carryable(edits, earlier)).toEqual([[a, hex(0x900)]]);
+    for (const bad of ['../../1.2/user/locker', 'ABCDEF0123456789ABCDEF01', '', hex(1) + 'x']) expect(carryable(edits, new Map([[a, bad]])), bad).toEqual([]);
   });
 
   it("a carried playlist that is gone since (or no longer the user's) is created again", async () => {
