@@ -183,7 +183,7 @@ const DEFAULT_NAME = /^(.*)-[0-9a-f]{16}(?:\.shard-[0-9]+-of-[0-9]+)?\.journal$/
  *   made playlists, or may have (a create sent, its answer not recorded): the new run would make
  *   them again. An unfinished run that made none (replaces, details, groups: idempotent) does not
  *   stop the new run, which applies them again (a nightly file, yesterday's run with a failure).
- * A plain run is not stopped by a run of the file for another target (another user's playlists).
+ * Neither is stopped by a run of the file for another target (another user's playlists).
  * Called holding this run's lock, only when it has no journal of its own yet.
  */
 export function checkChangedInput(journalPath: string, source: string | undefined, inputHash: string, input: string, resume = true, target?: string): void {
@@ -203,12 +203,12 @@ export function checkChangedInput(journalPath: string, source: string | undefine
     const file = path.join(dir, name);
     if (file === journalPath) continue;
     let running: boolean;
-    let made = 0;
+    let made: number;
     try {
       const c = readJournal(file);
       if (!c.header || c.header.source !== source || c.header.inputHash === inputHash) continue;
       // a run of the file for another user made that user's playlists, not this one's
-      if (!resume && target !== undefined && c.header.target !== undefined && c.header.target !== target) continue;
+      if (target !== undefined && c.header.target !== undefined && c.header.target !== target) continue;
       running = lockHolder(file) !== undefined;
       const st = stateOf(c.header.runId, c.records);
       if (!running && (isUntouched(st) || isComplete(c, st))) continue;
