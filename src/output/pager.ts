@@ -43,8 +43,15 @@ export function pagerSpec(env: Env): PagerSpec | { missing: string } | undefined
   const command = chosen === undefined ? 'less' : chosen.trim();
   if (command === '' || command === 'cat') return undefined;
   if (!commandExists(command, env)) return chosen === undefined ? undefined : { missing: command };
-  return { command, env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' } };
+  const childEnv: Record<string, string | undefined> = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
+  // the pager shows text: it has no use for the credentials mcat was given in its environment, and
+  // a pager named by MCAT_PAGER or PAGER may be any program (or a script that logs its environment)
+  for (const k of PAGER_HIDDEN) delete childEnv[k];
+  return { command, env: childEnv };
 }
+
+/** The credentials of the environment (CONVENTIONS.md) a pager is started without. */
+const PAGER_HIDDEN = ['MCAT_CONSUMER_SECRET', 'MCAT_TOKEN_SECRET', 'MCAT_TOKEN'] as const;
 
 export interface Pager {
   /** what the pager reads */
