@@ -8,7 +8,7 @@
 // Format (one JSON object per line):
 //   {"type":"header","version":1,"runId":"<16 hex>","inputHash":"<sha256 hex>","input":"<name>"[,"source":"<16 hex>"][,"shard":"K/N"][,"target":"<16 hex>"],"total":N,"createdAt":"<ISO>"}
 //   {"type":"session","event":"start"|"resume","pid":N,"at":"<ISO>"}
-//   {"type":"carried","key":"<edit key>","playlistId":"<id>","at":"<ISO>"}
+//   {"type":"carried","key":"<edit key>","playlistId":"<id>"[,"target":"<16 hex>"],"at":"<ISO>"}
 //   {"type":"started","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"marker":"<runId>:<key>"]}
 //   {"type":"created","key":"<edit key>","playlistId":"<new id>","adopted":bool,"at":"<ISO>"}
 //   {"type":"done","key":"<edit key>","line":N,"op":"<op>","at":"<ISO>"[,"playlistId":"<id>"][,"groupId":"<id>"][,"created":true]}
@@ -71,6 +71,11 @@ export interface CarriedRecord {
   type: 'carried';
   key: string;
   playlistId: string;
+  /**
+   * absent: this run's own. Another target's (a run of these edits for another user): kept for a
+   * later run for that user, so one file applied for user A, then B, then A again finds A's
+   */
+  target?: string;
   at: string;
 }
 export interface DoneRecord {
@@ -133,6 +138,8 @@ export interface JournalState {
   created: Map<string, string>;
   /** key -> id of the playlist an earlier run of these edits created for it (CarriedRecord) */
   carried: Map<string, string>;
+  /** the same for other targets (CarriedRecord.target), kept for their next runs */
+  foreign: Map<string, Map<string, string>>;
   sessions: number;
 }
 
@@ -186,7 +193,7 @@ export function readJournal(file: string): JournalContents {
 }
 
 export function stateOf(runId: string, records: JournalRecord[]): JournalState {
-  const st: JournalState = { runId, done: new Map(), failed: new Map(), started: new Set(), markers: new Map(), created: new Map(), carried: new Map(), sessions: 0 };
+  const st: JournalState = { runId, done: new Map(), failed: new Map(), started: new Set(), markers: new Map(), created: new Map(), carried: new Map(), foreign: new Map(), sessions: 0 };
   for (const r of records) {
     switch (r.type) {
       case 'started':
@@ -197,7 +204,12 @@ export function stateOf(runId: string, records: JournalRecord[]): JournalState {
         st.created.set(r.key, r.playlistId);
         break;
       case 'carried':
-        if (typeof r.key === 'string' && typeof r.playlistId === 'string') st.carried.set(r.key, r.playlistId);
+        if (typeof r.key !== 'string' || typeof r.playlistId !== 'string') break;
+        if (typeof r.target === 'string') {
+          const m = st.foreign.get(r.target) ?? new Map<string, string>();
+          m.set(r.key, r.playlistId);
+          st.foreign.set(r.target, m);
+        } else st.carried.set(r.key, r.playlistId);
         break;
       case 'done':
         st.done.set(r.key, r);
@@ -221,9 +233,17 @@ export function stateOf(runId: string, records: JournalRecord[]): JournalState {
  * playlists instead of creating them again (apply.ts keeps only the ifMissing edits whose
  * playlist was not the one they named).
  */
-export function carriedOver(state: JournalState): Map<string, string> {
+function carriedOver(state: JournalState): Map<string, string> {
   const out = new Map(state.carried);
   for (const [key, r] of state.done) if (r.op === 'replace' && typeof r.playlistId === 'string') out.set(key, r.playlistId);
+  return out;
+}
+
+/** carriedOver by target: the journal's own target's, and the other targets' it kept (CarriedRecord.target). */
+export function carriedByTarget(target: string | undefined, state: JournalState): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [t, m] of state.foreign) out.set(t, new Map(m));
+  if (target !== undefined) out.set(target, carriedOver(state));
   return out;
 }
 
@@ -270,9 +290,11 @@ export interface OpenJournalOptions {
   /** where the edits go (JournalHeader.target) */
   target?: string;
   /**
-   * A new run over the journal of a finished (or untouched) run of the same edits for the same
-   * target is handed where that run's replace edits went, by key (carriedOver), and names those
-   * this run carries over: written as CarriedRecords before anything is sent, and in the state.
+   * A new run over the journal of a finished (or untouched) run of the same edits is handed, for
+   * each target that journal knows (its own, and the others it kept), where that target's replace
+   * edits went, by key (carriedByTarget), and names those to carry: written as CarriedRecords
+   * before anything is sent (another target's with its target, kept for that target's next run),
+   * and this run's own in its state.
    */
   carry?: (earlier: ReadonlyMap<string, string>) => Iterable<[key: string, playlistId: string]>;
   total: number;
@@ -342,7 +364,7 @@ export class Journal {
     refuseNotJournal(file);
     const lock = JournalLock.acquire(file, opts.lock);
     const notes: string[] = [];
-    let earlier = new Map<string, string>();
+    let earlier = new Map<string, Map<string, string>>();
     if (lock.tookOverFrom) notes.push(`took over the lock of an earlier run (pid ${lock.tookOverFrom.pid}), which is no longer running`);
     try {
       opts.afterLock?.();
@@ -358,7 +380,7 @@ export class Journal {
             // where its replaces went, for this run to replace the playlists its ifMissing edits
             // created rather than create them again (the same edits, the same account and user)
             const h = contents.header;
-            if (opts.target !== undefined && h.target === opts.target && h.inputHash === opts.inputHash && h.shard === opts.shard) earlier = carriedOver(state);
+            if (opts.target !== undefined && h.inputHash === opts.inputHash && h.shard === opts.shard) earlier = carriedByTarget(h.target, state);
             // a finished run's journal does not block the next run of the same edits (nightly)
             fs.unlinkSync(file);
           } else {
@@ -414,10 +436,13 @@ export class Journal {
       const j = Journal.create(file, header, lock, now, io);
       j.firstRecord({ type: 'session', event: 'start', pid: process.pid, at: j.stamp() }, true);
       const fresh = stateOf(header.runId, []);
-      if (earlier.size && opts.carry) {
-        for (const [key, playlistId] of opts.carry(earlier)) {
-          j.firstRecord({ type: 'carried', key, playlistId, at: j.stamp() }, true);
-          fresh.carried.set(key, playlistId);
+      if (opts.carry && opts.target !== undefined) {
+        for (const [target, m] of earlier) {
+          const own = target === opts.target;
+          for (const [key, playlistId] of opts.carry(m)) {
+            j.firstRecord({ type: 'carried', key, playlistId, ...(own ? {} : { target }), at: j.stamp() }, true);
+            if (own) fresh.carried.set(key, playlistId);
+          }
         }
       }
       return { journal: j, state: fresh, resumed: false, complete: false, notes };

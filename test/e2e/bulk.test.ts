@@ -377,7 +377,7 @@ describe('playlist export', () => {
     expect(await allPlaylists(owner)).toEqual(original);
   }, 60_000);
 
-  it('the restore run again (a plain rerun, a cron job): the playlists the first run created are replaced, none made twice; as another user, nothing carried', async () => {
+  it('the restore run again (a plain rerun, a cron job): the playlists the first run created are replaced, none made twice; as another user, their own copies, and each user’s kept', async () => {
     const sb = await sandbox();
     const exp = await runner(sb)(['playlist', 'export']);
     expect(exp.exitCode, exp.stderr).toBe(0);
@@ -427,6 +427,12 @@ describe('playlist export', () => {
     expect(after).toHaveLength(before.length + n);
     for (const id of made) expect(after).not.toContain(id);
     expect(await ids(empty)).toEqual(made);
+    // and back to the first user: the journal kept its copies too
+    const back = await as(empty)(['playlist', 'apply', backup]);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(back.stderr).toMatch(new RegExp(`${n} replaced where an earlier run created them`));
+    expect(await ids(empty)).toEqual(made);
+    expect(await ids(other)).toEqual(after);
   }, 60_000);
 
   it('export writes NDJSON only; other output formats are refused', async () => {

@@ -358,18 +358,29 @@ describe('applyEdits: a new run after a finished one (a cron job, a restore run 
     expect(v).toEqual({ checked: 2, mismatches: [] });
   });
 
-  it('only for the same target (service, token and user) and the same edits; a journal without one carries nothing', async () => {
+  it("each target (service, token and user) its own: one file applied for T1, T2, then T1 and T2 again finds each one's; a run with no target carries nothing", async () => {
     const { api, edits, inputHash, names } = restore();
-    await run(api, edits, { inputHash, target: 'T1' });
-    const other = await run(api, edits, { inputHash, target: 'T2' });
-    expect(other.carried).toEqual([]);
-    expect(other.created).toHaveLength(3);
-    // a journal written with no target (an older mcat): nothing carried, as before
+    const t1 = await run(api, edits, { inputHash, target: 'T1' });
+    const t2 = await run(api, edits, { inputHash, target: 'T2' });
+    expect(t2.carried).toEqual([]);
+    expect(t2.created).toHaveLength(3);
+    // T2's journal kept T1's, marked as T1's: nothing of them in T2's state
+    const records = readJournal(journalPath()).records.filter((r) => r.type === 'carried');
+    expect(records).toMatchObject([
+      { key: edits[0].key, playlistId: t1.created[0].playlistId, target: 'T1' },
+      { key: edits[1].key, playlistId: t1.created[1].playlistId, target: 'T1' },
+    ]);
+    const again1 = await run(api, edits, { inputHash, target: 'T1' });
+    expect(again1.carried.map((c) => c.playlistId)).toEqual(t1.created.slice(0, 2).map((c) => c.playlistId));
+    const again2 = await run(api, edits, { inputHash, target: 'T2' });
+    expect(again2.carried.map((c) => c.playlistId)).toEqual(t2.created.slice(0, 2).map((c) => c.playlistId));
+    expect(names()).toEqual(['A', 'A', 'B', 'B', 'C', 'C', 'C', 'C']);
+    // a run with no target (no account known): nothing carried, and nothing kept after it
     const none = await run(api, edits, { inputHash });
     expect(none.carried).toEqual([]);
     const after = await run(api, edits, { inputHash, target: 'T1' });
     expect(after.carried).toEqual([]);
-    expect(names()).toEqual(['A', 'A', 'A', 'A', 'B', 'B', 'B', 'B', 'C', 'C', 'C', 'C']);
+    expect(names()).toEqual(['A', 'A', 'A', 'A', 'B', 'B', 'B', 'B', 'C', 'C', 'C', 'C', 'C', 'C']);
   });
 
   it('carries only ifMissing replaces, to another playlist than the one named, by a playlist id', () => {
