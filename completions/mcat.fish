@@ -185,7 +185,7 @@ complete -c mcat -n '__mcat_path_in '\''locker'\''' -l unavailable -d 'only rele
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l no-downloads-left -d 'only tracks with no downloads left'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l release -x -d 'only this release'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l track -x -d 'only this track'
-complete -c mcat -n '__mcat_path_in '\''locker'\''' -l purchased-since -x -d 'only purchases on or after this date (YYYY-MM-DD or ISO 8601'
+complete -c mcat -n '__mcat_path_in '\''locker'\''' -l purchased-since -x -d 'only purchases on or after this date: YYYY-MM-DD (from 00:00'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l page -x -d 'page number (from 1)'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l page-size -x -d 'items per page (at most 50)'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l all -d 'every page, streamed'

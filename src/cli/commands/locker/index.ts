@@ -32,7 +32,7 @@ export default defineGroup({
     { flags: '--no-downloads-left', description: 'only tracks with no downloads left' },
     { flags: '--release <id>', description: 'only this release' },
     { flags: '--track <id>', description: 'only this track' },
-    { flags: '--purchased-since <date>', description: 'only purchases on or after this date (YYYY-MM-DD or ISO 8601)' },
+    { flags: '--purchased-since <date>', description: 'only purchases on or after this date: YYYY-MM-DD (from 00:00 UTC) or an ISO 8601 time (with no Z or offset: local time)' },
     ...pagingOptions(50),
   ],
   help: 'Filters walk the whole locker unless --page is given.',
