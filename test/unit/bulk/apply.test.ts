@@ -691,42 +691,60 @@ describe('applyEdits: random faults and kills (fuzz)', () => {
     return undefined;
   };
 
+  /**
+   * Runs `w`'s edits to the end from the journal at `start` (a new run, or a resume), killed
+   * twice at random calls under faults (each kill leaving a copy of the journal as on disk) and
+   * resumed; the journal it ended with.
+   */
+  async function killedAndResumed(w: ReturnType<typeof bigWorkload>, r: () => number, start: string, tag: string, extra: Partial<ApplyOptions>): Promise<string> {
+    let journal = start;
+    for (let round = 1; round <= 3; round++) {
+      const next = path.join(dir, `${tag}${round}`);
+      w.api.revive();
+      w.api.fault = faults(r);
+      const killAt = round < 3 ? w.api.calls.length + 5 + Math.floor(r() * 40) : Infinity;
+      const base = w.api.fault;
+      let killed = false;
+      const current = journal;
+      let onKill = () => {};
+      const kill = new Promise<undefined>((res) => (onKill = () => res(undefined)));
+      w.api.fault = (c) => (c.n === killAt ? { kind: 'crash', applied: r() < 0.5 } : base(c));
+      w.api.onCrash = () => {
+        killed = true;
+        fs.copyFileSync(current, next);
+        onKill();
+      };
+      w.api.retries = 19;
+      const p = run(w.api, w.edits, { journalPath: current, inputHash: w.inputHash, resume: round > 1, concurrency: 4, ...extra });
+      const done = await Promise.race([p, kill]);
+      if (!killed) {
+        expect(done, `${tag} round ${round}`).toBeDefined();
+        expect(done!.failed).toEqual([]);
+        return current;
+      }
+      journal = next;
+    }
+    throw new Error('not finished in 3 rounds');
+  }
+
   for (const seed of Array.from({ length: Number(process.env.MCAT_FUZZ_SEEDS ?? 6) }, (_, i) => i + 1)) {
-    it(`seed ${seed}: killed twice under faults, resumed, every edit applied once`, async () => {
+    it(`seed ${seed}: killed twice under faults, resumed, every edit applied once; run again (killed and resumed too), its ifMissing copies replaced, not made again`, async () => {
       const ref = bigWorkload(seed);
-      await run(ref.api, ref.edits, { journalPath: path.join(dir, 'ref'), concurrency: 1 });
+      const target = { target: 'T1' };
+      await run(ref.api, ref.edits, { journalPath: path.join(dir, 'ref'), concurrency: 1, ...target });
       const expected = snapshot(ref.api, ref.seeded);
+      // the same edits run again (a new run over the finished one): creates made again, ifMissing copies replaced
+      await run(ref.api, ref.edits, { journalPath: path.join(dir, 'ref'), concurrency: 1, ...target });
+      const expectedAgain = snapshot(ref.api, ref.seeded);
 
       const w = bigWorkload(seed);
       const r = rng(seed * 1000);
-      let journal = path.join(dir, 'run0');
-      for (let round = 1; round <= 3; round++) {
-        const next = path.join(dir, `run${round}`);
-        w.api.revive();
-        w.api.fault = faults(r);
-        const killAt = round < 3 ? w.api.calls.length + 5 + Math.floor(r() * 40) : Infinity;
-        const base = w.api.fault;
-        let killed = false;
-        const current = journal;
-        let onKill = () => {};
-        const kill = new Promise<undefined>((res) => (onKill = () => res(undefined)));
-        w.api.fault = (c) => (c.n === killAt ? { kind: 'crash', applied: r() < 0.5 } : base(c));
-        w.api.onCrash = () => {
-          killed = true;
-          fs.copyFileSync(current, next);
-          onKill();
-        };
-        w.api.retries = 19;
-        const p = run(w.api, w.edits, { journalPath: current, inputHash: w.inputHash, resume: round > 1, concurrency: 4 });
-        const done = await Promise.race([p, kill]);
-        if (!killed) {
-          expect(done, `round ${round}`).toBeDefined();
-          expect(done!.failed).toEqual([]);
-          break;
-        }
-        journal = next;
-      }
+      const finished = await killedAndResumed(w, r, path.join(dir, 'run0'), 'run', target);
       expect(snapshot(w.api, w.seeded)).toEqual(expected);
+      for (const pl of w.api.playlists.values()) expect(pl.annotations[MARKER_KEY]).toBeUndefined();
+
+      await killedAndResumed(w, r, finished, 'again', target);
+      expect(snapshot(w.api, w.seeded)).toEqual(expectedAgain);
       for (const pl of w.api.playlists.values()) expect(pl.annotations[MARKER_KEY]).toBeUndefined();
     });
   }
