@@ -5,6 +5,7 @@
 // top-level help through it from the registry's definitions without building a program
 // (top-help.ts). test/unit/cli/help-format.test.ts holds both to commander's own renderer.
 import type { Command, Help } from 'commander';
+import { wrapWords } from './help-text';
 
 /** One line of a list: `  term  description`. */
 export interface HelpItem {
@@ -74,25 +75,10 @@ const MIN_STACKED_TEXT = 12;
 /**
  * `str` wrapped at whitespace to `width` whatever the width (boxWrap leaves a column under 40
  * unwrapped, as commander does): for narrow pages, where a word longer than the line stays whole.
+ * An indented line is laid out by its author.
  */
 function wrapAnyWidth(str: string, width: number): string[] {
-  const out: string[] = [];
-  for (const line of str.split(/\r\n|\n/)) {
-    // an indented line is laid out by its author
-    if (/^[^\S\r\n]/.test(line)) {
-      out.push(line);
-      continue;
-    }
-    let cur = '';
-    for (const word of line.split(/\s+/).filter(Boolean)) {
-      if (cur !== '' && cur.length + 1 + word.length > width) {
-        out.push(cur);
-        cur = word;
-      } else cur = cur === '' ? word : `${cur} ${word}`;
-    }
-    out.push(cur);
-  }
-  return out;
+  return str.split(/\r\n|\n/).flatMap((line) => (/^[^\S\r\n]/.test(line) ? [line] : line.trim() === '' ? [''] : wrapWords(line.split(/\s+/), width)));
 }
 
 /**

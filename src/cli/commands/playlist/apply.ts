@@ -109,11 +109,14 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   const q = queryOf(s, user);
   const signal = ctx.signal;
   const api = (await import('../../../client/playlist-api')).playlistApi(s.client);
+  // the service, the user's token and the user (a hash): an earlier run's creates are carried
+  // over only to a run for the same (the dry run plans as much), and a resume for another is refused
+  const target = bulk.applyTarget(s.account, q.userId);
 
   if (scope) notice(`mcat: ${scope}${shard?.from ? ` (${shard.from}=${shard.index - 1})` : ''}`);
   if (flags.dryRun) {
     // as the run would: the ifMissing edits whose playlists the last run of these edits for this user created replace them
-    const carried = bulk.carriedForDryRun(journalPath, edits, { inputHash: parsed.inputHash, target: bulk.applyTarget(s.account, q.userId), ...(label ? { shard: label } : {}) });
+    const carried = bulk.carriedForDryRun(journalPath, edits, { inputHash: parsed.inputHash, target, ...(label ? { shard: label } : {}) });
     const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal, carried });
     if (fmt === 'table') {
       await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n', 'lines'); // text for people: bidi controls shown
@@ -125,9 +128,6 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     return;
   }
 
-  // the service, the user's token and the user (a hash): an earlier run's creates are carried
-  // over only to a run for the same, and a resume for another is refused
-  const target = bulk.applyTarget(s.account, q.userId);
   const progress = bulk.progressRenderer(progressLine());
   // a short run: V8 optimises only its hottest code (src/cli/jit.ts), once every bundle is loaded
   const untune = await tuneForRun(edits.length);
