@@ -15,7 +15,7 @@ import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseErro
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { isPlaylistId } from './input';
-import { carriedByTarget, isComplete, isUntouched, Journal, JournalWriteError, readJournal, stateOf, type JournalContents, type JournalIo } from './journal';
+import { carriedFrom, Journal, JournalWriteError, readJournal, stateOf, type JournalContents, type JournalIo } from './journal';
 import type { JournalLockOptions } from './lock';
 import { Scheduler } from './scheduler';
 import { AdaptiveLimit } from './adaptive';
@@ -242,7 +242,7 @@ export function createBodyOf(e: CreateEdit | ReplaceEdit): CreateBody {
 }
 
 /**
- * Of where an earlier run of these edits sent its replaces (carriedByTarget), the ifMissing edits
+ * Of where an earlier run of these edits sent its replaces (carriedFrom), the ifMissing edits
  * whose playlist that run made (not the one they named): this run replaces those playlists.
  */
 export function carryable(edits: readonly ParsedEdit[], earlier: ReadonlyMap<string, string>): [key: string, playlistId: string][] {
@@ -267,11 +267,9 @@ export function carriedForDryRun(file: string, edits: readonly ParsedEdit[], o: 
   } catch {
     return new Map();
   }
-  const h = contents.header;
-  if (!h || h.inputHash !== o.inputHash || h.shard !== o.shard) return new Map();
-  const state = stateOf(h.runId, contents.records);
-  if (!isComplete(contents, state) && !isUntouched(state)) return new Map();
-  return new Map(carryable(edits, carriedByTarget(h.target, state).get(o.target) ?? new Map()));
+  if (!contents.header) return new Map();
+  const earlier = carriedFrom(contents, stateOf(contents.header.runId, contents.records), o).get(o.target);
+  return new Map(carryable(edits, earlier ?? new Map()));
 }
 
 export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {

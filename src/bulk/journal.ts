@@ -239,8 +239,21 @@ function carriedOver(state: JournalState): Map<string, string> {
   return out;
 }
 
+/**
+ * What a new run of the edits `inputHash` (of shard `shard`) may carry over from a journal it
+ * replaces: where each target's replace edits went (carriedByTarget), when the journal is the
+ * finished (or untouched) run of the same edits and shard; else nothing. Journal.open and the dry
+ * run (apply.ts carriedForDryRun) decide by this one rule.
+ */
+export function carriedFrom(contents: JournalContents, state: JournalState, o: { inputHash: string; shard?: string }): Map<string, Map<string, string>> {
+  const h = contents.header;
+  if (!h || h.inputHash !== o.inputHash || h.shard !== o.shard) return new Map();
+  if (!isComplete(contents, state) && !isUntouched(state)) return new Map();
+  return carriedByTarget(h.target, state);
+}
+
 /** carriedOver by target: the journal's own target's, and the other targets' it kept (CarriedRecord.target). */
-export function carriedByTarget(target: string | undefined, state: JournalState): Map<string, Map<string, string>> {
+function carriedByTarget(target: string | undefined, state: JournalState): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   for (const [t, m] of state.foreign) out.set(t, new Map(m));
   if (target !== undefined) out.set(target, carriedOver(state));
@@ -379,8 +392,7 @@ export class Journal {
           if (!opts.resume) {
             // where its replaces went, for this run to replace the playlists its ifMissing edits
             // created rather than create them again (the same edits, the same account and user)
-            const h = contents.header;
-            if (opts.target !== undefined && h.inputHash === opts.inputHash && h.shard === opts.shard) earlier = carriedByTarget(h.target, state);
+            if (opts.target !== undefined) earlier = carriedFrom(contents, state, opts);
             // a finished run's journal does not block the next run of the same edits (nightly)
             fs.unlinkSync(file);
           } else {
