@@ -181,6 +181,9 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   let tokenSecret = settings.tokenSecret.value;
   let country = settings.country.value;
   let userId = settings.userId.value;
+  // a profile's user id names the profile's token, not one from MCAT_TOKEN: the data would be
+  // labelled as another user's
+  if (settings.userId.source === 'profile' && settings.token.source === 'env') userId = undefined;
   if (overrides.token !== undefined) {
     token = overrides.token;
     tokenSecret = overrides.tokenSecret ?? '';
@@ -217,11 +220,13 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
       consumerSecret = consumer.secret;
     }
     if (!token) {
-      const u = info.users.find((x) => x.userId === info.examples.lockerUser) ?? info.users[0];
+      // MCAT_USER_ID (or the profile's user) with no token: that demo user's token
+      const u = info.users.find((x) => x.userId === userId) ?? info.users.find((x) => x.userId === info.examples.lockerUser) ?? info.users[0];
       token = u.token;
       tokenSecret = u.tokenSecret;
     }
-    userId ??= info.users.find((x) => x.token === token)?.userId;
+    // the sandbox knows whose its tokens are: that user, whatever MCAT_USER_ID says
+    userId = info.users.find((x) => x.token === token)?.userId ?? userId;
     country ??= consumer.countries[0];
     notice(`mcat: using the built-in sandbox (demo data) at ${maskUrlCredentials(baseUrl)}`);
   }

@@ -73,28 +73,45 @@ export interface TrackHit {
   pageSize: number;
 }
 
-/** The locker entry of a track, reading pages until it turns up; `searched`: releases read. */
+/**
+ * The locker entry of a track, reading pages until it turns up; `searched`: releases read. A track
+ * bought twice is in two entries (the real service lists a release once per purchase): the first
+ * that can still be downloaded is the one, so the walk goes on past an entry that cannot (release
+ * withdrawn, none left), and comes back to the first found if none can.
+ */
 export async function findTrack(s: Session, trackId: number, signal?: AbortSignal): Promise<{ hit?: TrackHit; searched: number }> {
   let searched = 0;
+  let first: TrackHit | undefined;
   for await (const p of walkLocker(s, { signal })) {
     for (const lr of p.releases) {
       searched++;
       for (const lt of lockerTracksOf(lr)) {
-        if (Number(lt.track?.id) === trackId) return { hit: { lr, lt, page: p.page, pageSize: p.pageSize }, searched };
+        if (Number(lt.track?.id) !== trackId) continue;
+        const hit = { lr, lt, page: p.page, pageSize: p.pageSize };
+        if (lr.available !== false && lt.remainingDownloads !== 0) return { hit, searched };
+        first ??= hit;
       }
     }
   }
-  return { searched };
+  return { hit: first, searched };
+}
+
+/** Whether a page's entry is the one found: the same release and purchase. */
+function sameEntry(hit: TrackHit, lr: LockerRelease, lt: LockerTrack): boolean {
+  return Number(lr.release?.id) === Number(hit.lr.release?.id) && String(lt.purchaseId) === String(hit.lt.purchaseId);
 }
 
 /** The track's remaining downloads as the service now says, from a fresh read of the page it was on. */
 export async function remainingNow(s: Session, trackId: number, hit: TrackHit): Promise<number | undefined> {
   const { getLocker } = await import('../client/locker');
   const body = await getLocker(s.client, { country: s.country, page: hit.page, pageSize: hit.pageSize });
+  let other: LockerTrack | undefined;
   for (const lr of lockerReleasesOf(body)) {
     for (const lt of lockerTracksOf(lr)) {
-      if (Number(lt.track?.id) === trackId) return typeof lt.remainingDownloads === 'number' ? lt.remainingDownloads : undefined;
+      if (Number(lt.track?.id) !== trackId) continue;
+      if (sameEntry(hit, lr, lt)) return typeof lt.remainingDownloads === 'number' ? lt.remainingDownloads : undefined;
+      other ??= lt;
     }
   }
-  return undefined;
+  return typeof other?.remainingDownloads === 'number' ? other.remainingDownloads : undefined;
 }

@@ -59,7 +59,7 @@ export function mergePages(pages: readonly unknown[], opts: MergeOptions): unkno
  * The pretty JSON of pages merged by mergePages (a walk's `-o json`), made as the pages arrive:
  * each page's items become their text at once (the parsed page can then go: a 22,000-release
  * locker merged whole took ~1 GB), and the envelope is made at the end, when the merge (its page
- * size, a filtered total) is known. `head + items + tail` is renderJson(merge(pages)) exactly.
+ * size) is known. `head + items + tail` is renderJson(merge(pages)) exactly.
  */
 export class MergedJson {
   private readonly listKeys: string[];

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { XMLValidator, XMLParser } from 'fast-xml-parser';
 import { startTestSandbox } from '../helpers/sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
+import { hostileEnv, hostilePerTest, jsonOf } from '../helpers/hostile-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
@@ -65,6 +66,24 @@ describe('locker listing', () => {
     const bad = await run(['locker', '--purchased-since', 'yesterday']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/--purchased-since/);
+  });
+
+  it('--page with filters: that page of the service, filtered; totalItems is the service\'s, with or without --limit', async () => {
+    const page1 = JSON.parse((await run(['locker', '--page', '1', '-o', 'json'])).stdout).locker.lockerReleases;
+    const un = await run(['locker', '--unavailable', '--page', '1', '-o', 'json']);
+    expect(un.exitCode, un.stderr).toBe(0);
+    const got = JSON.parse(un.stdout).locker.lockerReleases;
+    expect(got.lockerRelease.map((r: any) => r.release.id)).toEqual(page1.lockerRelease.filter((r: any) => r.available === false).map((r: any) => r.release.id));
+    expect(got.lockerRelease.length).toBeLessThan(page1.lockerRelease.length);
+    const csv = await run(['locker', '--available', '--page', '1', '-o', 'csv', '--fields', 'available']);
+    expect(csv.stdout.trim().split('\r\n').slice(1)).toEqual(page1.lockerRelease.filter((r: any) => r.available !== false).map(() => 'true'));
+    for (const args of [['--unavailable'], ['--unavailable', '--limit', '1'], ['--available', '--all']]) {
+      const r = await run(['locker', ...args, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const l = JSON.parse(r.stdout).locker.lockerReleases;
+      expect(l.totalItems, args.join(' ')).toBe(page1.totalItems);
+      expect(l.pageSize).toBe(l.lockerRelease.length);
+    }
   });
 
   it('--sort artistName:asc sorts by artist', async () => {
@@ -233,5 +252,40 @@ describe('locker find: the count on stderr', () => {
     expect(one.stderr).toMatch(/^mcat: 1 release in user 10001's locker matches "GB-55T-22-00101" \(\d+ searched\)$/m);
     const more = await run(['locker', 'find', 'summer', '-o', 'json']);
     expect(more.stderr).toMatch(/^mcat: [2-9]\d* releases in user 10001's locker match "summer" \(\d+ searched\)$/m);
+  });
+});
+
+describe('a track bought twice (two locker entries, as the real service lists them)', () => {
+  const hostile = hostilePerTest();
+  const entry = (purchaseId: number, remainingDownloads: number) => ({
+    release: { id: 188863, title: 'AdvertisePrice', artist: { id: 304, name: 'AdvertisePricingTests' } },
+    available: true,
+    lockerTracks: {
+      lockerTrack: [
+        {
+          track: { id: 2052636, title: 'Item 0' },
+          remainingDownloads,
+          purchaseId,
+          purchaseDate: '2011-04-13T16:30:35+01:00',
+          downloadUrls: { downloadUrl: [{ url: 'http://media.example/x', format: { id: 45, description: 'FLAC' } }] },
+        },
+      ],
+    },
+  });
+  const locker = (entries: unknown[]) => ({ status: 'ok', version: '1.2', locker: { lockerReleases: { page: 1, pageSize: 50, totalItems: entries.length, lockerRelease: entries } } });
+
+  it('check and download take the entry with downloads left, wherever it is; none left in either: no', async () => {
+    const s = await hostile();
+    s.on('/1.2/user/locker', jsonOf(() => locker([entry(1, 0), entry(2, 3)])));
+    const c = await mcat(['locker', 'check', '2052636', '-o', 'json'], { env: hostileEnv(s) });
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(JSON.parse(c.stdout)).toMatchObject({ canDownload: true, remainingDownloads: 3 });
+    const d = await mcat(['locker', 'download', '2052636', '--dry-run', '-O', join(mkdtempSync(join(tmpdir(), 'mcat-dup-')), 'x.flac')], { env: hostileEnv(s) });
+    expect(d.exitCode, d.stderr).toBe(0);
+    expect(d.stderr).toMatch(/3 downloads left now, 2 after/);
+    s.on('/1.2/user/locker', jsonOf(() => locker([entry(1, 0), entry(2, 0)])));
+    const none = await mcat(['locker', 'check', '2052636', '-o', 'json'], { env: hostileEnv(s) });
+    expect(none.exitCode).toBe(3);
+    expect(JSON.parse(none.stdout)).toMatchObject({ canDownload: false, remainingDownloads: 0 });
   });
 });

@@ -348,6 +348,14 @@ describe('through a pipe', () => {
     expect(r.stdout.split('\n')[0]).toBe(`Locker of user 10001 · profile live (${host})`);
     r = await mcat(['release', 'tracks', String(sb.info.examples.releaseIds[0]), '-o', 'table'], { home });
     expect(r.stdout.split('\n')[0]).toBe(`Tracks of release ${sb.info.examples.releaseIds[0]} · GB catalogue · profile live (${host})`);
+    // the profile's user id names the profile's token, not another one from MCAT_TOKEN
+    r = await mcat(['locker', '-o', 'table', '--page-size', '1'], { home, env: { MCAT_TOKEN: big.token, MCAT_TOKEN_SECRET: big.tokenSecret, COLUMNS: '120' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`Locker of the token's user · profile live (${host}) · token from MCAT_TOKEN`);
+    // the built-in sandbox with MCAT_USER_ID: that demo user's data, under that user's name
+    r = await run(['locker', '-o', 'table', '--page-size', '1'], { env: { MCAT_USER_ID: big.userId } });
+    expect(r.stdout.split('\n')[0]).toBe('Locker of user 10002 · sandbox');
+    expect(r.stdout).toMatch(/Showing 1–1 of 22000 /);
   });
 
   it('narrow terminals leave out the lowest-ranked columns, said once with --fields to choose', async () => {

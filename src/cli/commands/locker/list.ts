@@ -108,6 +108,8 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   // a filtered list is not one page of the service's list: no "Showing 1–10 of 14" for it
   if (!walk) {
     const body = await locker.getLocker(s.client, { country: s.country, sort, page: paging.page, pageSize });
+    // --page with filters: that page of the service's list, filtered (its envelope as sent)
+    if (filter.active) setPath(body, LIST, lockerReleasesOf(body).map((lr) => filter.apply(lr)).filter((lr) => lr !== undefined));
     await out.document(body, lockerView, filter.active ? undefined : listInfo(PAGING, { walked: false, pageSize: paging.pageSize }));
     return;
   }
@@ -157,12 +159,8 @@ async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void>
   const { mergePages } = await import('../../../output/json');
   await out.streamPages(pages(), lockerView, {
     listPath: LIST,
-    merge: (bodies: unknown[]) => {
-      // the first page's envelope with every page's releases: an object
-      const merged = mergePages(bodies, { listPath: LIST, pagingPath: PAGING }) as Record<string, unknown>;
-      if (filter.active) setPath(merged, `${PAGING}.totalItems`, lockerReleasesOf(merged).length);
-      return merged;
-    },
+    // the first page's envelope with every page's releases; totalItems the service's, filtered or not
+    merge: (bodies: unknown[]) => mergePages(bodies, { listPath: LIST, pagingPath: PAGING }),
     list: filter.active ? undefined : listInfo(PAGING, { walked: true, limit }),
   });
 }
