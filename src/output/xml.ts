@@ -1,8 +1,10 @@
 // XML output: a JSON body rendered by the API's XML convention, and re-indenting raw XML.
 //
 // The convention (as the API's own XML does it):
-// - root <response status="…" version="…"> (from the body's status/version, else ok/1.2);
-// - an object's primitive `id` becomes an id attribute; every other field a child element;
+// - root <response status="…" version="…"> (from the body's status/version when its status is
+//   ok or error, else ok/1.2), the body's schema as xsi:noNamespaceSchemaLocation;
+// - an object's primitive `id` becomes an id attribute, an error's `code` a code attribute; every
+//   other field a child element;
 // - an array under a singular key (lockerRelease, downloadUrl, playlist) repeats that element;
 //   an array under a plural key repeats the singular element inside a <key> wrapper
 //   (packages → <packages><package/>…), except directly inside an element of the same name
@@ -104,7 +106,10 @@ function renderValue(w: Writer, depth: number, key: string, value: unknown, pare
   }
   const obj = value as Record<string, unknown>;
   if (isPrimitive(obj.id)) attrs = ` id="${escapeAttr(text(obj.id))}"` + attrs;
-  const children = Object.entries(obj).filter(([k, v]) => v !== undefined && !(k === 'id' && isPrimitive(v)));
+  // an error's code is an attribute, as in the API's own XML (<error code="2001">)
+  const codeAttr = name === 'error' && isPrimitive(obj.code);
+  if (codeAttr) attrs += ` code="${escapeAttr(text(obj.code))}"`;
+  const children = Object.entries(obj).filter(([k, v]) => v !== undefined && !(k === 'id' && isPrimitive(v)) && !(codeAttr && k === 'code'));
   if (children.length === 0) {
     w.line(depth, `<${name}${attrs}/>`);
     return;
@@ -120,12 +125,20 @@ export function renderXml(body: unknown): string {
   w.out.push('<?xml version="1.0" encoding="UTF-8"?>');
   const obj: Record<string, unknown> =
     body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { item: body };
-  const status = isPrimitive(obj.status) ? text(obj.status) : 'ok';
-  const version = isPrimitive(obj.version) ? text(obj.version) : '1.2';
+  // the envelope's status is the API's ok or error: another `status` (mcat's own documents: an
+  // HTTP status, a verdict) is a field like any other, not the document's status
+  const envelope = typeof obj.status === 'string' && /^(?:ok|error)$/i.test(obj.status);
+  const status = envelope ? (obj.status as string) : 'ok';
+  const version = envelope && isPrimitive(obj.version) ? text(obj.version) : '1.2';
+  // the schema address is the root's xsi:noNamespaceSchemaLocation, as in the API's own XML
+  const schema = envelope && typeof obj.schema === 'string' ? obj.schema : undefined;
   const children = Object.entries(obj).filter(
-    ([k, v]) => v !== undefined && !((k === 'status' || k === 'version') && isPrimitive(v)),
+    ([k, v]) => v !== undefined && !(envelope && (k === 'status' || (k === 'version' && isPrimitive(v)) || (k === 'schema' && schema !== undefined))),
   );
-  const open = `<response status="${escapeAttr(status)}" version="${escapeAttr(version)}"`;
+  const open =
+    schema === undefined
+      ? `<response status="${escapeAttr(status)}" version="${escapeAttr(version)}"`
+      : `<response xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" status="${escapeAttr(status)}" version="${escapeAttr(version)}" xsi:noNamespaceSchemaLocation="${escapeAttr(schema)}"`;
   if (children.length === 0) {
     w.line(0, open + '/>');
   } else {

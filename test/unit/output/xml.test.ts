@@ -8,6 +8,33 @@ import { parseApiXml } from '../../../src/client/xml';
 const parser = () => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false });
 const parse = (x: string) => parser().parse(x);
 
+describe('renderXml: the envelope by the API convention', () => {
+  it('the schema address is the root xsi:noNamespaceSchemaLocation, as the service writes it; read back the same', () => {
+    const xml = renderXml({ status: 'ok', version: '1.2', schema: 'http://api.example/1.2/static/api.xsd', tracks: { page: 1, tracks: [{ id: 5, title: 'T' }] } });
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml.split('\n')[1]).toBe(
+      '<response xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" status="ok" version="1.2" xsi:noNamespaceSchemaLocation="http://api.example/1.2/static/api.xsd">',
+    );
+    expect(xml).not.toContain('<schema>');
+    expect(parseApiXml(xml).body).toMatchObject({ status: 'ok', version: '1.2', schema: 'http://api.example/1.2/static/api.xsd' });
+  });
+
+  it('a status that is not the API\'s ok or error (an HTTP status in mcat\'s own document) is a field, not the root\'s status', () => {
+    const xml = renderXml({ trackId: 7, streamable: true, status: 200, version: 'x' });
+    expect(xml.split('\n')[1]).toBe('<response status="ok" version="1.2">');
+    const doc = parse(xml);
+    expect(doc.response.status).toBe('200');
+    expect(doc.response.version).toBe('x');
+    expect(renderXml({ status: 'error', version: '1.2', error: { code: 1001, errorMessage: 'm' } })).toContain('<response status="error" version="1.2">');
+  });
+
+  it('an error\'s code is an attribute, as in <error code="2001">', () => {
+    const xml = renderXml({ status: 'ok', version: '1.2', items: { releases: [], errors: [{ itemId: 9, code: 2001, errorMessage: 'not found' }] } });
+    expect(xml).toContain('<error code="2001">');
+    expect(parse(xml).response.items.errors.error).toEqual({ '@code': '2001', itemId: '9', errorMessage: 'not found' });
+  });
+});
+
 describe('renderXml', () => {
   const body = {
     status: 'ok',
