@@ -45,6 +45,16 @@ export interface BatchResult {
   releases: Release[];
   /** one entry per requested invalid id, in request order */
   errors: BatchError[];
+  /** requested ids (per position) that the service answered with neither a release nor an error */
+  missing?: number[];
+  /** the first answer's envelope (status, version, schema, whatever else it sent) without its releases and errors: the first part only */
+  envelope?: Record<string, unknown>;
+}
+
+/** An answer's body less its releases and errors: what a merged batch keeps of the envelope. */
+function envelopeOf(body: BatchBody): Record<string, unknown> {
+  const { releases: _r, errors: _e, ...items } = body.items as Record<string, unknown>;
+  return { ...(body as Record<string, unknown>), items };
 }
 
 function filterQuery(o: CatalogueFilters) {
@@ -105,12 +115,13 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
   });
   for await (const readBody of answers) {
     const body = await readBody();
+    const first = k === 0 ? envelopeOf(body) : undefined;
     for (const r of body.items.releases) {
       if (callOf.get(r.id) !== k) stray.push(r);
       else if (!releaseById.has(r.id)) releaseById.set(r.id, r);
     }
     for (const e of body.items.errors) if (!errorById.has(e.itemId)) errorById.set(e.itemId, e);
-    const part: BatchResult = { releases: [], errors: [] };
+    const part: BatchResult = first ? { releases: [], errors: [], envelope: first } : { releases: [], errors: [] };
     for (; pos < o.ids.length && callOf.get(o.ids[pos])! <= k; pos++) {
       const id = o.ids[pos];
       const r = releaseById.get(id);
@@ -128,12 +139,15 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
     yield part;
   }
   const late: BatchError[] = [];
+  const missing: number[] = [];
   for (const id of unanswered) {
     const e = errorById.get(id);
     if (e) late.push(e);
+    else missing.push(id);
   }
   // A release the service answered under another id than asked: keep it rather than lose it.
-  if (stray.length || late.length) yield { releases: stray, errors: late };
+  // An id answered with nothing at all is not dropped in silence: the caller says it.
+  if (stray.length || late.length || missing.length) yield { releases: stray, errors: late, missing };
 }
 
 /**
@@ -143,11 +157,15 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
 export async function releaseDetailsBatch(c: ApiClient, o: BatchOptions): Promise<BatchResult> {
   const releases: Release[] = [];
   const errors: BatchError[] = [];
+  const missing: number[] = [];
+  let envelope: Record<string, unknown> | undefined;
   for await (const part of releaseDetailsBatchParts(c, o)) {
+    envelope ??= part.envelope;
     for (const r of part.releases) releases.push(r);
     for (const e of part.errors) errors.push(e);
+    for (const id of part.missing ?? []) missing.push(id);
   }
-  return { releases, errors };
+  return { releases, errors, missing, envelope };
 }
 
 /** The batch as the service's XML: one document per call of at most 500 unique ids, in call order. */

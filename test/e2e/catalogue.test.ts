@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { sandboxForFile } from '../helpers/file-sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
+import { hostileEnv, hostilePerTest, json } from '../helpers/hostile-server';
 
 const box = sandboxForFile(mcat);
 const run = box.run;
@@ -19,6 +20,14 @@ describe('release batch', () => {
     expect(body.items.errors).toEqual([]);
     expect(r.stderr).toMatch(/sandbox/);
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('json is the service\'s envelope: its schema and any other field kept beside the releases and errors', async () => {
+    const ids = box.sb.info.examples.releaseIds.slice(0, 2);
+    const r = await run(['release', 'batch', ...ids.map(String), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['status', 'version', 'schema', 'items']);
+    expect(JSON.parse(r.stdout).schema).toMatch(/^https?:\/\//);
   });
 
   it('defaults to JSON when stdout is not a terminal', async () => {
@@ -270,5 +279,45 @@ describe('a country that is not two letters', () => {
     expect([r.exitCode, r.stdout, r.stderr.trim().split('\n').pop()]).toEqual([2, '', "mcat: --country must be a two-letter ISO code, got 'GBR'"]);
     r = await run(['release', 'batch', '100001'], { env: { MCAT_COUNTRY: 'junk' } });
     expect([r.exitCode, r.stdout, r.stderr.trim().split('\n').pop()]).toEqual([2, '', "mcat: MCAT_COUNTRY must be a two-letter ISO code, got 'junk'"]);
+  });
+});
+
+describe('release batch against answers the sandbox never gives', () => {
+  const hostile = hostilePerTest();
+  const BATCH = '/1.2/release/details/batch';
+  const release = (id: number) => ({ id, title: `Release ${id}`, artist: { id: 1, name: 'The Testers' } });
+
+  it('an id answered with neither a release nor an error is named on stderr, exit 3 (json, ndjson, xml)', async () => {
+    const s = await hostile();
+    s.on(BATCH, json({ status: 'ok', version: '1.2', schema: 'http://x/api.xsd', extra: { kept: true }, items: { releases: [release(100001)], errors: [], more: 1 } }));
+    const r = await mcat(['release', 'batch', '100001', '900001', '-o', 'json'], { env: hostileEnv(s) });
+    expect(r.exitCode).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual({ status: 'ok', version: '1.2', schema: 'http://x/api.xsd', extra: { kept: true }, items: { releases: [release(100001)], errors: [], more: 1 } });
+    expect(r.stderr).toContain("mcat: release 900001: not in the service's answer (neither a release nor an error)");
+    expect(r.stderr).toContain('mcat: 1 of 2 release ids could not be read; the others were printed');
+    const nd = await mcat(['release', 'batch', '100001', '900001', '-o', 'ndjson'], { env: hostileEnv(s) });
+    expect(nd.exitCode).toBe(3);
+    expect(nd.stderr).toContain('release 900001: not in the service');
+    s.on(BATCH, (_req, res) =>
+      void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end('<?xml version="1.0"?><response status="ok" version="1.2"><items><releases><release id="100001"><title>T</title></release></releases><errors/></items></response>'),
+    );
+    const x = await mcat(['release', 'batch', '100001', '900001', '-o', 'xml'], { env: hostileEnv(s) });
+    expect(x.exitCode).toBe(3);
+    expect(x.stderr).toContain('release 900001: not in the service');
+  });
+
+  it('an XML error naming its release by the spec\'s Itemid is said with that id', async () => {
+    const s = await hostile();
+    s.on(BATCH, (_req, res) =>
+      void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end('<?xml version="1.0"?><response status="ok" version="1.2"><items><releases/><errors><error code="2001"><Itemid>900001</Itemid><errorMessage>Release not found</errorMessage></error></errors></items></response>'),
+    );
+    const x = await mcat(['release', 'batch', '900001', '-o', 'xml'], { env: hostileEnv(s) });
+    expect(x.exitCode).toBe(3);
+    expect(x.stderr).toContain('mcat: release 900001: Release not found (2001)');
+    expect(x.stderr).not.toContain('undefined');
   });
 });

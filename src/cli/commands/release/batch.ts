@@ -40,6 +40,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   const { releaseDetailsBatch, releaseDetailsBatchParts, releaseDetailsBatchXml } = await import('../../../client/catalogue');
   const opts = { ids, country: s.country, ...filters, concurrency };
   let errors: BatchError[];
+  let missing: number[] = [];
   if (out.format === 'ndjson' || out.format === 'csv' || out.format === 'tsv') {
     // line formats: each call's releases printed (in request order) as soon as the calls before
     // it are in, and let go: memory holds the calls in flight, not 5,000 parsed releases
@@ -49,6 +50,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
       (async function* () {
         for await (const part of parts) {
           for (const e of part.errors) errors.push(e);
+          for (const id of part.missing ?? []) missing.push(id);
           yield { status: 'ok', version: '1.2', items: { releases: part.releases, errors: part.errors } };
         }
       })(),
@@ -63,21 +65,36 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     // read before it is printed: a document mcat cannot read (an element its reader refuses)
     // fails the run with stdout empty, not after the whole document went out (exit 1 on a full stdout)
     // an empty <errors/> reads as '': only error elements count
-    errors = [(parseApiXml(doc).body as { items?: { errors?: BatchError | BatchError[] } }).items?.errors ?? []].flat().filter((e) => e !== null && typeof e === 'object');
+    const { batchErrorAliases } = await import('../../../client/schemas/transforms');
+    // (the spec spells an error's id Itemid: read under the name the JSON path reads it)
+    const read = (parseApiXml(doc).body as { items?: { errors?: BatchError | BatchError[]; releases?: unknown } }).items;
+    errors = [read?.errors ?? []]
+      .flat()
+      .filter((e) => e !== null && typeof e === 'object')
+      .map((e) => batchErrorAliases(e) as BatchError);
+    const answered = new Set<number>(errors.map((e) => Number(e.itemId)));
+    for (const r of [read?.releases ?? []].flat()) if (r !== null && typeof r === 'object') answered.add(Number((r as { id?: unknown }).id));
+    missing = ids.filter((id) => !answered.has(id));
     await printXml(doc);
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
     out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
-    await out.document({ status: 'ok', version: '1.2', items: { releases: result.releases, errors: result.errors } }, batchView);
+    // the first answer's envelope as sent (status, version, schema, …), with every call's releases and errors
+    const envelope = result.envelope ?? { status: 'ok', version: '1.2', items: {} };
+    const items = (envelope.items ?? {}) as Record<string, unknown>;
+    await out.document({ ...envelope, items: { ...items, releases: result.releases, errors: result.errors } }, batchView);
     errors = result.errors;
+    missing = result.missing ?? [];
   }
-  if (errors.length) {
+  if (errors.length || missing.length) {
     for (const e of errors) {
       // the service's words, which may quote the signed request: what it quotes of a secret masked
       say(s.client.scrub(`mcat: release ${e.itemId}: ${serverWords(String(e.errorMessage || 'not found'))} (${e.code})`));
     }
+    for (const id of missing) say(`mcat: release ${id}: not in the service's answer (neither a release nor an error)`);
+    const failed = errors.length + missing.length;
     // "the others were printed" only when there were others
-    const rest = errors.length < ids.length ? '; the others were printed' : '';
-    throw new PartialError(`${errors.length} of ${ids.length} release id${ids.length > 1 ? 's' : ''} could not be read${rest}`);
+    const rest = failed < ids.length ? '; the others were printed' : '';
+    throw new PartialError(`${failed} of ${ids.length} release id${ids.length > 1 ? 's' : ''} could not be read${rest}`);
   }
 }
