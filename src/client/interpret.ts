@@ -68,11 +68,11 @@ export function interpret(status: number, headers: Record<string, string>, text:
   // Retry-After (a bulk run records it as such: refused, so not applied).
   if (status === 429) return throwIt(httpError(status, kind === 'html' || kind === 'text' ? text : '', headers));
   if (kind === 'empty') {
-    if (status >= 400) return throwIt(httpError(status, text, headers));
+    if (status >= 400) return throwIt(refusal(status, text, headers));
     return undefined;
   }
   if (kind === 'html' || kind === 'text') {
-    if (status >= 400) return throwIt(httpError(status, text, headers));
+    if (status >= 400) return throwIt(refusal(status, text, headers));
     return throwIt(
       new ResponseError(`${label}expected JSON or XML, got ${kind === 'html' ? 'an HTML page' : 'plain text'} ("${firstWords(text, 60)}")`, status),
     );
@@ -82,7 +82,7 @@ export function interpret(status: number, headers: Record<string, string>, text:
     try {
       body = JSON.parse(text);
     } catch (e) {
-      if (status >= 400) return throwIt(httpError(status, text, headers));
+      if (status >= 400) return throwIt(refusal(status, text, headers));
       return throwIt(new ResponseError(`${label}malformed JSON (${(e as Error).message})`, status));
     }
   } else {
@@ -93,13 +93,13 @@ export function interpret(status: number, headers: Record<string, string>, text:
     } catch (e) {
       // an error page in XML (XHTML, with its DOCTYPE): the HTTP error it stands for
       if (status >= 400 && e instanceof ResponseError && /no <response>|declares a document type/.test(e.message)) {
-        return throwIt(httpError(status, text, headers));
+        return throwIt(refusal(status, text, headers));
       }
       if (e instanceof ResponseError && what) e.message = `${label}${e.message}`;
       return throwIt(e as Error);
     }
     if (!isRecord(body) || body.status === undefined) {
-      if (status >= 400) return throwIt(httpError(status, text, headers));
+      if (status >= 400) return throwIt(refusal(status, text, headers));
       return throwIt(new ResponseError(`${label}the <response> element has no status`, status));
     }
   }
@@ -128,14 +128,27 @@ export function interpret(status: number, headers: Record<string, string>, text:
 export function redirectError(status: number, headers: Record<string, string>, requestUrl?: string): RedirectError {
   const raw = headers.location?.trim();
   if (!raw) return new RedirectError(status);
-  let where = raw;
+  // (a user and password in the address are the server's secrets, or someone's: never shown)
+  let where = raw.replace(/(\/\/)[^/?#@\s]*@/, '$1****@');
   try {
-    where = new URL(raw, requestUrl).href;
+    const u = new URL(raw, requestUrl);
+    if (u.password) u.password = '****';
+    else if (u.username) u.username = '****';
+    where = u.href;
   } catch {
-    // not a URL: shown as sent
+    // not a URL: shown as sent, less what may be credentials
   }
   where = maskQuery(where);
   return new RedirectError(status, where.length > 300 ? where.slice(0, 299) + '…' : where);
+}
+
+/**
+ * An HTTP error status with a body that is not the API's: a 401 is still a refusal of the
+ * credentials (exit 4, with the credentials hint), whatever page or text a proxy sent with it.
+ */
+function refusal(status: number, text: string, headers: Record<string, string>): HttpError | AuthError {
+  if (status === 401) return new AuthError(text.trim() ? firstWords(text) || 'HTTP 401' : 'HTTP 401', status);
+  return httpError(status, text, headers);
 }
 
 function httpError(status: number, text: string, headers: Record<string, string>): HttpError {

@@ -181,6 +181,24 @@ describe('redirects are reported as such, never followed', () => {
     expect(s.count(RELEASES)).toBe(1);
   });
 
+  it('a Location with a user and password in it: masked in the line', async () => {
+    const s = await hostile();
+    s.on(RELEASES, redirect('https://admin:S3cretPw@api.example.net/'));
+    const r = await run(s, ['artist', 'releases', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('S3cretPw');
+    expect(oneLineError(r.stderr)[0]).toBe('mcat: the server redirected to https://admin:****@api.example.net/; mcat does not follow redirects (HTTP 302)');
+  });
+
+  it('a 401 with a page that is not the API\'s (a proxy\'s): refused credentials, exit 4', async () => {
+    const s = await hostile();
+    s.on(RELEASES, (_req, res) => void res.writeHead(401, { 'content-type': 'text/html' }).end('<html><title>401 Authorization Required</title></html>'));
+    const r = await run(s, ['artist', 'releases', '1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/401 Authorization Required/);
+  });
+
   it('mcat api: a 302 exits 1 (and still 0 on a 2xx)', async () => {
     const s = await hostile();
     s.on('/moved', redirect('/elsewhere', 301));

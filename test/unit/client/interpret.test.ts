@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { interpret, xmlReady } from '../../../src/client/interpret';
 import { maskSecretsInText } from '../../../src/client/trace';
-import { ApiError, AuthError, HttpError, ResponseError } from '../../../src/client/errors';
+import { ApiError, AuthError, HttpError, RedirectError, ResponseError } from '../../../src/client/errors';
 
 const json = { 'content-type': 'application/json' };
 const ok = '{"status":"ok","version":"1.2","playlist":{"id":"a"}}';
@@ -128,5 +128,47 @@ describe('interpret: a document type in an XML answer', () => {
     const page = '<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html><head><title>Bad gateway</title></head></html>';
     await xmlReady({ text: page, headers: {} });
     expect(() => interpret(502, {}, page)).toThrow(HttpError);
+  });
+});
+
+describe('a 401 whose body is not the API\'s', () => {
+  it('is a refusal of the credentials (AuthError, exit 4) whatever a proxy sent with it: nothing, a page, text, JSON or XML of another kind', async () => {
+    const bodies: [Record<string, string>, string][] = [
+      [{}, ''],
+      [{ 'content-type': 'text/html' }, '<html><title>401 Authorization Required</title></html>'],
+      [{ 'content-type': 'text/plain' }, 'Unauthorized'],
+      [json, '{"message":"Unauthorized"'],
+      [{ 'content-type': 'application/xml' }, '<?xml version="1.0"?><!DOCTYPE html><html/>'],
+    ];
+    for (const [headers, text] of bodies) {
+      await xmlReady({ text, headers });
+      const e = (() => {
+        try {
+          interpret(401, headers, text);
+        } catch (err) {
+          return err;
+        }
+      })();
+      expect(e, text).toBeInstanceOf(AuthError);
+      expect((e as AuthError).httpStatus).toBe(401);
+    }
+    // another status is still the HTTP error it was
+    expect(() => interpret(403, { 'content-type': 'text/html' }, '<html><title>No</title></html>')).toThrow(HttpError);
+  });
+});
+
+describe('a redirect\'s Location with credentials in it', () => {
+  it('shows neither the password nor a user part alone', () => {
+    const at = (location: string) => {
+      try {
+        interpret(302, { location }, '', 'https://api.example/1.2/x');
+      } catch (e) {
+        return e as RedirectError;
+      }
+      throw new Error('no error');
+    };
+    expect(at('https://admin:S3cretPw@api.example.net/').message).toBe('the server redirected to https://admin:****@api.example.net/; mcat does not follow redirects');
+    expect(at('https://TOKEN123@api.example.net/a').location).toBe('https://****@api.example.net/a');
+    expect(at('http://u:p@[bad').message).not.toMatch(/u:p@/);
   });
 });
