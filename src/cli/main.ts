@@ -111,6 +111,10 @@ function applyConventions(cmd: Command): void {
   // commander checks required options before unknown ones: a misspelt required option ('--playlis')
   // would be said missing; the unknown option, with its suggestion, is the better error
   const internals = cmd as unknown as { missingMandatoryOptionValue(o: unknown): never; unknownOption(flag: string): never };
+  // `--token-secret=VALUE` (or `-xVALUE`) is no option of mcat's, and its value may be the secret
+  // itself: the error names the option alone (commander's suggestion then finds `--fields` in `--fiels=x`)
+  const unknown = internals.unknownOption.bind(cmd);
+  internals.unknownOption = (flag) => unknown(/^--[^=]+=/.test(flag) ? flag.slice(0, flag.indexOf('=')) : /^-[^-]./.test(flag) ? flag.slice(0, 2) : flag);
   const missing = internals.missingMandatoryOptionValue.bind(cmd);
   internals.missingMandatoryOptionValue = (option) => {
     const stray = cmd.args.find((a) => a.length > 1 && a.startsWith('-') && a !== '--');

@@ -164,6 +164,10 @@ describe('release batch', () => {
   it('a misspelt flag or command: one error line with the suggestion, then the hint (exit 2)', async () => {
     for (const [args, line] of [
       [['release', 'batch', '1', '--fiels', 'id'], "mcat: unknown option '--fiels' (did you mean --fields?)"],
+      // the value given with an unknown option may be a secret: never repeated
+      [['release', 'batch', '1', '--fiels=id'], "mcat: unknown option '--fiels' (did you mean --fields?)"],
+      [['release', 'batch', '1', '--token-secret=HUNTER2'], "mcat: unknown option '--token-secret'"],
+      [['release', 'batch', '1', '-ZHUNTER2'], "mcat: unknown option '-Z'"],
       [['relase', 'batch', '1'], "mcat: unknown command 'relase' (did you mean release?)"],
       // after `--` a word is an operand: no command named '--help', and no '--lp' made up for it
       [['--', '--help'], "mcat: unknown command '--help'"],
