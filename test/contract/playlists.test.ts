@@ -1,4 +1,5 @@
 // Playlists (1, 2, 10, extensions) and playlist groups (8, 9) over real HTTP.
+import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/sandbox/store';
 import { useSandbox } from './setup';
@@ -232,6 +233,19 @@ describe('playlists', () => {
     expect(ts[0]).toMatchObject({ id: made.tracks[0].id, dateAdded: made.tracks[0].dateAdded });
     expect(ts[1].id).not.toBe(ts[0].id);
     expect(ts[1].dateAdded).toBe('2024-01-02T03:04:05.000Z');
+  });
+
+  it('XML and JSON of one playlist agree on text that looks like a UTC timestamp; only the service’s timestamps get an offset', async () => {
+    const ts = '2024-01-01T00:00:00Z';
+    const tid = String(w.sb.info.examples.trackIds[0]);
+    const p = await create({ name: ts, description: ts, tags: [{ name: ts }], tracks: [{ trackId: tid, trackTitle: ts }] });
+    const json = (await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist;
+    const r = await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker, accept: 'application/xml' });
+    const x = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false }).parse(r.text).response.playlist;
+    expect([x.name, x.description, x.tags.tag.name, x.tracks.track.trackTitle]).toEqual([json.name, json.description, json.tags[0].name, json.tracks[0].trackTitle]);
+    expect(json.name).toBe(ts);
+    expect(x.lastUpdated).toBe(json.lastUpdated.replace(/Z$/, '+00:00'));
+    expect(x.tracks.track.dateAdded).toBe(json.tracks[0].dateAdded.replace(/Z$/, '+00:00'));
   });
 
   it('each user sees only their own playlists', async () => {
