@@ -29,10 +29,19 @@ export function escapeXml(s: string): string {
 }
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/**
+ * The service's own timestamps (the spec's, and tagsUpdatedAt of enhanced metadata): the only
+ * values given an offset. Any other text is shown as the JSON form has it, even one that looks
+ * like a timestamp (a caller's playlist name or track title is theirs).
+ */
+const TIMESTAMPS = new Set(['releaseDate', 'previewDate', 'purchaseDate', 'lastUpdated', 'dateAdded', 'tagsUpdatedAt']);
 
 function text(v: unknown): string {
-  if (typeof v === 'string') return escapeXml(ISO_Z.test(v) ? v.replace(/Z$/, '+00:00') : v);
   return escapeXml(String(v));
+}
+
+function timestamp(v: unknown): string {
+  return typeof v === 'string' && ISO_Z.test(v) ? text(v.replace(/Z$/, '+00:00')) : text(v);
 }
 
 function singular(name: string): string {
@@ -90,7 +99,7 @@ function element(name: string, value: unknown, out: string[], parent: string): v
     out.push(children.length ? `<${tag}${attrs}>${children.join('')}</${tag}>` : `<${tag}${attrs}/>`);
     return;
   }
-  const t = text(value);
+  const t = TIMESTAMPS.has(name) ? timestamp(value) : text(value);
   out.push(t === '' ? `<${tag}/>` : `<${tag}>${t}</${tag}>`);
 }
 

@@ -1,5 +1,7 @@
 // Playlists (1, 2, 10, extensions) and playlist groups (8, 9) over real HTTP.
+import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { Store } from '../../src/sandbox/store';
 import { useSandbox } from './setup';
 
 const w = useSandbox();
@@ -182,6 +184,68 @@ describe('playlists', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 2001]);
     const unknownDetails = await w.req('POST', `/1.2/playlists/${'e'.repeat(24)}/details`, q, { creds: w.locker, json: { name: 'x' } });
     expect(unknownDetails.body.error.code).toBe(2001);
+  });
+
+  it('a repeated track keeps each earlier entry of it once, in order; every entry id is unique', async () => {
+    const [a, b] = w.sb.info.examples.trackIds.map(String);
+    const replace = async (id: string, trackIds: string[]) => {
+      const r = await w.req('POST', `/1.2/playlists/${id}`, q, { creds: w.locker, json: { name: 'Repeats', tracks: trackIds.map((trackId) => ({ trackId })) } });
+      expect(r.status).toBe(200);
+      return r.body.playlist.tracks as { id: string; trackId: string; dateAdded: string }[];
+    };
+    const unique = (ts: { id: string }[]) => new Set(ts.map((t) => t.id)).size === ts.length;
+    const made = await create({ name: 'Repeats', tracks: [{ trackId: a }, { trackId: a }] });
+    expect(unique(made.tracks)).toBe(true);
+    // the repro: a playlist holding the track once, replaced with it twice
+    const [a1, b1] = await replace(made.id, [a, b]).then((ts) => [ts[0], ts[1]]);
+    const twice = await replace(made.id, [a, a]);
+    expect(twice.map((t) => t.trackId)).toEqual([a, a]);
+    expect([twice[0].id, twice[0].dateAdded]).toEqual([a1.id, a1.dateAdded]);
+    expect(twice[1].id).not.toBe(a1.id);
+    expect(twice[1].id).not.toBe(b1.id);
+    // [A(id1), A(id2)] replaced with [B, A, A, A]: A's entries keep id1 then id2, the third A is new
+    const thrice = await replace(made.id, [b, a, a, a]);
+    expect(thrice.slice(1, 3).map((t) => [t.id, t.dateAdded])).toEqual(twice.map((t) => [t.id, t.dateAdded]));
+    expect(unique(thrice)).toBe(true);
+    const read = await w.get(`/1.2/playlists/${made.id}`, q, { creds: w.locker });
+    expect(read.body.playlist.tracks.map((t: any) => t.id)).toEqual(thrice.map((t) => t.id));
+    // the seeded playlist (the report's case): its first track sent twice
+    const seeded = w.sb.info.examples.playlistIds[0];
+    const before = (await w.get(`/1.2/playlists/${seeded}`, q, { creds: w.locker })).body.playlist.tracks;
+    const after = await replace(seeded, [before[0].trackId, before[0].trackId]);
+    expect(after[0].id).toBe(before[0].id);
+    expect(unique(after)).toBe(true);
+  });
+
+  it('entries that share an id (stored before the fix) get unique ids on the next replace; each keeps its dateAdded', async () => {
+    const a = String(w.sb.info.examples.trackIds[0]);
+    const made = await create({ name: 'Shared ids', tracks: [{ trackId: a }, { trackId: a }] });
+    const store = Store.open(w.sb.dataDir);
+    try {
+      const row = store.getPlaylist(made.id)!;
+      row.tracks[1] = { ...row.tracks[1], id: row.tracks[0].id, dateAdded: '2024-01-02T03:04:05.000Z' };
+      store.savePlaylist(row);
+    } finally {
+      store.close();
+    }
+    const r = await w.req('POST', `/1.2/playlists/${made.id}`, q, { creds: w.locker, json: { name: 'Shared ids', tracks: [{ trackId: a }, { trackId: a }] } });
+    const ts = r.body.playlist.tracks;
+    expect(ts[0]).toMatchObject({ id: made.tracks[0].id, dateAdded: made.tracks[0].dateAdded });
+    expect(ts[1].id).not.toBe(ts[0].id);
+    expect(ts[1].dateAdded).toBe('2024-01-02T03:04:05.000Z');
+  });
+
+  it('XML and JSON of one playlist agree on text that looks like a UTC timestamp; only the service’s timestamps get an offset', async () => {
+    const ts = '2024-01-01T00:00:00Z';
+    const tid = String(w.sb.info.examples.trackIds[0]);
+    const p = await create({ name: ts, description: ts, tags: [{ name: ts }], tracks: [{ trackId: tid, trackTitle: ts }] });
+    const json = (await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker })).body.playlist;
+    const r = await w.get(`/1.2/playlists/${p.id}`, q, { creds: w.locker, accept: 'application/xml' });
+    const x = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false }).parse(r.text).response.playlist;
+    expect([x.name, x.description, x.tags.tag.name, x.tracks.track.trackTitle]).toEqual([json.name, json.description, json.tags[0].name, json.tracks[0].trackTitle]);
+    expect(json.name).toBe(ts);
+    expect(x.lastUpdated).toBe(json.lastUpdated.replace(/Z$/, '+00:00'));
+    expect(x.tracks.track.dateAdded).toBe(json.tracks[0].dateAdded.replace(/Z$/, '+00:00'));
   });
 
   it('each user sees only their own playlists', async () => {

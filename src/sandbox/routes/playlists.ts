@@ -156,14 +156,26 @@ function tracksOf(ctx: Ctx, body: Record<string, unknown>, previous: TrackEntry[
   if (!Array.isArray(v)) throw new ApiFail(1002, 'Invalid value for tracks: an array is required');
   checkTrackCount(ctx, v.length);
   const now = nowIso();
+  // Entry ids are unique within a playlist, so an earlier entry is kept at most once, in order: a
+  // track sent twice keeps its first and second earlier entries, a third occurrence is new. An id
+  // already given is not given again (entries stored before this rule may share one).
+  const earlier = new Map<string, TrackEntry[]>();
+  for (const p of previous) {
+    const same = earlier.get(p.trackId);
+    if (same) same.push(p);
+    else earlier.set(p.trackId, [p]);
+  }
+  const given = new Set<string>();
   return v.map((t, i) => {
     if (!t || typeof t !== 'object' || Array.isArray(t)) throw new ApiFail(1002, `Invalid value for tracks[${i}]: an object with trackId is required`);
     const o = t as Record<string, unknown>;
     const id = o.trackId;
     if (!isCatalogueId(id)) throw new ApiFail(1002, `Invalid value for tracks[${i}].trackId: a track id (a positive integer) is required`);
     const trackId = String(id).trim();
-    const kept = previous.find((p) => p.trackId === trackId);
-    const entry: TrackEntry = { id: kept?.id ?? newId(), trackId, source: typeof o.source === 'string' && o.source ? o.source : DEFAULT_SOURCE, dateAdded: kept?.dateAdded ?? now };
+    const kept = earlier.get(trackId)?.shift();
+    const entryId = kept && !given.has(kept.id) ? kept.id : newId();
+    given.add(entryId);
+    const entry: TrackEntry = { id: entryId, trackId, source: typeof o.source === 'string' && o.source ? o.source : DEFAULT_SOURCE, dateAdded: kept?.dateAdded ?? now };
     for (const k of TRACK_META) {
       const m = o[k];
       if (m === undefined || m === null) continue;
