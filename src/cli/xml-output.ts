@@ -109,6 +109,8 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
       signal: interruptSignal(),
     });
     for await (const p of walk) {
+      // a page with no list is not the list's end: a document cut short would say it was all
+      if (!p.found) throw new ResponseError(`${o.what}: a page of the walk has no <${o.list.container.slice(1).join('><')}> list`);
       total ??= p.totalItems;
       got += p.items.length;
       yield p;

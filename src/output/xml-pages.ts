@@ -130,11 +130,32 @@ export function xmlItemId(item: string): string | undefined {
   return /\sid\s*=\s*"([^"]*)"/.exec(open)?.[1] ?? /\sid\s*=\s*'([^']*)'/.exec(open)?.[1];
 }
 
-/** An item's identity for paging's repeat rule: its id attribute, else a hash of its text. */
+const sha1 = (text: string) => process.getBuiltinModule('node:crypto').createHash('sha1').update(text).digest('base64');
+
+/**
+ * A locker release's identity, as the JSON walk has it (lockerReleaseKey): its release's id and
+ * its tracks' ids and purchases. A <lockerRelease> has no id of its own, and its text changes
+ * from page to page (remainingDownloads) while it is the same purchase: a hash of the text would
+ * let a server that repeats its releases walk on to the page cap.
+ */
+function lockerReleaseKey(text: string): string {
+  const release = /<release\b[^>]*?\sid\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
+  const tracks: string[] = [];
+  for (const m of text.matchAll(/<lockerTrack\b[\s\S]*?<\/lockerTrack\s*>/g)) {
+    const t = m[0];
+    const id = /<track\b[^>]*?\sid\s*=\s*["']([^"']*)["']/.exec(t)?.[1] ?? '';
+    const purchase = /<purchaseId>\s*([^<]*?)\s*<\/purchaseId>/.exec(t)?.[1] ?? /<purchaseDate>\s*([^<]*?)\s*<\/purchaseDate>/.exec(t)?.[1] ?? '';
+    tracks.push(`${id}\u0000${purchase}`);
+  }
+  return `lr:${release}:${tracks.length}:${sha1(tracks.join('\u0001'))}`;
+}
+
+/** An item's identity for paging's repeat rule: its id attribute (a locker release: its purchases), else a hash of its text. */
 export function xmlItemKey(item: unknown): string {
   const text = String(item);
+  if (/^<lockerRelease[\s>/]/.test(text)) return lockerReleaseKey(text);
   const id = xmlItemId(text);
-  return id !== undefined ? `id:${id}` : process.getBuiltinModule('node:crypto').createHash('sha1').update(text).digest('base64');
+  return id !== undefined ? `id:${id}` : sha1(text);
 }
 
 /**

@@ -253,6 +253,39 @@ describe('paging that does not advance is stopped', () => {
     await stops(s, ['locker', '--all', '-o', 'xml'], LOCKER, 'mcat: paging stopped: asked for page 2 of the locker, the server answered page 1');
   });
 
+  it('locker --all -o xml: a page that echoes its number but repeats the releases (their downloads left changed) is stopped', async () => {
+    const s = await hostile();
+    s.on(LOCKER, (_q, res, u) => {
+      const page = Number(u.searchParams.get('page'));
+      const entry = (id: number) =>
+        `<lockerRelease><release id="${id}"><title>R${id}</title></release><lockerTracks><lockerTrack><track id="${id}0"><title>T</title></track>` +
+        `<remainingDownloads>${page}</remainingDownloads><purchaseId>${id}9</purchaseId></lockerTrack></lockerTracks><available>true</available></lockerRelease>`;
+      const xml =
+        `<?xml version="1.0"?><response status="ok" version="1.2"><locker><lockerReleases><page>${page}</page><pageSize>2</pageSize><totalItems>1000</totalItems>` +
+        `${entry(1)}${entry(2)}</lockerReleases></locker></response>`;
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(xml);
+    });
+    const r = await stops(s, ['locker', '--all', '--page-size', '2', '-o', 'xml'], LOCKER, 'mcat: paging stopped: page 2 of the locker repeats items already seen');
+    expect(r.stdout).toBe('');
+  });
+
+  it('locker --all -o xml: a later page with no list fails the walk (exit 1, stdout empty), not a document cut short', async () => {
+    const s = await hostile();
+    s.on(LOCKER, (_q, res, u) => {
+      const page = Number(u.searchParams.get('page'));
+      const xml =
+        page === 1
+          ? '<?xml version="1.0"?><response status="ok" version="1.2"><locker><lockerReleases><page>1</page><pageSize>1</pageSize><totalItems>3</totalItems>' +
+            '<lockerRelease><release id="4000001"><title>One</title></release></lockerRelease></lockerReleases></locker></response>'
+          : '<?xml version="1.0"?><response status="ok" version="1.2"/>';
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(xml);
+    });
+    const r = await run(s, ['locker', '--all', '--page-size', '1', '-o', 'xml']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(oneLineError(r.stderr)[0]).toMatch(/^mcat: unreadable response: the locker: a page of the walk has no <locker><lockerReleases> list/);
+  });
+
   it('locker download: the search of the locker stops too, after two requests though it reads ahead', async () => {
     const line = 'mcat: paging stopped: asked for page 2 of the locker, the server answered page 1';
     const s = await hostile();
