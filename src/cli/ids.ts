@@ -178,30 +178,38 @@ export async function readStdin(kind: InputKind = 'text'): Promise<Buffer> {
 
 /** Ids from positional arguments (where '-' means stdin) and --ids-file. */
 export async function collectIds(args: string[], idsFile: string | undefined, what: string, max?: number): Promise<number[]> {
-  const tokens: string[] = [];
-  let source: string | undefined;
-  let text: string | undefined;
+  // each source apart: a bad id is named with where it came from (an argument, or the file or
+  // standard input and its line), not with whichever source was read last; in the order given
+  // (a batch prints its releases in request order)
+  const sources: { tokens: string[]; source?: string; text?: string }[] = [];
   for (const a of args) {
     if (a === '-') {
-      text = await readTextInput('-');
-      tokens.push(...splitIdList(text));
-      source = 'standard input';
-    } else tokens.push(...splitIdList(a));
+      const text = await readTextInput('-');
+      sources.push({ tokens: splitIdList(text), source: 'standard input', text });
+      continue;
+    }
+    const last = sources[sources.length - 1];
+    if (last && last.source === undefined) last.tokens.push(...splitIdList(a));
+    else sources.push({ tokens: splitIdList(a) });
   }
   if (idsFile !== undefined) {
-    text = await readTextInput(idsFile);
-    tokens.push(...splitIdList(text));
-    source = idsFile === '-' ? 'standard input' : idsFile;
+    const text = await readTextInput(idsFile);
+    sources.push({ tokens: splitIdList(text), source: idsFile === '-' ? 'standard input' : idsFile, text });
   }
-  if (tokens.length === 0) {
+  const count = sources.reduce((n, g) => n + g.tokens.length, 0);
+  if (count === 0) {
     throw new UsageError(`no ${what} ids given`, `pass ids as arguments, with --ids-file FILE, or '-' to read standard input`);
   }
-  if (tokens.length > MAX_IDS) throw new UsageError(`too many ${what} ids: ${tokens.length} (at most ${MAX_IDS} in one run)`);
-  // a bad id read from a file or standard input is named with its line (CONVENTIONS.md: the file,
-  // the line and what was expected); found only once one is bad, so a good list costs nothing more
-  const lines = text === undefined ? undefined : (token: string) => (lineIndex ??= idLines(text!)).get(token);
-  let lineIndex: Map<string, number> | undefined;
-  return parseIntegerIds(tokens, what, source, max, lines);
+  if (count > MAX_IDS) throw new UsageError(`too many ${what} ids: ${count} (at most ${MAX_IDS} in one run)`);
+  const ids: number[] = [];
+  for (const { tokens, source, text } of sources) {
+    // a bad id read from a file or standard input is named with its line (CONVENTIONS.md: the file,
+    // the line and what was expected); found only once one is bad, so a good list costs nothing more
+    let lineIndex: Map<string, number> | undefined;
+    const lines = text === undefined ? undefined : (token: string) => (lineIndex ??= idLines(text)).get(token);
+    for (const id of parseIntegerIds(tokens, what, source, max, lines)) ids.push(id);
+  }
+  return ids;
 }
 
 /** The line (from 1) each id of an id list is first on, as splitIdList reads it. */

@@ -142,6 +142,23 @@ describe('release batch', () => {
     expect(r.stderr).not.toMatch(/sandbox/);
   });
 
+  it('a bad id is named with its own source: an argument as such, a line of standard input with its line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-ids-'));
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, '100001\n100002\n');
+    let r = await run(['release', 'batch', 'abc', '--ids-file', file, '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe("mcat: invalid release id 'abc' (ids are positive whole numbers)");
+    r = await run(['release', 'batch', '-', '--ids-file', file, '-o', 'json'], { input: '100002\nxyz\n' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe("mcat: invalid release id in standard input: 'xyz' at line 2 (ids are positive whole numbers)");
+    // the order given is the order asked: standard input's ids before the argument's
+    const ids = box.sb.info.examples.releaseIds.slice(0, 3);
+    r = await run(['release', 'batch', '-', String(ids[2]), '-o', 'ndjson', '--fields', 'id'], { input: `${ids[0]}\n${ids[1]}\n` });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(ids);
+  });
+
   it('no ids at all is a usage error', async () => {
     const r = await run(['release', 'batch', '-o', 'json']);
     expect(r.exitCode).toBe(2);
