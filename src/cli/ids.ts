@@ -59,6 +59,17 @@ export function parseIntegerId(value: string, what: string, max?: number): numbe
   return parseIntegerIds([value.trim()], what, undefined, max)[0];
 }
 
+/** The one id of a command that takes one: as given, or read from standard input with '-' (CONVENTIONS.md: ids from stdin with -). */
+export async function oneId(value: string, what: string, max?: number): Promise<number> {
+  if (value.trim() !== '-') return parseIntegerId(value, what, max);
+  const text = await readTextInput('-');
+  const tokens = splitIdList(text);
+  if (tokens.length !== 1) {
+    throw new UsageError(`standard input holds ${tokens.length === 0 ? 'no' : tokens.length} ${what} ids; one was expected`, `give the ${what} id as the argument, or one on standard input`);
+  }
+  return parseIntegerIds(tokens, what, 'standard input', max, (t) => idLines(text).get(t))[0];
+}
+
 function printable(s: string): string {
   const cut = s.length > 30 ? s.slice(0, 30) + '…' : s;
   return cut.replace(/[^\x20-\x7e\u00a0-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);

@@ -222,6 +222,28 @@ describe('release tracks', () => {
   });
 });
 
+describe('a command of one id reads it from standard input with -', () => {
+  it('release tracks, artist releases and track metadata take one id there; none or two: exit 2, nothing sent', async () => {
+    const release = box.sb.info.examples.releaseIds[0];
+    const direct = await run(['release', 'tracks', String(release), '-o', 'json']);
+    const piped = await run(['release', 'tracks', '-', '-o', 'json'], { input: `# the release\n${release}\n` });
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe(direct.stdout);
+    const artist = await run(['artist', 'releases', '-', '-o', 'json'], { input: `${box.sb.info.examples.artistWithManyReleases}\n` });
+    expect(artist.exitCode, artist.stderr).toBe(0);
+    const track = JSON.parse(direct.stdout).tracks.tracks[0].id;
+    const meta = await run(['track', 'metadata', '-', '-o', 'json'], { input: `${track}\n` });
+    expect(meta.exitCode, meta.stderr).toBe(0);
+    const two = await run(['release', 'tracks', '-', '-o', 'json'], { input: `${release}\n${release}\n` });
+    expect(two.exitCode).toBe(2);
+    expect(two.stdout).toBe('');
+    expect(two.stderr.split('\n')[0]).toBe('mcat: standard input holds 2 release ids; one was expected');
+    const bad = await run(['track', 'metadata', '-'], { input: '\nx\n' });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe("mcat: invalid track id in standard input: 'x' at line 2 (ids are positive whole numbers)");
+  });
+});
+
 describe('artist releases', () => {
   it('pages: --page-size and --page', async () => {
     const a = String(box.sb.info.examples.artistWithManyReleases);

@@ -6,7 +6,7 @@ import { pagingOptions, type PagingFlags } from '../../listing';
 export default defineCommand<CatalogueFlags & PagingFlags & { artistId: string }>({
   name: 'releases',
   description: "an artist's releases, page by page or all of them",
-  arguments: [{ name: '<artistId>', description: 'artist id' }],
+  arguments: [{ name: '<artistId>', description: "artist id ('-' reads it from standard input)" }],
   options: [
     USAGE_TYPES_OPTION,
     typeOption(['album', 'single', 'video']),
@@ -17,11 +17,11 @@ export default defineCommand<CatalogueFlags & PagingFlags & { artistId: string }
   examples: ['mcat artist releases 1001 --type album', 'mcat artist releases 1001 --all -o ndjson | jq -r .title'],
   json: async () => (await import('../../views/catalogue')).artistReleasesView,
   async run(flags, ctx) {
-    const { INT32_MAX, parseIntegerId } = await import('../../ids');
+    const { INT32_MAX, oneId } = await import('../../ids');
     const { catalogueFilters } = await import('../../catalogue-options');
     const { checkPaging, runListing } = await import('../../listing');
     // artistid is an int32 (spec, endpoint 6): a larger id is bad input, not a request
-    const id = parseIntegerId(flags.artistId, 'artist', INT32_MAX);
+    const id = await oneId(flags.artistId, 'artist', INT32_MAX);
     const filters = catalogueFilters(flags);
     checkPaging(flags, 50);
     const { about } = await import('../../context');

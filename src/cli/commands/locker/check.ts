@@ -4,7 +4,7 @@ import { ApiError, AuthError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { EntitlementError, PartialError } from '../../errors';
 import { outputFormat, printSheet, whoseLabel } from '../../context';
-import { parseIntegerId } from '../../ids';
+import { oneId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
 import { print } from '../../../output/streams';
 import type { CheckInput } from '../../views/locker-support';
@@ -30,7 +30,7 @@ type CheckFlags = UserTokenFlags & { trackId: string };
 export default defineCommand<CheckFlags>({
   name: 'check',
   description: 'can this user download or stream this track, and if not, why (reads only: never uses a download)',
-  arguments: [{ name: '<trackId>', description: 'track id' }],
+  arguments: [{ name: '<trackId>', description: "track id ('-' reads it from standard input)" }],
   options: [USER_TOKEN_OPTION],
   help: 'Exit: 0 when a download would succeed; 3 when not (not in the locker, release no longer available,\nno downloads left); 4 when the key is not entitled to the country. The verdict is printed either way.',
   examples: ['mcat locker check 10000101', 'mcat locker check 10000101 -o json | jq .canDownload'],
@@ -42,7 +42,7 @@ async function runCheck(flags: CheckFlags, ctx: CommandContext): Promise<void> {
   const { ranOutAt } = await import('../../download-log');
   const { findTrack } = await import('../../locker-walk');
   const { checkSheet, checkVerdict } = await import('../../views/locker-support');
-  const trackId = parseIntegerId(flags.trackId, 'track');
+  const trackId = await oneId(flags.trackId, 'track');
   const format = outputFormat(ctx);
   if (format !== 'table' && format !== 'json' && format !== 'ndjson') throw new UsageError(`locker check prints a table, json or ndjson, not ${format}`);
   const s = await userSession(ctx, flags);

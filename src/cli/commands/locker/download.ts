@@ -2,7 +2,7 @@
 import { ApiError, HttpError, McatError, ResponseError } from '../../../client/errors';
 import { UsageError } from '../../errors';
 import { flagOrEnv, intOption, MAX_TIMER_MS, notice, progressLine, say, type Session } from '../../context';
-import { parseIntegerId } from '../../ids';
+import { oneId, parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
 import type { DownloadUrl } from '../../../client/schemas/locker';
@@ -25,7 +25,7 @@ export interface DownloadFlags {
 export default defineCommand<DownloadFlags>({
   name: 'download',
   description: 'download a purchased track (uses one of its remaining downloads; says how many are left)',
-  arguments: [{ name: '<trackId>', description: 'track id' }],
+  arguments: [{ name: '<trackId>', description: "track id ('-' reads it from standard input)" }],
   options: [
     { flags: '--format <id>', description: 'format id (default: the first format offered)' },
     { flags: '-O, --output-file <file>', description: "file to write ('-' for standard output; default: a name from the track)", complete: '@file' },
@@ -72,7 +72,7 @@ async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<v
   // the file writer brings node:crypto and streams: loaded when a download runs, not for the locker's help
   const { checkTarget, PartFile } = await import('../../part-file');
   const { Transform } = await import('node:stream');
-  const trackId = parseIntegerId(flags.trackId, 'track');
+  const trackId = await oneId(flags.trackId, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
   const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
   const deadlineMs = intOption(deadline.value, deadline.name, { min: 1, max: MAX_TIMER_MS }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;

@@ -1,7 +1,7 @@
 // `mcat locker stream-check ID`: whether a purchased track can be streamed (uses no download).
 import { ApiError, HttpError, McatError } from '../../../client/errors';
 import { fieldsSpec, output, outputFormat } from '../../context';
-import { parseIntegerId } from '../../ids';
+import { oneId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
@@ -9,7 +9,7 @@ import { defineCommand, type CommandContext } from '../../command';
 export default defineCommand<UserTokenFlags & { trackId: string }>({
   name: 'stream-check',
   description: 'check that a purchased track can be streamed (never changes remaining downloads)',
-  arguments: [{ name: '<trackId>', description: 'track id' }],
+  arguments: [{ name: '<trackId>', description: "track id ('-' reads it from standard input)" }],
   options: [USER_TOKEN_OPTION],
   examples: ['mcat locker stream-check 10000101'],
   json: true,
@@ -18,7 +18,7 @@ export default defineCommand<UserTokenFlags & { trackId: string }>({
 });
 
 async function runStreamCheck(flags: UserTokenFlags & { trackId: string }, ctx: CommandContext): Promise<void> {
-  const trackId = parseIntegerId(flags.trackId, 'track');
+  const trackId = await oneId(flags.trackId, 'track');
   const s = await userSession(ctx, flags);
   const { streamCheck } = await import('../../../client/media');
   let r;

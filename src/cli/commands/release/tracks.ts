@@ -7,13 +7,13 @@ import { pagingOptions, runListing, type PagingFlags } from '../../listing';
 export default defineCommand<CatalogueFlags & PagingFlags & { releaseId: string }>({
   name: 'tracks',
   description: 'the tracks of a release',
-  arguments: [{ name: '<releaseId>', description: 'release id' }],
+  arguments: [{ name: '<releaseId>', description: "release id ('-' reads it from standard input)" }],
   options: [USAGE_TYPES_OPTION, ...pagingOptions(50)],
   examples: ['mcat release tracks 100001', 'mcat release tracks 100001 --all -o csv'],
   json: async () => (await import('../../views/catalogue')).releaseTracksView,
   async run(opts, ctx) {
-    const { INT32_MAX, parseIntegerId } = await import('../../ids');
-    const id = parseIntegerId(opts.releaseId, 'release', INT32_MAX);
+    const { INT32_MAX, oneId } = await import('../../ids');
+    const id = await oneId(opts.releaseId, 'release', INT32_MAX);
     const { about } = await import('../../context');
     const { releaseTracksView } = await import('../../views/catalogue');
     const s = await ctx.session();

@@ -2,7 +2,7 @@
 import type { View } from '../../../output/types';
 import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, outputFormat, session, sheetTo } from '../../context';
-import { INT32_MAX, parseIntegerId } from '../../ids';
+import { INT32_MAX, oneId } from '../../ids';
 import { duration, when } from '../../views/format';
 import type { EnhancedTrack, TrackMetadataBody } from '../../../client/schemas/track';
 
@@ -104,7 +104,7 @@ type MetadataFlags = { trackId: string; embeddings?: boolean; top: string };
 export default defineCommand<MetadataFlags>({
   name: 'metadata',
   description: 'enhanced metadata of a track: identity, bpm, key, moods, genres, audience, instruments, tag strengths',
-  arguments: [{ name: '<trackId>', description: 'track id' }],
+  arguments: [{ name: '<trackId>', description: "track id ('-' reads it from standard input)" }],
   options: [
     { flags: '--embeddings', description: 'include the embedding vector in the table view' },
     { flags: '--top <n>', description: 'how many of the strongest tag strengths to show', default: '12' },
@@ -115,7 +115,7 @@ export default defineCommand<MetadataFlags>({
 });
 
 async function runTrackMetadata(flags: MetadataFlags, ctx: CommandContext): Promise<void> {
-  const trackId = parseIntegerId(flags.trackId, 'track', INT32_MAX);
+  const trackId = await oneId(flags.trackId, 'track', INT32_MAX);
   const top = intOption(flags.top, '--top', { min: 0, max: 500 }) ?? 12;
   const format = outputFormat(ctx);
   const out = await output(ctx);
