@@ -10,12 +10,14 @@ import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
 import { binPath, cliNode, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
 import { mcatIn as mcat } from '../helpers/mcat-in';
+import { hostileEnv, hostilePerTest, jsonOf } from '../helpers/hostile-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
  
 
 const sandbox = sandboxPerTest();
+const hostile = hostilePerTest();
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'mcat-bulk-'));
@@ -445,4 +447,27 @@ describe('playlist export', () => {
     expect(e.exitCode).toBe(0);
     expect(e.stdout).toBe('');
   });
+});
+
+describe('playlist apply against a service that sends groups bare (api-decisions.md: the client reads both)', () => {
+  it('a group-replace whose answer is a bare group is applied, once: --resume has nothing to send', async () => {
+    const s = await hostile();
+    const gid = 'ca4cda5a7a2888a359ea1de8';
+    const pid = 'ad0ed2b4b45b8d81945103f4';
+    const path = `/1.2/user/playlists/groups/${gid}`;
+    s.on(path, jsonOf(() => ({ id: gid, name: 'G', playlistCount: 1, _links: { self: { href: path } }, playlists: [{ id: pid, name: 'P' }] })));
+    const d = tempDir();
+    const file = join(d, 'group.ndjson');
+    writeFileSync(file, ndjson([{ op: 'group-replace', groupId: gid, name: 'G', playlistIds: [pid] }]));
+    const home = tempHome();
+    const run = (args: string[]) => mcat(args, { env: hostileEnv(s, { MCAT_USER_ID: '10001' }), home, timeout: 60_000 });
+    const r = await run(['playlist', 'apply', file, '--report', join(d, 'report.ndjson')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 applied, 0 failed of 1 edit/);
+    expect(r.stderr).not.toMatch(/unreadable/);
+    expect(readFileSync(join(d, 'report.ndjson'), 'utf8')).toBe('');
+    const again = await run(['playlist', 'apply', file, '--resume']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(s.requests.filter((q) => q.path === path).map((q) => q.method)).toEqual(['PUT']);
+  }, 60_000);
 });

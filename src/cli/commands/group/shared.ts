@@ -80,8 +80,9 @@ export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuer
     return printXml(text);
   }
   const { callJson } = await import('../../../client/call');
-  // the group calls (client/groups.ts) read their answer with the playlistGroupBody schema
-  const body = await callJson<PlaylistGroupBody>(s.client, call);
+  const { readGroupBody } = await import('../../../client/groups');
+  // printed as read: a group sent bare is printed in its envelope, as a playlist is
+  const body = readGroupBody(await callJson(s.client, call));
   await (changes ? printAfterChange(() => printGroup(ctx, body, s, q)) : printGroup(ctx, body, s, q));
 }
 
