@@ -122,6 +122,27 @@ describe('group replace and add', () => {
     expect((await run(['group', 'show', gid])).exitCode).toBe(1);
   });
 
+  it('--playlist - names the line a bad id is on, in every form it reads (not the first line holding the id as text)', async () => {
+    const gid = hexId(0xabc4);
+    const good = 'ad0ed2b4b45b8d81945103f4';
+    const bad = good.slice(0, 23);
+    const cases: [string, string][] = [
+      [`${good}\n${bad}\n`, 'standard input:2'],
+      [`# from ${good}\n\n${good}, 37fa8e8a9b70d252ee2b7e77 # two\n\n${bad}\n`, 'standard input:5'],
+      [`${good},${bad}\n`, 'standard input:1'],
+      [`{"id":"${good}"}\n\n{"id":"${bad}"}\n`, 'standard input:3'],
+      [`id,name\n${good},"two\nlines"\n${bad},x\n`, 'standard input:4'],
+      [`id\tname\n${good}\tx\n\n${bad}\ty\n`, 'standard input:4'],
+      [`[\n{"id":"${good}"},\n{"id":"${bad}"}\n]\n`, 'standard input: item 2'],
+    ];
+    for (const [input, where] of cases) {
+      for (const args of [['group', 'add', gid, '--playlist', '-'], ['group', 'replace', gid, '--name', 'G', '--playlist', '-']]) {
+        const r = await run(args, { input });
+        expectUsage(r, new RegExp(`^mcat: ${where}: invalid playlist id '${bad}'`));
+      }
+    }
+  });
+
   it("someone else's group or user is refused (exit 4)", async () => {
     const other = sb.info.users.find((u: any) => u.userId !== sb.info.examples.lockerUser)!;
     const r = await run(['group', 'show', sb.info.examples.groupId], { env: { MCAT_TOKEN: other.token, MCAT_TOKEN_SECRET: other.tokenSecret } });

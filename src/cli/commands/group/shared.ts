@@ -38,14 +38,13 @@ export async function playlistIds(values: string[] | undefined): Promise<string[
       const { readTextInput } = await import('../../ids');
       const { playlistIdsFromText } = await import('../../rows-in');
       const text = await readTextInput('-');
-      for (const id of playlistIdsFromText(text, 'standard input')) {
+      for (const { id, where } of playlistIdsFromText(text, 'standard input')) {
         try {
           add(id.trim());
         } catch (e) {
           // named where it was read, and on which line (CONVENTIONS.md: the file, the line, what was expected)
           if (!(e instanceof UsageError)) throw e;
-          const line = text.split('\n').findIndex((l) => l.includes(id));
-          throw new UsageError(`standard input${line < 0 ? '' : `:${line + 1}`}: ${e.message}`, e.hint);
+          throw new UsageError(`${where}: ${e.message}`, e.hint);
         }
       }
       continue;
