@@ -220,6 +220,33 @@ describe('playlist apply', () => {
     expect(resumed.stderr).toMatch(/0 applied, 3 already done, 2 failed/);
   }, 60_000);
 
+  it("another user's playlists: exit 4, said as a single command says it (the credentials are fine: their token), not as bad credentials", async () => {
+    const sb = await sandbox();
+    const theirs = runner(sb, userEnv(sb, '10002'));
+    const ids: string[] = [];
+    for (const name of ['theirs 1', 'theirs 2']) {
+      const made = await theirs(['playlist', 'create', '--name', name, '-o', 'json']);
+      expect(made.exitCode, made.stderr).toBe(0);
+      ids.push(JSON.parse(made.stdout).playlist.id);
+    }
+    const run = runner(sb);
+    const single = await run(['playlist', 'details', ids[0], '--name', 'x']);
+    expect(single.exitCode).toBe(4);
+    const [said, hint] = single.stderr.split('\n').filter((l) => /^(mcat: access|hint: )/.test(l));
+    expect(said).toMatch(/^mcat: access denied: this is not the data of the token's user .*; the credentials are fine \(HTTP 401\)$/);
+    const d = tempDir();
+    for (const [n, lead] of [[1, 'the one edit could not be applied'], [2, 'none of the 2 edits could be applied']] as const) {
+      const file = join(d, `theirs-${n}.ndjson`);
+      writeFileSync(file, ndjson(ids.slice(0, n).map((playlistId) => ({ op: 'details', playlistId, name: 'x' }))));
+      const r = await run(['playlist', 'apply', file]);
+      expect(r.exitCode, r.stderr).toBe(4);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines.at(-2)).toBe(`mcat: ${lead}: ${said.slice('mcat: '.length)}`);
+      expect(lines.at(-1)).toBe(hint);
+      expect(r.stderr).not.toMatch(/authentication failed|check the profile's credentials/);
+    }
+  }, 60_000);
+
   it('--dry-run says what each edit would change and sends nothing', async () => {
     const sb = await sandbox();
     const run = runner(sb);
