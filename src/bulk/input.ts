@@ -54,16 +54,19 @@ export function sniffFormat(text: string, opts: { wholeDocument?: boolean } = {}
   return 'csv';
 }
 
-/** A value's kind in a message: "a string", "an array", "null". */
+/** A value's kind in a message: "a string", "an object", "an array", "null". */
 export function describe(v: unknown): string {
   if (v === null) return 'null';
+  if (v === undefined) return 'nothing';
   if (Array.isArray(v)) return 'an array';
-  return `a ${typeof v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const shown = (v: unknown) => JSON.stringify(v);
+// a number as JavaScript holds it: the reader (json.ts) keeps no source text, and JSON.stringify
+// would show a number too large to hold (1e400: Infinity) as null
+const shown = (v: unknown) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
 
 // ---- the schemas. A field's message is what follows its quoted name ("must be a string, got
 // a number"); a message of the whole value (path []) stands alone.
@@ -81,7 +84,9 @@ const positiveInt = (x: unknown): boolean =>
   (typeof x === 'string' && POSITIVE_DIGITS.test(x) && Number(x) <= MAX_CATALOGUE_ID);
 
 /** an integer, or digits, past the largest id (said as such, not as "not a positive integer") */
-const tooLarge = (x: unknown): boolean => (typeof x === 'number' && Number.isInteger(x) && x > 0) || (typeof x === 'string' && POSITIVE_DIGITS.test(x));
+const tooLarge = (x: unknown): boolean =>
+  // Infinity is how a JSON number too large to hold is read (1e400): an integer as the file wrote it
+  (typeof x === 'number' && (Number.isInteger(x) || x === Infinity) && x > 0) || (typeof x === 'string' && POSITIVE_DIGITS.test(x));
 
 const positiveIntError = {
   error: (iss: { input?: unknown }) =>

@@ -37,6 +37,22 @@ export class PartialError extends McatError {
   override name = 'PartialError';
 }
 
+/**
+ * A bulk run none of whose edits could be applied, every one refused for the credentials or the
+ * country (exit 4): `lead` says so, then the first refusal in the words a single command has for it
+ * (another user's data included: the credentials are fine, that user's token is needed).
+ */
+export class RunRefusedError extends AuthError {
+  constructor(
+    readonly lead: string,
+    reason: string,
+    httpStatus?: number,
+    code?: number,
+  ) {
+    super(reason, httpStatus, code);
+  }
+}
+
 /** The sandbox's refusal of a data dir or database file (by name: the sandbox is a bundle of its own). */
 function isSandboxFileError(err: unknown): err is Error {
   return err instanceof Error && err.name === 'SandboxFileError';
@@ -238,6 +254,7 @@ export function formatError(err: unknown): string {
   } else {
     line = `unexpected error: ${String(err)}`;
   }
+  if (err instanceof RunRefusedError) line = `${err.lead}: ${line}`;
   line = `mcat: ${line.replace(/\s*\n\s*/g, ' ')}`;
   return hint ? `${line}\nhint: ${hint.replace(/\s*\n\s*/g, ' ')}` : line;
 }

@@ -226,11 +226,18 @@ export async function collectIds(args: string[], idsFile: string | undefined, wh
 /** The line (from 1) each id of an id list is first on, as splitIdList reads it. */
 function idLines(text: string): Map<string, number> {
   const at = new Map<string, number>();
+  for (const { id, line } of splitIdListLines(text)) if (!at.has(id)) at.set(id, line);
+  return at;
+}
+
+/** splitIdList's ids, each with the line (from 1) it was read on. */
+export function splitIdListLines(text: string): { id: string; line: number }[] {
+  const out: { id: string; line: number }[] = [];
   text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
     .forEach((raw, i) => {
-      for (const tok of raw.replace(/#.*$/, '').split(/[\s,]+/)) if (tok && !at.has(tok)) at.set(tok, i + 1);
+      for (const tok of raw.replace(/#.*$/, '').split(/[\s,]+/)) if (tok) out.push({ id: tok, line: i + 1 });
     });
-  return at;
+  return out;
 }

@@ -7,7 +7,7 @@
 import { UsageError } from './errors';
 import { parseCsv } from '../bulk/csv';
 import { TRACK_METADATA_FIELDS, type TrackMetadataField } from '../client/playlists';
-import { splitIdList } from './ids';
+import { splitIdListLines } from './ids';
 
 /** Fields `playlist show` prints of a track entry (as the real service does) that a request does not carry. */
 export const SHOWN_TRACK_KEYS = ['position', 'id', 'source', 'audioUrl', 'dateAdded', 'image', 'artistId', 'releaseArtistId', 'user'] as const;
@@ -90,16 +90,23 @@ export function catalogueCsvTrack(header: readonly string[], fields: readonly st
   return out;
 }
 
+/** A playlist id read from a text, and where: `<name>:<line>`, or `<name>: item <n>` in a JSON array. */
+export interface IdRead {
+  id: string;
+  where: string;
+}
+
 /**
  * Playlist ids from text: `playlist list` or `group show` output (NDJSON, a JSON array, CSV or
- * TSV with an `id` column) or ids one per line / comma-separated ('#' comments). Not checked here.
+ * TSV with an `id` column) or ids one per line / comma-separated ('#' comments). Not checked here:
+ * each comes with where it was read, for the error that names a bad one.
  */
-export function playlistIdsFromText(input: string, name: string): string[] {
+export function playlistIdsFromText(input: string, name: string): IdRead[] {
   const body = input.replace(/^\uFEFF/, '');
   const first = /\S/.exec(body)?.[0];
-  const idOf = (v: unknown, where: string): string => {
-    if (typeof v === 'string') return v;
-    if (isObject(v) && typeof v.id === 'string') return v.id;
+  const idOf = (v: unknown, where: string): IdRead => {
+    if (typeof v === 'string') return { id: v, where };
+    if (isObject(v) && typeof v.id === 'string') return { id: v.id, where };
     throw new UsageError(`${where}: expected a playlist (an object with "id") or an id`);
   };
   if (first === '[') {
@@ -113,7 +120,7 @@ export function playlistIdsFromText(input: string, name: string): string[] {
     return arr.map((v, i) => idOf(v, `${name}: item ${i + 1}`));
   }
   if (first === '{') {
-    const ids: string[] = [];
+    const ids: IdRead[] = [];
     body.split('\n').forEach((raw, i) => {
       if (raw.trim() === '') return;
       let v: unknown;
@@ -130,13 +137,14 @@ export function playlistIdsFromText(input: string, name: string): string[] {
   const tsv = head.includes('\t');
   const cols = tsv ? head.split('\t') : (parseCsv(head).records[0]?.fields ?? []);
   const idCol = cols.findIndex((c) => c.trim().toLowerCase() === 'id');
-  if (idCol < 0) return splitIdList(body);
-  let rows: string[][];
-  if (tsv) rows = body.split(/\r?\n/).slice(1).filter((l) => l !== '').map((l) => l.split('\t'));
+  if (idCol < 0) return splitIdListLines(body).map(({ id, line }) => ({ id, where: `${name}:${line}` }));
+  let rows: { fields: string[]; line: number }[];
+  // a blank line's empty id is dropped below with the other empty cells
+  if (tsv) rows = body.split(/\r?\n/).map((l, i) => ({ fields: l.split('\t'), line: i + 1 })).slice(1);
   else {
     const csv = parseCsv(body);
     if (csv.errors.length) throw new UsageError(`${name}:${csv.errors[0].line}: ${csv.errors[0].message}`);
-    rows = csv.records.slice(1).map((r) => r.fields);
+    rows = csv.records.slice(1);
   }
-  return rows.map((r) => (r[idCol] ?? '').trim()).filter(Boolean);
+  return rows.map((r) => ({ id: (r.fields[idCol] ?? '').trim(), where: `${name}:${r.line}` })).filter((r) => r.id);
 }

@@ -1,6 +1,6 @@
 // Playlists (endpoints 1, 2, 10, and the extensions get and create).
 import type { ApiClient } from './http';
-import { validate } from './interpret';
+import { enveloped, validate } from './interpret';
 import { callJson, callUnread, type Call } from './call';
 import type { Unread } from './paging';
 import { playlistBody, playlistsBody, type Playlist, type PlaylistBody, type PlaylistsBody } from './schemas/playlist';
@@ -64,11 +64,7 @@ export interface CreateBody extends PlaylistFields {
 const q = (o: PlaylistQuery) => ({ country: o.country, userId: o.userId });
 const path = (id: string) => `/1.2/playlists/${encodeURIComponent(id)}`;
 
-/** A bare playlist object (as some samples show) is read as `{ playlist }`. */
-function envelope(body: unknown): unknown {
-  if (body && typeof body === 'object' && !('playlist' in body) && 'id' in body) return { playlist: body };
-  return body;
-}
+const envelope = (body: unknown) => enveloped(body, 'playlist');
 
 export function listPlaylistsCall(o: ListPlaylistsOptions): Call {
   return { method: 'GET', path: '/1.2/user/playlists', opts: { query: { ...q(o), page: o.page, pageSize: o.pageSize }, auth: 'user', schema: playlistsBody, what: 'playlists', signal: o.signal } };

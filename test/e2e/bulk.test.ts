@@ -10,12 +10,14 @@ import { execa } from 'execa';
 import { sandboxPerTest, type startTestSandbox } from '../helpers/sandbox';
 import { binPath, cliNode, mcatEnv, repoRoot, tempHome } from '../helpers/mcat';
 import { mcatIn as mcat } from '../helpers/mcat-in';
+import { hostileEnv, hostilePerTest, jsonOf } from '../helpers/hostile-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
  
 
 const sandbox = sandboxPerTest();
+const hostile = hostilePerTest();
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'mcat-bulk-'));
@@ -216,6 +218,33 @@ describe('playlist apply', () => {
     const resumed = await run(['playlist', 'apply', file, '--resume']);
     expect(resumed.exitCode).toBe(3);
     expect(resumed.stderr).toMatch(/0 applied, 3 already done, 2 failed/);
+  }, 60_000);
+
+  it("another user's playlists: exit 4, said as a single command says it (the credentials are fine: their token), not as bad credentials", async () => {
+    const sb = await sandbox();
+    const theirs = runner(sb, userEnv(sb, '10002'));
+    const ids: string[] = [];
+    for (const name of ['theirs 1', 'theirs 2']) {
+      const made = await theirs(['playlist', 'create', '--name', name, '-o', 'json']);
+      expect(made.exitCode, made.stderr).toBe(0);
+      ids.push(JSON.parse(made.stdout).playlist.id);
+    }
+    const run = runner(sb);
+    const single = await run(['playlist', 'details', ids[0], '--name', 'x']);
+    expect(single.exitCode).toBe(4);
+    const [said, hint] = single.stderr.split('\n').filter((l) => /^(mcat: access|hint: )/.test(l));
+    expect(said).toMatch(/^mcat: access denied: this is not the data of the token's user .*; the credentials are fine \(HTTP 401\)$/);
+    const d = tempDir();
+    for (const [n, lead] of [[1, 'the one edit could not be applied'], [2, 'none of the 2 edits could be applied']] as const) {
+      const file = join(d, `theirs-${n}.ndjson`);
+      writeFileSync(file, ndjson(ids.slice(0, n).map((playlistId) => ({ op: 'details', playlistId, name: 'x' }))));
+      const r = await run(['playlist', 'apply', file]);
+      expect(r.exitCode, r.stderr).toBe(4);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines.at(-2)).toBe(`mcat: ${lead}: ${said.slice('mcat: '.length)}`);
+      expect(lines.at(-1)).toBe(hint);
+      expect(r.stderr).not.toMatch(/authentication failed|check the profile's credentials/);
+    }
   }, 60_000);
 
   it('--dry-run says what each edit would change and sends nothing', async () => {
@@ -445,4 +474,27 @@ describe('playlist export', () => {
     expect(e.exitCode).toBe(0);
     expect(e.stdout).toBe('');
   });
+});
+
+describe('playlist apply against a service that sends groups bare (api-decisions.md: the client reads both)', () => {
+  it('a group-replace whose answer is a bare group is applied, once: --resume has nothing to send', async () => {
+    const s = await hostile();
+    const gid = 'ca4cda5a7a2888a359ea1de8';
+    const pid = 'ad0ed2b4b45b8d81945103f4';
+    const path = `/1.2/user/playlists/groups/${gid}`;
+    s.on(path, jsonOf(() => ({ id: gid, name: 'G', playlistCount: 1, _links: { self: { href: path } }, playlists: [{ id: pid, name: 'P' }] })));
+    const d = tempDir();
+    const file = join(d, 'group.ndjson');
+    writeFileSync(file, ndjson([{ op: 'group-replace', groupId: gid, name: 'G', playlistIds: [pid] }]));
+    const home = tempHome();
+    const run = (args: string[]) => mcat(args, { env: hostileEnv(s, { MCAT_USER_ID: '10001' }), home, timeout: 60_000 });
+    const r = await run(['playlist', 'apply', file, '--report', join(d, 'report.ndjson')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 applied, 0 failed of 1 edit/);
+    expect(r.stderr).not.toMatch(/unreadable/);
+    expect(readFileSync(join(d, 'report.ndjson'), 'utf8')).toBe('');
+    const again = await run(['playlist', 'apply', file, '--resume']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(s.requests.filter((q) => q.path === path).map((q) => q.method)).toEqual(['PUT']);
+  }, 60_000);
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../helpers/sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
+import { hostileEnv, hostilePerTest, jsonOf } from '../helpers/hostile-server';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
@@ -121,11 +122,55 @@ describe('group replace and add', () => {
     expect((await run(['group', 'show', gid])).exitCode).toBe(1);
   });
 
+  it('--playlist - names the line a bad id is on, in every form it reads (not the first line holding the id as text)', async () => {
+    const gid = hexId(0xabc4);
+    const good = 'ad0ed2b4b45b8d81945103f4';
+    const bad = good.slice(0, 23);
+    const cases: [string, string][] = [
+      [`${good}\n${bad}\n`, 'standard input:2'],
+      [`# from ${good}\n\n${good}, 37fa8e8a9b70d252ee2b7e77 # two\n\n${bad}\n`, 'standard input:5'],
+      [`${good},${bad}\n`, 'standard input:1'],
+      [`{"id":"${good}"}\n\n{"id":"${bad}"}\n`, 'standard input:3'],
+      [`id,name\n${good},"two\nlines"\n${bad},x\n`, 'standard input:4'],
+      [`id\tname\n${good}\tx\n\n${bad}\ty\n`, 'standard input:4'],
+      [`[\n{"id":"${good}"},\n{"id":"${bad}"}\n]\n`, 'standard input: item 2'],
+    ];
+    for (const [input, where] of cases) {
+      for (const args of [['group', 'add', gid, '--playlist', '-'], ['group', 'replace', gid, '--name', 'G', '--playlist', '-']]) {
+        const r = await run(args, { input });
+        expectUsage(r, new RegExp(`^mcat: ${where}: invalid playlist id '${bad}'`));
+      }
+    }
+  });
+
   it("someone else's group or user is refused (exit 4)", async () => {
     const other = sb.info.users.find((u: any) => u.userId !== sb.info.examples.lockerUser)!;
     const r = await run(['group', 'show', sb.info.examples.groupId], { env: { MCAT_TOKEN: other.token, MCAT_TOKEN_SECRET: other.tokenSecret } });
     expect(r.exitCode).toBe(4);
     const r2 = await run(['group', 'show', sb.info.examples.groupId, '--user', other.userId]);
     expect(r2.exitCode).toBe(4);
+  });
+});
+
+describe('a group sent bare (the sandbox before 2026-11, api-decisions.md: the client reads both)', () => {
+  const hostile = hostilePerTest();
+  const gid = 'ca4cda5a7a2888a359ea1de8';
+  const pid = 'ad0ed2b4b45b8d81945103f4';
+  const bare = { id: gid, name: 'G', playlistCount: 1, _links: { self: { href: `/1.2/user/playlists/groups/${gid}` } }, playlists: [{ id: pid, name: 'P', trackCount: 2 }] };
+
+  it('show, replace and add read it and print it enveloped, as playlist show prints a bare playlist', async () => {
+    const s = await hostile();
+    s.on(`/1.2/user/playlists/groups/${gid}`, jsonOf(() => bare));
+    const env = hostileEnv(s, { MCAT_USER_ID: '10001' });
+    for (const args of [['group', 'show', gid], ['group', 'replace', gid, '--name', 'G', '--playlist', pid], ['group', 'add', gid, '--playlist', pid]]) {
+      const r = await mcat([...args, '-o', 'json'], { env });
+      expect(r.exitCode, `${args[1]}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout), args[1]).toEqual({ playlistGroup: bare });
+    }
+    expect(s.requests.map((r) => r.method)).toEqual(['POST', 'PUT', 'POST']);
+    const t = await mcat(['group', 'show', gid, '-o', 'table'], { env });
+    expect(t.exitCode, t.stderr).toBe(0);
+    expect(t.stdout).toContain(gid);
+    expect(t.stdout).toContain(pid);
   });
 });

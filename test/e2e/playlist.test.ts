@@ -327,6 +327,10 @@ describe('playlist replace', () => {
     expect(r3.stderr).toContain('bad.json:6:');
     expect(r3.stderr).toMatch(/status/);
 
+    // what the file holds, in words: an object is "an object"; 1e400 (Infinity to JavaScript) is not shown as null
+    expectUsage(await run(['playlist', 'replace', id, '--from', file('obj.json', '{"tracks": {"trackId": 1}}')]), /obj\.json:1: "tracks" must be an array, got an object$/m);
+    expectUsage(await run(['playlist', 'replace', id, '--from', file('huge.json', '{"tracks": [{"trackId": 1e400}]}')]), /huge\.json:1: "tracks\[0\]\.trackId" must be at most 2147483647 \(a catalogue id\), got Infinity$/m);
+
     const trunc = file('trunc.json', '{"name": "x", "tracks": [');
     const r4 = await run(['playlist', 'replace', id, '--from', trunc]);
     expectUsage(r4, /trunc\.json:1: not valid JSON/);

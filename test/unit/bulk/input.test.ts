@@ -3,7 +3,7 @@
 // for ids, prototype keys).
 import { describe, expect, it, vi } from 'vitest';
 import { parseEdits } from '../../../src/bulk/edits';
-import { codePoints, EDIT_SCHEMAS, isPlaylistId, sniffFormat, validateBodyFields, validateEdit, validateEditWithZod, validateTrack } from '../../../src/bulk/input';
+import { codePoints, describe as kindOf, EDIT_SCHEMAS, isPlaylistId, sniffFormat, validateBodyFields, validateEdit, validateEditWithZod, validateTrack } from '../../../src/bulk/input';
 
 const P1 = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const G1 = 'cccccccccccccccccccccccc';
@@ -122,6 +122,25 @@ describe('hostile input', () => {
     expect(messages('{"op":"replace","playlistId":123,"tracks":[]}')).toEqual(['e.ndjson:1: "playlistId" must be 24 lower-case hexadecimal characters, got 123']);
     expect(messages(`{"op":"group-add","groupId":1e23,"playlistIds":["${P1}"]}`)).toEqual(['e.ndjson:1: "groupId" must be 24 lower-case hexadecimal characters, got 1e+23']);
     expect(isPlaylistId(123)).toBe(false);
+  });
+
+  it('a value is shown as the file has it and named in English: "an object", not "a object"; 1e400 is Infinity, not null', () => {
+    expect(messages(`{"op":"replace","playlistId":"${P1}","tracks":{"trackId":1}}`)).toEqual(['e.ndjson:1: "tracks" must be an array, got an object']);
+    expect(messages(`{"op":"group-add","groupId":"${G1}","playlistIds":{"a":1}}`)).toEqual(['e.ndjson:1: "playlistIds" must be an array of playlist ids, got an object']);
+    expect(messages(`{"op":"details","playlistId":"${P1}","name":{},"annotations":{"k":{}}}`)).toEqual([
+      'e.ndjson:1: "name" must be a string, got an object',
+      'e.ndjson:1: "annotations.k" must be a string, got an object',
+    ]);
+    // JSON numbers are read as JavaScript numbers: one too large to hold is Infinity (a positive integer past any id), not JSON.stringify's null
+    const line = `{"op":"replace","playlistId":"${P1}","status":1e400,"tracks":[{"trackId":1e400},{"trackId":-1e400},{"trackId":"1","releaseId":1e400}]}`;
+    expect(messages(line)).toEqual([
+      'e.ndjson:1: "status" must be draft or published, got Infinity',
+      'e.ndjson:1: "tracks[0].trackId" must be at most 2147483647 (a catalogue id), got Infinity',
+      'e.ndjson:1: "tracks[1].trackId" must be a positive integer, got -Infinity',
+      'e.ndjson:1: "tracks[2].releaseId" must be at most 2147483647 (a catalogue id), got Infinity',
+    ]);
+    expect(messages(`{"op":"group-add","groupId":-1e999,"playlistIds":["${P1}"]}`)).toEqual(['e.ndjson:1: "groupId" must be 24 lower-case hexadecimal characters, got -Infinity']);
+    expect([undefined, {}, 1, true, 'x', null, []].map(kindOf)).toEqual(['nothing', 'an object', 'a number', 'a boolean', 'a string', 'null', 'an array']);
   });
 
   it('prototype keys of an edit line are unknown keys; in annotations they are plain data', () => {

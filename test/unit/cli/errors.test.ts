@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { AbortedError, BodyTooLargeError, InputError, PagingError, RedirectError, TimeoutError, type TimeoutPhase } from '../../../src/client/errors';
-import { exitCodeFor, formatError, UsageError } from '../../../src/cli/errors';
+import { AbortedError, AuthError, BodyTooLargeError, InputError, PagingError, RedirectError, TimeoutError, type TimeoutPhase } from '../../../src/client/errors';
+import { exitCodeFor, formatError, RunRefusedError, UsageError } from '../../../src/cli/errors';
 import { checkReportPath } from '../../../src/bulk/report';
 import { sizeOption } from '../../../src/cli/context';
 
@@ -112,5 +112,26 @@ describe('input refused before anything was sent: exit 2, one line and its hint'
     expect((thrown as Error).name).toBe('InputError');
     expect(formatError(thrown)).toBe(`mcat: --report ${dir} is a folder\nhint: name a file to write the report to`);
     expect(exitCodeFor(thrown)).toBe(2);
+  });
+});
+
+describe('a bulk run every edit of which was refused: exit 4, how many, then the refusal as a single command says it', () => {
+  it("another user's data: the access-denied words and hint, not the credentials'", () => {
+    const single = lines(new AuthError('Access to resource denied', 401));
+    const err = new RunRefusedError('none of the 2 edits could be applied', 'Access to resource denied', 401);
+    err.hint = "check the profile's credentials and country with 'mcat auth status'; then run again with --resume";
+    expect(single[0]).toMatch(/^mcat: access denied: .*the credentials are fine \(HTTP 401\)$/);
+    expect(lines(err)).toEqual([`mcat: none of the 2 edits could be applied: ${single[0].slice('mcat: '.length)}`, single[1]]);
+    expect(exitCodeFor(err)).toBe(4);
+  });
+
+  it('a refused signature: the credentials, and the run’s own hint', () => {
+    const err = new RunRefusedError('the one edit could not be applied', 'invalid signature', 401);
+    err.hint = "check the profile's credentials and country with 'mcat auth status'; then run again with --resume";
+    expect(lines(err)).toEqual([
+      'mcat: the one edit could not be applied: authentication failed: invalid signature (HTTP 401)',
+      "hint: check the profile's credentials and country with 'mcat auth status'; then run again with --resume",
+    ]);
+    expect(exitCodeFor(err)).toBe(4);
   });
 });

@@ -1,7 +1,7 @@
 // Id lists: the tokens of a text with no comment (split at once) are those of the same text read
 // line by line (the way a text with comments is read), whatever its separators.
 import { describe, expect, it } from 'vitest';
-import { parseIntegerIds, splitIdList } from '../../../src/cli/ids';
+import { parseIntegerIds, splitIdList, splitIdListLines } from '../../../src/cli/ids';
 
 /** The line-by-line reading: each line's comment cut, then its tokens. */
 function byLine(text: string): string[] {
@@ -25,6 +25,17 @@ describe('splitIdList', () => {
     for (const text of texts) expect(splitIdList(text)).toEqual(byLine(text));
     expect(splitIdList('100001\r\n100002, 100003\n\n')).toEqual(['100001', '100002', '100003']);
     expect(splitIdList('# ids\n100001 # the first\n100002,#100003')).toEqual(['100001', '100002']);
+  });
+
+  it('splitIdListLines: the same ids, each with the line it is on (not the first line that holds it as text)', () => {
+    for (const text of ['100001\n100002\n', '\uFEFF# 1000012\r\n\r\n100001, 1000012 # two\n\n10000\n', 'a,b\nb\n']) {
+      expect(splitIdListLines(text).map((x) => x.id)).toEqual(splitIdList(text));
+    }
+    expect(splitIdListLines('\uFEFF# 1000012\r\n\r\n100001, 1000012 # two\n\n10000\n')).toEqual([
+      { id: '100001', line: 3 },
+      { id: '1000012', line: 3 },
+      { id: '10000', line: 5 },
+    ]);
   });
 
   it('5,000 ids in a file, one a line: every id, in order', () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { artistReleases, releaseTracks, trackMetadata } from '../../../src/client/catalogue';
 import { HttpError, ResponseError } from '../../../src/client/errors';
 import { playlistBody } from '../../../src/client/schemas/playlist';
-import { addToGroup, replaceGroup } from '../../../src/client/groups';
+import { addToGroup, readGroup, replaceGroup } from '../../../src/client/groups';
 import { getLocker } from '../../../src/client/locker';
 import { downloadTrack, streamCheck } from '../../../src/client/media';
 import { createPlaylist, getPlaylist, listPlaylists, replacePlaylist, updatePlaylistDetails } from '../../../src/client/playlists';
@@ -134,6 +134,21 @@ describe('playlists and groups', () => {
     expect(query(put.path)).toEqual({ country: 'GB', userId: 'u1' });
     expect(add1.body).toBe('playlistIds=b');
     expect(add2.body).toBe('playlistIds=b');
+  });
+
+  it('a group sent bare is read as { playlistGroup }, as a bare playlist is read as { playlist }; one that does not fit names the field', async () => {
+    api = mockApi();
+    const bare = { id: 'g1', name: 'G', playlistCount: 1, _links: { self: { href: '/g1' } }, playlists: [{ id: 'a' }] };
+    api.on('PUT', '/1.2/user/playlists/groups/g1', () => ({ status: 200, headers: json, body: JSON.stringify(bare) }));
+    api.on('POST', '/1.2/user/playlists/groups/g1', () => ({ status: 200, headers: json, body: JSON.stringify(bare) }));
+    api.on('POST', '/1.2/user/playlists/groups/g2', () => ({ status: 200, headers: json, body: JSON.stringify({ ...bare, id: 'g2', playlists: 'a' }) }));
+    const q = { country: 'GB', userId: 'u1' };
+    expect(await replaceGroup(api.client, 'g1', { name: 'G' }, q)).toEqual({ playlistGroup: bare });
+    expect(await addToGroup(api.client, 'g1', { playlistIds: ['a'] }, q)).toEqual({ playlistGroup: bare });
+    expect(await readGroup(api.client, 'g1', q)).toEqual({ playlistGroup: bare });
+    const err = await readGroup(api.client, 'g2', q).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseError);
+    expect((err as Error).message).toMatch(/^playlist group: playlistGroup\.playlists: /);
   });
 });
 

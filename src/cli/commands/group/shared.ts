@@ -38,14 +38,13 @@ export async function playlistIds(values: string[] | undefined): Promise<string[
       const { readTextInput } = await import('../../ids');
       const { playlistIdsFromText } = await import('../../rows-in');
       const text = await readTextInput('-');
-      for (const id of playlistIdsFromText(text, 'standard input')) {
+      for (const { id, where } of playlistIdsFromText(text, 'standard input')) {
         try {
           add(id.trim());
         } catch (e) {
           // named where it was read, and on which line (CONVENTIONS.md: the file, the line, what was expected)
           if (!(e instanceof UsageError)) throw e;
-          const line = text.split('\n').findIndex((l) => l.includes(id));
-          throw new UsageError(`standard input${line < 0 ? '' : `:${line + 1}`}: ${e.message}`, e.hint);
+          throw new UsageError(`${where}: ${e.message}`, e.hint);
         }
       }
       continue;
@@ -80,8 +79,9 @@ export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuer
     return printXml(text);
   }
   const { callJson } = await import('../../../client/call');
-  // the group calls (client/groups.ts) read their answer with the playlistGroupBody schema
-  const body = await callJson<PlaylistGroupBody>(s.client, call);
+  const { readGroupBody } = await import('../../../client/groups');
+  // printed as read: a group sent bare is printed in its envelope, as a playlist is
+  const body = readGroupBody(await callJson(s.client, call));
   await (changes ? printAfterChange(() => printGroup(ctx, body, s, q)) : printGroup(ctx, body, s, q));
 }
 

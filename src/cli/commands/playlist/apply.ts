@@ -1,7 +1,7 @@
 // `mcat playlist apply FILE`: many playlist edits from one file, through the bulk engine (src/bulk).
 import { readFileSync } from 'node:fs';
-import { AuthError, McatError } from '../../../client/errors';
-import { UsageError } from '../../errors';
+import { McatError } from '../../../client/errors';
+import { RunRefusedError, UsageError } from '../../errors';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 import { intOption, notice, outputFormat, progressLine, quiet, say } from '../../context';
@@ -218,7 +218,8 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       if (result.failed.length && result.failed.every((f) => f.error === 'AuthError' || f.code === 2002)) {
         // every edit refused for the credentials or the country: say so, with the conventions' exit 4
         const first = result.failed[0];
-        const e = new AuthError(`${none}: ${first.message}`, first.httpStatus, first.code);
+        const e = new RunRefusedError(none, first.message, first.httpStatus, first.code);
+        // not for another user's playlists: errors.ts says those as a single command does, with that user's token as the hint
         e.hint = "check the profile's credentials and country with 'mcat auth status'; then run again with --resume";
         throw e;
       }

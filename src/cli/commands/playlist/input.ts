@@ -7,6 +7,7 @@ import { parseCsv, type CsvRecord } from '../../../bulk/csv';
 import {
   codePoints,
   CSV_COLUMNS,
+  describe,
   formatFromFileName,
   INPUT_FORMATS,
   PLAYLIST_ID_RE,
@@ -263,7 +264,7 @@ function jsonBody(text: string, name: string, playlistId: string | undefined, tr
   if (tracksRaw === undefined) {
     if (!tracksOptional) problems.push(`${name}:${bodyLine}: "tracks" is required (the track list replaces the playlist's; to change fields only use 'mcat playlist details')`);
   } else if (!Array.isArray(tracksRaw)) {
-    problems.push(`${name}:${bodyLine}: "tracks" must be an array, got ${typeof tracksRaw}`);
+    problems.push(`${name}:${bodyLine}: "tracks" must be an array, got ${describe(tracksRaw)}`);
   } else {
     tracksRaw.forEach((row, i) => {
       const line = trackLines[i + trackOffset] ?? bodyLine;
