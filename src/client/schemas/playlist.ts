@@ -1,5 +1,5 @@
 import * as z from './zod';
-import { int, paging, stringId } from './common';
+import { int, paging, preprocess, stringId } from './common';
 
 export const playlistTrack = z.looseObject({
   id: z.optional(stringId),
@@ -39,5 +39,13 @@ export const playlistGroup = z.looseObject({
 
 export type PlaylistGroup = z.infer<typeof playlistGroup>;
 
-export const playlistGroupBody = z.looseObject({ playlistGroup });
-export type PlaylistGroupBody = z.infer<typeof playlistGroupBody>;
+const playlistGroupEnveloped = z.looseObject({ playlistGroup });
+export type PlaylistGroupBody = z.infer<typeof playlistGroupEnveloped>;
+/**
+ * A group call's answer: enveloped, or the group bare as the sandbox sent it until 2026-11
+ * (api-decisions.md, Resources), read as enveloped (and so printed).
+ */
+export const playlistGroupBody = preprocess(
+  (b: unknown) => (b !== null && typeof b === 'object' && !Array.isArray(b) && !('playlistGroup' in b) && 'id' in b ? { playlistGroup: b } : b),
+  playlistGroupEnveloped,
+);

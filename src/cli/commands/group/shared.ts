@@ -79,9 +79,8 @@ export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuer
     return printXml(text);
   }
   const { callJson } = await import('../../../client/call');
-  const { readGroupBody } = await import('../../../client/groups');
-  // printed as read: a group sent bare is printed in its envelope, as a playlist is
-  const body = readGroupBody(await callJson(s.client, call));
+  // printed as read: a group sent bare is printed in its envelope (the call's schema), as a playlist is
+  const body = await callJson<PlaylistGroupBody>(s.client, call);
   await (changes ? printAfterChange(() => printGroup(ctx, body, s, q)) : printGroup(ctx, body, s, q));
 }
 
