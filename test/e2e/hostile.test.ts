@@ -220,6 +220,27 @@ describe('redirects are reported as such, never followed', () => {
   });
 });
 
+describe('playlist create whose answer is lost', () => {
+  const CREATE = '/1.2/playlists';
+  it('a cut answer or a timeout: sent once, and the hint says the playlist may exist; a refusal says nothing of the kind', async () => {
+    const s = await hostile();
+    s.on(CREATE, (_q, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.2","playlist":{"id":"ab'));
+    let r = await run(s, ['playlist', 'create', '--name', 'X', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(oneLineError(r.stderr)[1]).toBe("hint: the playlist may have been created all the same: look with 'mcat playlist list' before creating it again");
+    s.on(CREATE, silent());
+    r = await run(s, ['--timeout', '300', 'playlist', 'create', '--name', 'X', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(oneLineError(r.stderr)[1]).toMatch(/may have been created all the same/);
+    expect(s.count(CREATE)).toBe(2);
+    s.on(CREATE, json({ status: 'error', version: '1.2', error: { code: 1002, errorMessage: 'Invalid value for name' } }, 400));
+    r = await run(s, ['playlist', 'create', '--name', 'X', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toMatch(/may have been created/);
+  });
+});
+
 describe('paging that does not advance is stopped', () => {
   /** the run fails with `line` (exit 1) after `requests` requests to `path` */
   /** `cut`: the rows printed before the stop (a line format), which stderr says first */

@@ -54,7 +54,21 @@ async function runCreate(flags: CreateFlags, ctx: CommandContext): Promise<void>
     notice(`mcat: created playlist${res.body?.playlist?.id !== undefined ? ` ${res.body.playlist.id}` : ''}`);
     return (await import('../../xml-output')).printXml(res.text);
   }
-  const res = await createPlaylist(s.client, body, queryOf(s, user));
+  const res = await createPlaylist(s.client, body, queryOf(s, user)).catch(async (e: unknown) => {
+    // a create is never sent twice (ARCHITECTURE.md); one whose answer was lost may have been made
+    if (await mayHaveCreated(e)) (e as { hint?: string }).hint = "the playlist may have been created all the same: look with 'mcat playlist list' before creating it again";
+    throw e;
+  });
   notice(`mcat: created playlist ${res.playlist.id}`);
   await printAfterChange(() => printPlaylist(ctx, res, s, user));
+}
+
+/** Whether a failed create may have reached the service and been made: its answer was lost or unreadable, not refused. */
+async function mayHaveCreated(e: unknown): Promise<boolean> {
+  const { AbortedError, BodyTooLargeError, HttpError, NetworkError, ResponseError, TimeoutError } = await import('../../../client/errors');
+  if (e instanceof TimeoutError) return e.phase !== 'connect';
+  if (e instanceof NetworkError) return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(e.causeCode ?? '');
+  if (e instanceof ResponseError || e instanceof BodyTooLargeError) return true;
+  if (e instanceof HttpError) return e.httpStatus >= 500 && e.httpStatus !== 503;
+  return e instanceof AbortedError;
 }
