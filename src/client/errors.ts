@@ -194,7 +194,9 @@ export function waitWords(seconds: number): string {
 export class RateLimitError extends McatError {
   override name = 'RateLimitError';
   constructor(readonly retryAfterSeconds: number, readonly httpStatus = 429, readonly maxWaitSeconds = 60) {
-    super(`rate limited: the service asks to wait ${waitWords(retryAfterSeconds)}, more than the ${maxWaitSeconds} s mcat waits`);
+    // a 503's Retry-After is the service being unavailable for a while, not a rate limit
+    const what = httpStatus === 503 ? 'service unavailable' : 'rate limited';
+    super(`${what}: the service asks to wait ${waitWords(retryAfterSeconds)}, more than the ${maxWaitSeconds} s mcat waits`);
   }
 }
 

@@ -286,7 +286,7 @@ describe('rate headers that ask for forever', () => {
     s.on('/1.2/release/tracks', (_req, res) => void res.writeHead(503, { 'retry-after': '99999999999999999999999', 'content-length': '0' }).end());
     const r = await run(s, ['release', 'tracks', '1', '-o', 'json']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe('mcat: rate limited: the service asks to wait more than a year, more than the 60 s mcat waits (HTTP 503)\nhint: the service gave no usable time to try again\n');
+    expect(r.stderr).toBe('mcat: service unavailable: the service asks to wait more than a year, more than the 60 s mcat waits (HTTP 503)\nhint: the service gave no usable time to try again\n');
   });
 });
 
