@@ -86,6 +86,12 @@ export function notice(line: string): void {
   if (!quiet()) say(line);
 }
 
+/** paginate()'s onShort for a walk of `what`: said even with --quiet (the output is less than the service said it has). */
+export function shortWalk(what: string): (got: number, said: number) => void {
+  return (got, said) =>
+    say(`mcat: warning: ${what} ended after ${got.toLocaleString('en-GB')} item${got === 1 ? '' : 's'}, though the service said ${said.toLocaleString('en-GB')}; it may have changed during the walk`);
+}
+
 /**
  * The progress line redrawn on stderr: on a terminal only, not with --quiet, and not on one that
  * says it is dumb (TERM=dumb: it cannot take the line back, '\r' and erase line, so each redraw

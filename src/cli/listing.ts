@@ -4,7 +4,7 @@ import type { CommandContext, OptionDef } from './command';
 import { UsageError } from './errors';
 import type { View } from '../output/types';
 import type { ListInfo, Shown } from '../output/sink';
-import { intOption, output, outputFormat, session } from './context';
+import { intOption, output, outputFormat, session, shortWalk } from './context';
 import { INT32_MAX } from './ids';
 import type { Unread } from '../client/paging';
 
@@ -126,6 +126,7 @@ export async function runListing(cmd: CommandContext, flags: PagingFlags, spec: 
     what: spec.what,
     maxPages: client.maxPages,
     signal: interruptSignal(),
+    onShort: shortWalk(spec.what),
   });
   await out.streamPages(pages, spec.view, {
     merge: (bodies: unknown[]) => mergePages(bodies, { listPath: spec.listPath, pagingPath: spec.pagingPath }),

@@ -2,7 +2,7 @@
 // that answer support questions: summary, find, check, download. Progress goes to stderr,
 // and only when stderr is a terminal.
 import type { LockerBody } from '../client/schemas/locker';
-import { intOption, progressLine, type Session } from './context';
+import { intOption, progressLine, shortWalk, type Session } from './context';
 import { lockerReleasesOf, lockerTracksOf, type LockerRelease, type LockerTrack } from './views/locker';
 import { runEnv } from './lifecycle';
 
@@ -29,7 +29,7 @@ export async function* walkLocker(s: Session, o: { sort?: string; signal?: Abort
   let page = 0;
   let seen = 0;
   try {
-    for await (const body of lockerPages(s.client, { country: s.country, sort: o.sort, concurrency: walkConcurrency(runEnv()), signal: o.signal })) {
+    for await (const body of lockerPages(s.client, { country: s.country, sort: o.sort, concurrency: walkConcurrency(runEnv()), signal: o.signal, onShort: shortWalk('the locker') })) {
       const paging: { totalItems?: number; pageSize?: number } = body?.locker?.lockerReleases ?? {};
       const releases = lockerReleasesOf(body);
       page++;

@@ -11,7 +11,7 @@ import { ResponseError } from '../client/errors';
 import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
-import { holdMemory, notice, session } from './context';
+import { holdMemory, notice, session, shortWalk } from './context';
 import { interruptSignal, runContext } from './lifecycle';
 import type { HeldDocument } from '../output/held';
 import { limitLine, walkPageSize, type ListingSpec } from './listing';
@@ -107,6 +107,7 @@ export async function printXmlListing(o: XmlListingOptions): Promise<void> {
       what: o.what,
       maxPages: o.maxPages,
       signal: interruptSignal(),
+      onShort: shortWalk(o.what),
     });
     for await (const p of walk) {
       // a page with no list is not the list's end: a document cut short would say it was all

@@ -52,7 +52,7 @@ export { LOCKER_LIST_PATH, LOCKER_PAGING_PATH, lockerReleaseKey } from './locker
  */
 export function lockerPages(
   c: ApiClient,
-  o: Omit<LockerOptions, 'page'> & { concurrency?: number; limit?: number },
+  o: Omit<LockerOptions, 'page'> & { concurrency?: number; limit?: number; onShort?: (got: number, said: number) => void },
 ): AsyncGenerator<LockerBody> {
   const pageSize = o.pageSize ?? 50;
   return paginate((page, signal) => getLockerUnread(c, { country: o.country, sort: o.sort, page, pageSize, signal }), {
@@ -65,5 +65,6 @@ export function lockerPages(
     key: lockerReleaseKey,
     what: 'the locker',
     maxPages: c.maxPages,
+    onShort: o.onShort,
   });
 }

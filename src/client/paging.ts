@@ -166,6 +166,12 @@ export interface PaginateOptions<T = unknown> extends PageGuardOptions {
   aheadBytes?: number;
   /** a fetched page's size in bytes, when known (default: an Unread's `bytes`) */
   sizeOf?: (got: T | Unread<T>) => number | undefined;
+  /**
+   * Told when the walk ends on an empty page short of the total the service gave (items `got`
+   * from the first page asked, `said` by the total): the list shrank meanwhile, or the total is
+   * wrong. Not an error (a page past the last is empty: api-decisions.md); the caller says it.
+   */
+  onShort?: (got: number, said: number) => void;
 }
 
 /**
@@ -249,6 +255,10 @@ export async function* paginate<T = unknown>(fetchPage: PageFetcher<T>, o: Pagin
         return;
       }
       seen += items.length;
+      if (items.length === 0 && total !== undefined && size > 0 && o.onShort) {
+        const said = total - ((o.startPage ?? 1) - 1) * size;
+        if (seen < said) o.onShort(seen, said);
+      }
       const last =
         items.length === 0 ||
         (total !== undefined && size > 0 && page * size >= total) ||

@@ -259,6 +259,24 @@ describe('paging that does not advance is stopped', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a walk that ends on an empty page short of the total: every item printed, exit 0, and a warning that says so', async () => {
+    const s = await hostile();
+    s.on(RELEASES, jsonOf((u) => {
+      const page = Number(u.searchParams.get('page'));
+      return releasesPage({ page, pageSize: 2, totalItems: 20, firstId: 1, n: page === 1 ? 2 : 0 });
+    }));
+    for (const format of ['json', 'ndjson', 'xml']) {
+      const r = await run(s, ['artist', 'releases', '1', '--all', '--page-size', '2', '-o', format]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('mcat: warning: artist releases ended after 2 items, though the service said 20; it may have changed during the walk');
+    }
+    const q = await run(s, ['-q', 'artist', 'releases', '1', '--all', '--page-size', '2', '-o', 'json']);
+    expect(q.stderr).toContain('mcat: warning: artist releases ended after 2 items');
+    s.on(RELEASES, jsonOf((u) => releasesPage({ page: Number(u.searchParams.get('page')), pageSize: 2, totalItems: 3, firstId: 1, n: Number(u.searchParams.get('page')) === 1 ? 2 : 1 })));
+    const whole = await run(s, ['artist', 'releases', '1', '--all', '--page-size', '2', '-o', 'json']);
+    expect(whole.stderr).not.toContain('warning');
+  });
+
   it('locker --all: a page that only repeats items already seen', async () => {
     const s = await hostile();
     s.on(LOCKER, jsonOf((u) => lockerWithTrack(TRACK, { page: Number(u.searchParams.get('page')), totalItems: 100_000 })));

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors';
 import { getPath, paginate, setPath, Unread, type PageFetcher, type PaginateOptions } from '../../../client/paging';
 import { lockerThreads, ReadPage, THREAD_WINDOW } from '../../locker-readers';
 import { runEnv } from '../../lifecycle';
-import { about, globalsOf, ofUser, output, outputFormat, say, type Session } from '../../context';
+import { about, globalsOf, ofUser, output, outputFormat, say, shortWalk, type Session } from '../../context';
 import { parseIntegerId } from '../../ids';
 import { userSession } from '../../user-token';
 import { checkPaging, listInfo } from '../../listing';
@@ -77,7 +77,7 @@ const PAGING = LOCKER_PAGING_PATH;
 
 /** The locker listing's walk (--all, --limit) with the session's page cap and Ctrl-C; through paginate(), so its stop rules hold. (The whole-locker walk of summary/find/check is client/locker.ts lockerPages.) */
 function walkLocker<T>(ctx: CommandContext, s: Session, fetchPage: PageFetcher<T>, o: Omit<PaginateOptions<T>, 'what' | 'maxPages' | 'signal'>): AsyncGenerator<T> {
-  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: ctx.signal });
+  return paginate(fetchPage, { listPath: LIST, pagingPath: PAGING, key: o.items ? undefined : lockerReleaseKey, ...o, what: 'the locker', maxPages: s.client.maxPages, signal: ctx.signal, onShort: shortWalk('the locker') });
 }
 
 async function runLocker(flags: LockerFlags, ctx: CommandContext): Promise<void> {
