@@ -45,7 +45,10 @@ export interface BatchResult {
   releases: Release[];
   /** one entry per requested invalid id, in request order */
   errors: BatchError[];
-  /** requested ids (per position) that the service answered with neither a release nor an error */
+  /**
+   * requested ids (per position) that the service answered with neither a release nor an error;
+   * never with a type or package filter, which leaves releases out by design
+   */
   missing?: number[];
   /** the first answer's envelope (status, version, schema, whatever else it sent) without its releases and errors: the first part only */
   envelope?: Record<string, unknown>;
@@ -140,10 +143,12 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
   }
   const late: BatchError[] = [];
   const missing: number[] = [];
+  // a filter (type, packages) leaves out the releases it does not keep: those are no failure
+  const filtered = o.type !== undefined || (o.packageIds !== undefined && o.packageIds.length > 0);
   for (const id of unanswered) {
     const e = errorById.get(id);
     if (e) late.push(e);
-    else missing.push(id);
+    else if (!filtered) missing.push(id);
   }
   // A release the service answered under another id than asked: keep it rather than lose it.
   // An id answered with nothing at all is not dropped in silence: the caller says it.

@@ -30,6 +30,17 @@ describe('release batch', () => {
     expect(JSON.parse(r.stdout).schema).toMatch(/^https?:\/\//);
   });
 
+  it('a type or package filter leaves releases out: no failure, exit 0, in every format', async () => {
+    const ids = box.sb.info.examples.releaseIds.slice(0, 4).map(String);
+    for (const args of [['--type', 'single'], ['--packages', '9']]) {
+      for (const format of ['json', 'ndjson', 'xml']) {
+        const r = await run(['release', 'batch', ...ids, ...args, '-o', format]);
+        expect(r.exitCode, `${args.join(' ')} ${format}: ${r.stderr}`).toBe(0);
+        expect(r.stderr).not.toMatch(/could not be read|not in the service/);
+      }
+    }
+  });
+
   it('defaults to JSON when stdout is not a terminal', async () => {
     const r = await run(['release', 'batch', String(box.sb.info.examples.releaseIds[0])]);
     expect(r.exitCode).toBe(0);

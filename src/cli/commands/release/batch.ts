@@ -74,7 +74,8 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
       .map((e) => batchErrorAliases(e) as BatchError);
     const answered = new Set<number>(errors.map((e) => Number(e.itemId)));
     for (const r of [read?.releases ?? []].flat()) if (r !== null && typeof r === 'object') answered.add(Number((r as { id?: unknown }).id));
-    missing = ids.filter((id) => !answered.has(id));
+    // (a type or package filter leaves releases out by design)
+    missing = filters.type !== undefined || filters.packageIds?.length ? [] : ids.filter((id) => !answered.has(id));
     await printXml(doc);
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
