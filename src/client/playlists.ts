@@ -123,12 +123,16 @@ export async function updatePlaylistDetails(
   id: string,
   body: DetailsBody,
   o: PlaylistQuery,
-): Promise<{ playlist?: Playlist; location?: string }> {
+): Promise<{ playlist?: Playlist; body?: PlaylistBody; location?: string }> {
   const call = updatePlaylistDetailsCall(id, body, o);
   const res = await c.exchange(call.method, call.path, call.opts);
-  const out: { playlist?: Playlist; location?: string } = {};
+  const out: { playlist?: Playlist; body?: PlaylistBody; location?: string } = {};
   const data = envelope(res.data);
-  if (data && typeof data === 'object' && 'playlist' in data) out.playlist = parse(data).playlist;
+  if (data && typeof data === 'object' && 'playlist' in data) {
+    // the body as the service sent it (its status and version beside the playlist), checked
+    out.body = parse(data);
+    out.playlist = out.body.playlist;
+  }
   if (res.headers.location) out.location = res.headers.location;
   return out;
 }

@@ -183,6 +183,8 @@ describe('playlist details', () => {
     const r = await run(['playlist', 'details', id, '--name', 'Renamed', '--visibility', 'public', '--image-url', 'https://img.example/x.jpg', '--annotation', 'a=1', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).playlist.name).toBe('Renamed');
+    // the service's body as sent, as every other playlist command prints it
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok', version: '1.2' });
     const p = await show(id);
     expect(p).toMatchObject({ name: 'Renamed', visibility: 'Public', image: 'https://img.example/x.jpg', annotations: { a: '1' } });
     expect(p.tracks.map((x: any) => String(x.trackId))).toEqual([String(t[2]), String(t[3])]);

@@ -50,6 +50,6 @@ async function runDetails(flags: DetailsFlags, ctx: CommandContext): Promise<voi
   }
   const res = await updatePlaylistDetails(s.client, id, body, q);
   // the spec shows no response body: read the playlist back when the service sends none
-  const shown = res.playlist ? { playlist: res.playlist } : await getPlaylist(s.client, id, q);
+  const shown = res.body ?? (await getPlaylist(s.client, id, q));
   await printAfterChange(() => printPlaylist(ctx, shown, s, user));
 }
