@@ -97,4 +97,10 @@ export class RateLimiter {
     const resetS = Math.max(1, Math.ceil((w.start + this.cfg.windowMs - now) / 1000));
     return { allowed: w.count <= this.cfg.limit, limit: this.cfg.limit, current: Math.min(w.count, this.cfg.limit), resetS };
   }
+
+  /** Takes back a hit of this window: the request turned out to fail authentication (another user's data). */
+  undo(key: string, now = Date.now()): void {
+    const w = this.windows.get(key);
+    if (w && now - w.start < this.cfg.windowMs && w.count > 0) w.count--;
+  }
 }

@@ -314,6 +314,12 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     const slow = hit(faults.slow);
 
     const routed = safely(ctx, () => route(ctx));
+    // signed, but refused as another user's data (401 Access to resource denied): a failed
+    // authentication, which does not count against the key's limit (api-decisions.md, Rate limits)
+    if (routed.status === 401 && authenticatedKey !== undefined) {
+      limiter.undo(authenticatedKey);
+      rlHeaders = {};
+    }
     if (reset) {
       // the change is committed; the answer is lost
       req.socket.destroy();

@@ -108,6 +108,13 @@ describe('rate limit: only authenticated requests count', () => {
     for (let i = 0; i < 10; i++) expect((await locker({ creds, corrupt: true })).status).toBe(401);
     for (let i = 0; i < 5; i++) expect((await locker({ creds: { ...creds, tokenSecret: 'guess' } })).status).toBe(401);
     for (let i = 0; i < 5; i++) expect((await locker({ creds, timestamp: 1000 })).status).toBe(401);
+    // signed by the key's owner, but for another user's data: refused as an authentication failure, not counted
+    const other = (o = {}) => call('GET', urlOf(sb.baseUrl, '/1.2/user/locker', { country: 'GB', pageSize: 1, userId: '999999' }), o);
+    for (let i = 0; i < 6; i++) {
+      const r = await other({ creds });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('x-ratelimit-current')).toBeNull();
+    }
     const ok = await locker({ creds });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-ratelimit-current')).toBe('1');
