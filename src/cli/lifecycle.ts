@@ -16,12 +16,54 @@ interface RunState {
   interrupted: boolean;
   /** other modules' per-run values (the session, --quiet, the pager): see runValue */
   values: Map<symbol, unknown>;
+  /** Ctrl-C listeners the run's code holds now (see interruptDefault) */
+  listeners: number;
 }
 
 let current: RunState | undefined;
 
 export function beginRun(ctx: CliContext): void {
-  current = { ctx, cleanups: [], outputEnds: [], interrupted: false, values: new Map() };
+  // the run's code listens for Ctrl-C through this context: counted, so that the default (exit
+  // at once) stands aside while something that finishes its work in flight listens
+  const state: RunState = { ctx, cleanups: [], outputEnds: [], interrupted: false, values: new Map(), listeners: 0 };
+  state.ctx = {
+    ...ctx,
+    onInterrupt(fn) {
+      state.listeners++;
+      const off = ctx.onInterrupt(fn);
+      let on = true;
+      return () => {
+        if (on) state.listeners--;
+        on = false;
+        off();
+      };
+    },
+  };
+  current = state;
+}
+
+/**
+ * Ctrl-C (SIGTERM, SIGHUP) for a run whose code is not listening (a batch, a show, a check): the
+ * run ends with 130 and one line once what it wrote has gone out, and writes nothing more: what is
+ * on stdout is whole lines. Without it Node's default would kill the process mid-write (a pipe
+ * holding part of a line), with no message and no exit code. Listens on the context as given (not
+ * counted); returns how to stop listening.
+ */
+export function interruptDefault(ctx: CliContext, say: (line: string) => void, stopStdout: () => Promise<void>): () => void {
+  let stopping = false;
+  return ctx.onInterrupt(() => {
+    if (current && current.listeners > 0) return;
+    // a second Ctrl-C while the output drains to a reader that does not read: at once
+    if (stopping) return ctx.exitNow(130);
+    stopping = true;
+    if (current) current.interrupted = true;
+    try {
+      say('mcat: interrupted\n');
+    } catch {
+      // stderr gone: the exit code says it
+    }
+    void stopStdout().then(() => ctx.exitNow(130));
+  });
 }
 
 export function endRun(): void {

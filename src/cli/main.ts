@@ -5,12 +5,12 @@ import { Command, CommanderError } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError, UsageError } from './errors';
 import { suggestWord } from './suggest';
-import { beginRun, endOutput, endRun, inRun, interrupted, runCleanups, runEnv, type CliContext } from './lifecycle';
+import { beginRun, endOutput, endRun, inRun, interruptDefault, interrupted, runCleanups, runEnv, type CliContext } from './lifecycle';
 import { addAllCommands, addCommands, makeOption } from './registry';
 import { GLOBAL_OPTIONS } from './global-options';
 import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
 import { commandPage, formatHelp, formatList } from './help-format';
-import { guardStreams, helpWidth, helpWritten, incompleteNote, plainDescriptors, print, printHelp, say, sayText, useStreams } from '../output/streams';
+import { guardStreams, helpWidth, helpWritten, incompleteNote, plainDescriptors, print, printHelp, say, sayText, stopStdout, useStreams } from '../output/streams';
 import { asksForHelp, commandWords } from './argv';
 
 declare const __MCAT_VERSION__: string;
@@ -132,6 +132,7 @@ function applyConventions(cmd: Command): void {
 export async function runCli(args: readonly string[], ctx: CliContext): Promise<number> {
   beginRun(ctx);
   useStreams(ctx.io);
+  const offInterrupt = interruptDefault(ctx, sayText, stopStdout);
   try {
     // help to pipes or files is written to the descriptor (printHelp): no stream is made to guard
     if (!(asksForHelp(args) && plainDescriptors())) guardStreams();
@@ -167,6 +168,7 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     }
     return code === 0 ? await helpOutcome(args) : code;
   } finally {
+    offInterrupt();
     endRun();
     useStreams(undefined);
   }

@@ -104,6 +104,7 @@ export class StreamWriter {
   async send(out: string | Uint8Array, owned = false): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.closed || this.stream.destroyed || out.length === 0) return;
+    if (writesStopped && this.stream === stdout()) return;
     if (drawnStatus && this.stream === stdout() && stdout().isTTY) drawnStatus.hide();
     const release = owned && typeof out !== 'string' && this.stream === stdout() && std?.fds !== undefined;
     let ok: boolean;
@@ -168,6 +169,8 @@ export interface StdStreams {
 }
 
 let std: StdStreams | undefined;
+/** Ctrl-C in a run whose code does not listen for it: nothing more goes to stdout (stopStdout) */
+let writesStopped = false;
 /** whether this run has written to stdout through its stream (or handed the stream out) */
 let stdoutUsed = false;
 /** help pages being written (printHelp does not wait), and the first of their failures */
@@ -182,6 +185,26 @@ export function useStreams(streams: StdStreams | undefined): void {
   stdoutUsed = false;
   helpWrites = [];
   helpFailure = undefined;
+  writesStopped = false;
+}
+
+/**
+ * Takes no more writes to stdout, and resolves once what was written has gone out: each write is
+ * whole lines, so the reader gets whole lines (a pipe takes a part of a write when it is full, and
+ * the rest would be lost by exiting at once).
+ */
+export function stopStdout(): Promise<void> {
+  writesStopped = true;
+  const s = stdout();
+  if (s.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    try {
+      // called once every earlier write is out (writes are in order), or with the error that ended them
+      s.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
 }
 
 const stdout = (): StdStreams['stdout'] => std?.stdout ?? process.stdout;

@@ -66,3 +66,28 @@ describe('--all fetches pages concurrently once the total is known', () => {
     await interrupted('xml');
   });
 });
+
+describe('Ctrl-C in a command that walks no pages (a batch)', () => {
+  it('exits 130 with one line, and stdout holds whole lines: nothing is written after it', async () => {
+    const s = await hostile();
+    let calls = 0;
+    s.on('/1.2/release/details/batch', (_req, res, url) => {
+      const ids = (url.searchParams.get('releaseIds') ?? '').split(',').map(Number);
+      // the first call at once, the others slowly: the run is mid-way when Ctrl-C comes
+      setTimeout(() => json({ status: 'ok', version: '1.2', items: { releases: ids.map((id) => ({ id, title: `Release ${id}`, artist: { id: 1, name: 'The Testers' } })), errors: [] } })(_req, res, url), calls++ === 0 ? 0 : 3000);
+    });
+    const ids = Array.from({ length: 2000 }, (_, i) => String(i + 1));
+    const child = spawnMcat(['release', 'batch', ...ids, '-o', 'ndjson', '--concurrency', '1'], { env: hostileEnv(s), timeout: 20_000 });
+    await s.waitFor('/1.2/release/details/batch', 2);
+    await new Promise((res) => setTimeout(res, 200));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr).trim()).toBe('mcat: interrupted');
+    const out = String(r.stdout);
+    expect(out.endsWith('\n')).toBe(true);
+    const lines = out.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(500);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});
