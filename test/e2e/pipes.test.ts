@@ -99,7 +99,10 @@ describe('stdout whose reader has gone', () => {
     const env = mcatEnv({ env: profile() }) as NodeJS.ProcessEnv;
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const mc = `${q(cliNode)} ${q(binPath)}`;
-    for (const cmd of [`${mc} locker --help`, `${mc} playlist export`, `${mc} playlist apply ${q(editsFile)} --dry-run -o table`, `${mc} locker --all -o ndjson`]) {
+    // (a batch with unknown ids among many: the reader's going is no partial failure)
+    const ids = join(dir, 'ids.txt');
+    writeFileSync(ids, [...Array.from({ length: 1500 }, (_, i) => String(100001 + i)), '999999999'].join('\n') + '\n');
+    for (const cmd of [`${mc} locker --help`, `${mc} playlist export`, `${mc} playlist apply ${q(editsFile)} --dry-run -o table`, `${mc} locker --all -o ndjson`, `${mc} release batch --ids-file ${q(ids)} -o ndjson`]) {
       // (not spawnSync: the sandbox answers from this process)
       const r = await execa('bash', ['-c', `set -o pipefail; ${cmd} 2>${q(join(dir, 'err'))} | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"; cat ${q(join(dir, 'err'))}`], { env, extendEnv: true, reject: false });
       const [status, ...stderr] = r.stdout.split('\n');

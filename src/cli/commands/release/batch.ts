@@ -5,6 +5,7 @@ import { serverWords } from '../../../client/errors';
 import { USAGE_TYPES_OPTION, catalogueFilters, typeOption, type CatalogueFlags } from '../../catalogue-options';
 import { defineCommand, type CommandContext } from '../../command';
 import { about, intOption, output, say, session } from '../../context';
+import { stdoutClosed } from '../../../output/streams';
 import { PartialError } from '../../errors';
 import { collectIds, INT32_MAX } from '../../ids';
 import { batchView } from '../../views/catalogue';
@@ -87,6 +88,8 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     errors = result.errors;
     missing = result.missing ?? [];
   }
+  // the reader went away (`| head`): the run ends quietly, whatever the calls it read said
+  if (stdoutClosed()) return;
   if (errors.length || missing.length) {
     for (const e of errors) {
       // the service's words, which may quote the signed request: what it quotes of a secret masked
