@@ -246,19 +246,10 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
   }
   country ??= overrides.countryFallback;
   if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
-  if (!/^[A-Za-z]{2}$/.test(country)) {
-    // named where it came from: MCAT_COUNTRY=GBR is not a --country the user gave
-    const from = country === settings.country.value ? settings.country.source : 'flag';
-    const name = from === 'env' ? 'MCAT_COUNTRY' : from === 'profile' ? `the country of profile '${settings.profileName}'` : '--country';
-    throw new UsageError(`${name} must be a two-letter ISO code, got '${country}'`);
-  }
+  checkCountry(country, settings);
 
   const { ApiClient } = await import('../client/http');
-  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS });
-  const retries = intOption(g.retries, '--retries', { max: 20 });
-  const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
-  const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);
-  const maxPages = intOption(env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
+  const { timeoutMs, retries, maxBodyBytes, maxPages } = requestSettings(g, env);
   const client = new ApiClient({
     baseUrl,
     credentials: { consumerKey, consumerSecret, token: token || undefined, tokenSecret: tokenSecret || undefined },
@@ -298,6 +289,26 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
       return (account ??= nodeCrypto().createHash('sha256').update(`${accountOf ?? baseUrl}\n${token ?? ''}`).digest('hex').slice(0, 16));
     },
   };
+}
+
+/** A country as the spec has it: two letters (a usage error naming where a bad one came from). */
+export function checkCountry(country: string, settings: Settings): void {
+  if (!/^[A-Za-z]{2}$/.test(country)) {
+    // named where it came from: MCAT_COUNTRY=GBR is not a --country the user gave
+    const from = country === settings.country.value ? settings.country.source : 'flag';
+    const name = from === 'env' ? 'MCAT_COUNTRY' : from === 'profile' ? `the country of profile '${settings.profileName}'` : '--country';
+    throw new UsageError(`${name} must be a two-letter ISO code, got '${country}'`);
+  }
+}
+
+/** The global flags (and variables) of how requests are made, checked: a bad one is a usage error (exit 2) before anything is sent. */
+export function requestSettings(g: GlobalOptions, env: Readonly<Record<string, string | undefined>>): { timeoutMs?: number; retries?: number; maxBodyBytes?: number; maxPages?: number } {
+  const timeoutMs = intOption(g.timeout, '--timeout', { min: 1, max: MAX_TIMER_MS });
+  const retries = intOption(g.retries, '--retries', { max: 20 });
+  const maxBody = flagOrEnv(g.maxBody, '--max-body', 'MCAT_MAX_BODY');
+  const maxBodyBytes = sizeOption(maxBody.value, maxBody.name);
+  const maxPages = intOption(env.MCAT_MAX_PAGES?.trim() || undefined, 'MCAT_MAX_PAGES', { min: 1 });
+  return { timeoutMs, retries, maxBodyBytes, maxPages };
 }
 
 function sourceLabel(settings: Settings, baseUrl: string): string {

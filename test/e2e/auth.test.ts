@@ -138,6 +138,19 @@ describe('auth login', () => {
 });
 
 describe('auth status', () => {
+  it('no consumer key is missing credentials (exit 4, the status still shown); a bad flag is a usage error (exit 2, nothing shown)', async () => {
+    const home = tempHome();
+    const r = await mcat(['auth', 'status', '-o', 'json'], { home, env: { MCAT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(JSON.parse(r.stdout).checks.consumer.state).toBe('not set');
+    expect(r.stderr.split('\n')[0]).toBe("mcat: authentication failed: no consumer key and secret for profile 'sandbox'");
+    for (const args of [['--country', 'GBR'], ['--timeout', 'abc'], ['--retries', '-1'], ['--max-body', '1X']]) {
+      const bad = await mcat(['auth', 'status', ...args, '-o', 'json'], { home });
+      expect(bad.exitCode, `${args.join(' ')}: ${bad.stderr}`).toBe(2);
+      expect(bad.stdout).toBe('');
+    }
+  });
+
   it('a base URL of its own means a real server: the built-in sandbox fills in nothing, shown or sent', async () => {
     const home = tempHome();
     // the built-in sandbox's data made first, so that its demo token is there to be (wrongly) taken

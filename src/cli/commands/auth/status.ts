@@ -7,7 +7,7 @@ import { openStore } from '../../../config/store';
 import { print } from '../../../output/streams';
 import { terminalWidth } from '../../../output/tty';
 import { defineCommand, type CommandContext } from '../../command';
-import { outputFormat, say, session } from '../../context';
+import { checkCountry, outputFormat, requestSettings, say, session } from '../../context';
 import type { CredentialChecks } from '../../verify';
 import { statusLines, statusView, type SandboxDefaults } from '../../views/profiles';
 
@@ -66,6 +66,8 @@ async function statusChecks(ctx: CommandContext): Promise<CredentialChecks> {
     s = await session(ctx, { countryFallback: 'GB' });
   } catch (e) {
     if (!(e instanceof McatError)) throw e;
+    // no consumer key: the credentials are missing, which is exit 4 as for any command
+    if (e instanceof AuthError) return { consumer: { state: 'not set', reason: e.message }, token: { state: 'not checked' } };
     return { consumer: { state: 'not checked', reason: e.message }, token: { state: 'not checked' } };
   }
   const { verifyCredentials } = await import('../../verify');
@@ -85,6 +87,11 @@ function statusOutcome(checks: CredentialChecks, profile: string, fromEnv: boole
     e.hint = fromEnv
       ? 'check MCAT_CONSUMER_KEY, MCAT_CONSUMER_SECRET, MCAT_TOKEN and MCAT_TOKEN_SECRET'
       : `log in again with 'mcat auth login --profile ${profile}'`;
+    throw e;
+  }
+  if (checks.consumer.state === 'not set') {
+    const e = new AuthError(checks.consumer.reason ?? `profile '${profile}': no consumer key and secret`);
+    e.hint = "log in with 'mcat auth login', or set MCAT_CONSUMER_KEY and MCAT_CONSUMER_SECRET";
     throw e;
   }
   if (checks.countryRefused) {
@@ -112,6 +119,9 @@ async function runStatus(flags: { verify?: boolean }, ctx: CommandContext): Prom
     env: ctx.env,
     store: store.snapshot(),
   });
+  // bad flags are a usage error (exit 2) before anything is shown or sent, as for any command
+  requestSettings(g, ctx.env);
+  if (settings.country.value !== undefined) checkCountry(settings.country.value, settings);
   // (a base URL of its own means a real server: the sandbox fills nothing in, as for a request)
   const needSandbox = settings.isSandbox && !settings.baseUrl.value;
   const view = statusView(settings, store.path, needSandbox ? await sandboxDefaults(ctx.env) : undefined);
