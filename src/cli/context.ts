@@ -160,6 +160,8 @@ export interface SessionOverrides {
   connections?: number;
   /** the country when flags, environment and profile give none (auth status checks a signature with it) */
   countryFallback?: string;
+  /** no country is needed (mcat api with its own, or none): the session's is '' when none is set */
+  countryOptional?: boolean;
 }
 
 const SESSION = Symbol('session');
@@ -245,8 +247,9 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     throw e;
   }
   country ??= overrides.countryFallback;
-  if (!country) throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
-  checkCountry(country, settings);
+  if (country) checkCountry(country, settings);
+  else if (overrides.countryOptional) country = '';
+  else throw new UsageError('no country: pass --country, set MCAT_COUNTRY, or set a default country in the profile');
 
   const { ApiClient } = await import('../client/http');
   const { timeoutMs, retries, maxBodyBytes, maxPages } = requestSettings(g, env);

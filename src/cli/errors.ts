@@ -64,6 +64,8 @@ interface UserScope {
   tokenUser?: string;
   tokenFrom?: string;
   sandbox?: boolean;
+  /** the command has no --user-token-from-stdin (mcat api): the hint does not offer it */
+  noTokenFlag?: boolean;
 }
 const SCOPE = Symbol('user scope');
 
@@ -93,7 +95,8 @@ function accessDenied(err: AuthError): { line: string; hint: string } | undefine
     : `access denied: this is not the data of the token's user${scope.tokenUser ? ` (user ${scope.tokenUser}${scope.tokenFrom ? `, from ${scope.tokenFrom}` : ''})` : from}; the credentials are fine${status}`;
   const who = wanted ?? 'ID';
   const tokens = scope.sandbox ? "; the sandbox's tokens: 'mcat sandbox info'" : '';
-  const hint = `for user ${who}'s data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or --user-token-from-stdin${tokens}`;
+  const perCall = scope.noTokenFlag ? 'MCAT_TOKEN and MCAT_TOKEN_SECRET' : '--user-token-from-stdin';
+  const hint = `for user ${who}'s data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or ${perCall}${tokens}`;
   return { line, hint };
 }
 

@@ -45,7 +45,30 @@ describe('mcat api: a refused answer is said with its code', () => {
       const lines = r.stderr.trim().split('\n');
       expect(lines[0]).toBe("mcat: the token in use (from the sandbox) is user 10001's, not user 10002's: the credentials are fine, the data is another user's (HTTP 401)");
       expect(lines[1]).toMatch(/^hint: for user 10002's data use their token: a profile per customer \('mcat auth login --profile cust-10002 --user-id 10002 …'\)/);
+      // (mcat api has no --user-token-from-stdin: the hint offers what it takes)
+      expect(lines[1]).toContain('or MCAT_TOKEN and MCAT_TOKEN_SECRET');
+      expect(lines[1]).not.toContain('--user-token-from-stdin');
     }
+  });
+
+  it('a request with its own country (or none) needs no country of the profile; a name repeated in the path is sent repeated', async () => {
+    const sb = file.sb;
+    const consumer = sb.info.consumers.find((c) => c.countries.length > 1)!;
+    // credentials, and no country anywhere
+    const env = { MCAT_BASE_URL: sb.baseUrl, MCAT_CONSUMER_KEY: consumer.key, MCAT_CONSUMER_SECRET: consumer.secret, MCAT_COUNTRY: '' };
+    const own = await file.run(['-q', 'api', 'GET', '/1.2/release/tracks', '-f', `releaseId=${sb.info.examples.releaseIds[0]}`, '-f', 'country=GB', '-f', 'pageSize=1'], { env });
+    expect(own.exitCode, own.stderr).toBe(0);
+    expect(JSON.parse(own.stdout).tracks.tracks).toHaveLength(1);
+    const none = await file.run(['-q', 'api', 'GET', '/1.2/release/tracks', '-f', `releaseId=${sb.info.examples.releaseIds[0]}`, '--no-auto-country'], { env });
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toMatch(/Missing required parameter country[^\n]*\(1001, HTTP 400\)/);
+    const auto = await file.run(['-q', 'api', 'GET', '/1.2/release/tracks', '-f', `releaseId=${sb.info.examples.releaseIds[0]}`], { env });
+    expect(auto.exitCode).toBe(2);
+    expect(auto.stderr).toMatch(/^mcat: no country/);
+    // both values signed and sent: the service sees the repeat (and refuses it), not a bad signature
+    const twice = await file.run(['-q', 'api', 'GET', `/1.2/release/tracks?releaseId=${sb.info.examples.releaseIds[0]}&pageSize=1&pageSize=2&country=GB`], { env });
+    expect(twice.exitCode).toBe(1);
+    expect(twice.stderr).toMatch(/pageSize: given more than once[^\n]*\(1002, HTTP 400\)/);
   });
 
   it("the media endpoint's HTML page: its title and the status", async () => {

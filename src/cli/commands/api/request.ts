@@ -67,20 +67,27 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
     }
   }
   const url = new URL(pathArg, 'http://x');
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = v;
+  // a name the path repeats is sent repeated, every value signed (not the last one alone)
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const had = query[k];
+    query[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
   const bodyInQuery = method === 'GET' || method === 'DELETE' || json !== undefined;
   let form: Record<string, string | string[]> | undefined;
   if (bodyInQuery) for (const [k, v] of Object.entries(fields)) query[k] = v.join(',');
   else if (Object.keys(fields).length) form = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
 
-  const s = await session(ctx);
+  const hasCountry = Object.keys(query).some((k) => k.toLowerCase() === 'country') || Object.keys(form ?? {}).some((k) => k.toLowerCase() === 'country');
+  const addCountry = flags.autoCountry !== false && !hasCountry;
+  // a request that carries its country (or asks for none) needs none from the profile
+  const s = await session(ctx, addCountry ? {} : { countryOptional: true });
+  noteUserScope({ noTokenFlag: true });
   // whose data it asks for (a userId parameter): an "access denied" then names that user, as the
   // playlist and group commands' do, and its hint says how to read that user's data
   const asked = Object.entries({ ...query, ...form }).find(([k]) => k.toLowerCase() === 'userid')?.[1];
   if (typeof asked === 'string' && /^\d+$/.test(asked.trim())) noteUserScope({ requestedUser: asked.trim() });
-  const hasCountry = Object.keys(query).some((k) => k.toLowerCase() === 'country') || Object.keys(form ?? {}).some((k) => k.toLowerCase() === 'country');
-  if (flags.autoCountry !== false && !hasCountry) query.country = s.country;
+  if (addCountry) query.country = s.country;
 
   const res = await s.client.requestRaw({
     method,
