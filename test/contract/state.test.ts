@@ -227,7 +227,7 @@ describe('the sandbox command', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/does not exist/);
     }
-    for (const bad of [['--port', 'x'], ['--faults', 'boom=1'], ['--rate-limit', 'fast'], ['--seed', '-1']]) {
+    for (const bad of [['--port', 'x'], ['--faults', 'boom=1'], ['--rate-limit', 'fast'], ['--seed', '-1'], ['--host', '']]) {
       const r = await runCli(['start', '--data', dir, ...bad]);
       expect(r.code, bad.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^mcat: /);

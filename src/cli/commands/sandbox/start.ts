@@ -55,6 +55,8 @@ async function runStart(flags: StartFlags, ctx: CommandContext): Promise<void> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  // an empty host would listen on every interface and leave no address to advertise
+  if (flags.host.trim() === '') throw new UsageError("cannot listen on host '': give an address (127.0.0.1, the default)");
   const { startSandbox } = await import('../../../sandbox/index');
   const t0 = Date.now();
   let sb;
