@@ -201,6 +201,14 @@ describe('locker download and stream-check', () => {
     expect(JSON.parse(r.stdout).streamable).toBe(true);
     const after = pickTrack(await lockerAll(), (x) => x.track.id === t.track.id);
     expect(after.remainingDownloads).toBe(t.remainingDownloads);
+    // the table: a sheet that says whose track it is, no line wider than the terminal
+    const table = await run(['locker', 'stream-check', String(t.track.id), '-o', 'table'], { env: { COLUMNS: '40' } });
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^Locker of +user 10001 · sandbox$/m);
+    for (const line of table.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
+    const xml = await run(['locker', 'stream-check', String(t.track.id), '-o', 'xml']);
+    expect(xml.stdout).toContain('<response status="ok" version="1.2">');
+    expect(xml.stdout).toContain('<status>200</status>');
   });
 
   it('no downloads left: a clear message, exit 1, no file written', async () => {

@@ -93,7 +93,8 @@ describe('--json FIELDS where --fields picks from a document of its own', () => 
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/^mcat: --fields: 'nosuch' matches nothing/m);
     const plain = await run(['locker', 'stream-check', '10000101', '-o', 'table']);
-    expect(plain.stdout).toMatch(/^track 10000101: streamable/);
+    expect(plain.stdout).toMatch(/^Track +10000101\n/);
+    expect(plain.stdout).toMatch(/^Stream +yes \(/m);
   });
 
   it('a path neither has: exit 2 listing the fields there are, nothing on stdout', async () => {

@@ -1,9 +1,8 @@
 // `mcat locker stream-check ID`: whether a purchased track can be streamed (uses no download).
 import { ApiError, HttpError, McatError } from '../../../client/errors';
-import { fieldsSpec, output, outputFormat } from '../../context';
+import { about, fieldsSpec, ofUser, output, outputFormat, printSheet, whoseLabel } from '../../context';
 import { oneId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION, type UserTokenFlags } from '../../user-token';
-import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
 
 export default defineCommand<UserTokenFlags & { trackId: string }>({
@@ -34,9 +33,16 @@ async function runStreamCheck(flags: UserTokenFlags & { trackId: string }, ctx: 
   const format = outputFormat(ctx);
   // the sentence is the table's form; --fields picks columns in a table too (a path it lacks: exit 2)
   if (format === 'table' && fieldsSpec(ctx) === undefined) {
-    await print(`track ${trackId}: streamable (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''}); remaining downloads unchanged\n`);
+    // a sheet (fitted to the width, whose track it is), as locker check's
+    await printSheet(ctx, [
+      ['Track', String(trackId)],
+      ['Locker of', whoseLabel(s)],
+      ['Stream', `yes (${r.contentType ?? 'audio'}${r.contentLength ? `, ${r.contentLength} bytes` : ''})`],
+      ['Downloads', 'unchanged (a stream never uses one)'],
+    ]);
   } else {
     const out = await output(ctx);
+    out.heading(about(s, `Stream check of track ${trackId} for ${ofUser(s.userId)}`));
     await out.document(result, { columns: [{ key: 'trackId', header: 'Track' }, { key: 'streamable', header: 'Streamable' }, { key: 'contentType', header: 'Type' }], items: (b: unknown) => [b] });
   }
 }
