@@ -40,7 +40,8 @@ const NAMES: Record<string, keyof Limits> = {
 const SIZES = new Set<keyof Limits>(['bodyBytes', 'storedBytesPerUser']);
 
 function size(name: string, v: string): number {
-  const m = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i.exec(v.trim());
+  // (k, m and g alone too, as mcat's --max-body takes them)
+  const m = /^(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(v.trim());
   if (!m) throw new Error(`--limits ${name} must be a size such as 512KiB or 2MiB, got '${v}'`);
   const unit = (m[2] ?? 'b').toLowerCase();
   const mult = unit.startsWith('k') ? 1024 : unit.startsWith('m') ? MiB : unit.startsWith('g') ? 1024 * MiB : 1;
@@ -65,7 +66,8 @@ export function parseLimits(spec: string | undefined, base: Partial<Limits> = {}
       if (!/^\d+$/.test(value)) throw new Error(`--limits ${name} must be a whole number, got '${value}'`);
       n = Number(value);
     }
-    if (!(n >= 1) || !Number.isSafeInteger(n)) throw new Error(`--limits ${name} must be at least 1, got '${value}'`);
+    if (!Number.isSafeInteger(n)) throw new Error(`--limits ${name} is too large, got '${value}'`);
+    if (!(n >= 1)) throw new Error(`--limits ${name} must be at least 1, got '${value}'`);
     out[key] = n;
   }
   return out;

@@ -249,6 +249,10 @@ describe('the bounds: defaults, --limits, data dirs from before them', () => {
     expect(parseLimits(undefined)).toEqual(DEFAULT_LIMITS);
     expect(parseLimits('body=512KiB,tracks=10,storage=1MiB,group-size=4')).toMatchObject({ bodyBytes: 512 * 1024, tracksPerPlaylist: 10, storedBytesPerUser: 1024 * 1024, playlistsPerGroup: 4, playlistsPerUser: DEFAULT_LIMITS.playlistsPerUser });
     for (const bad of ['tracks=0', 'tracks=x', 'body=lots', 'huge=1', 'tracks']) expect(() => parseLimits(bad), bad).toThrow(/--limits|limits item/);
+    // the sizes --max-body takes (5M) are taken here too; a count past any bound is said as too large
+    expect(parseLimits('storage=5M,body=64k').storedBytesPerUser).toBe(5 * 1024 * 1024);
+    expect(parseLimits('storage=5M,body=64k').bodyBytes).toBe(64 * 1024);
+    expect(() => parseLimits('tracks=99999999999999999999')).toThrow("--limits tracks is too large, got '99999999999999999999'");
     const dir = mkdtempSync(join(tmpdir(), 'mcat-limits-'));
     try {
       const r = await runCli(['start', '--port', '0', '--data', dir, '--limits', 'tracks=none']);
