@@ -314,9 +314,26 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
       ? new Scheduler({ adaptive: new AdaptiveLimit({ max: opts.maxConcurrency, rateLimited: () => opts.limiter?.rateLimited ?? 0 }) })
       : new Scheduler({ concurrency: opts.concurrency ?? 8 });
 
-  const todo = edits.filter((e) => !state.done.has(e.key));
+  // Edits of one playlist or group go in input order, the last winning, as in one run. A lane
+  // whose edit is still to do (it failed, or the run stopped before it) has its later edits that
+  // were done applied again after it: they are replaces, details and group edits, each the same
+  // again (an edit that created a playlist is never redone).
+  const lanesOpen = new Set<string>();
+  const todo = edits.filter((e) => {
+    const lane = targetOf(e.edit);
+    const done = state.done.get(e.key);
+    if (!done) {
+      if (lane !== undefined) lanesOpen.add(lane);
+      return true;
+    }
+    return lane !== undefined && lanesOpen.has(lane) && !done.created && !state.created.has(e.key) && !state.carried.has(e.key) && !state.markers.has(e.key);
+  });
+  const redone = todo.filter((e) => state.done.has(e.key)).length;
   const skipped = edits.length - todo.length;
-  if (opened.resumed) notice(`resuming ${opts.journalPath}: ${skipped} of ${edits.length} edit${edits.length === 1 ? '' : 's'} already done`);
+  if (opened.resumed) notice(`resuming ${opts.journalPath}: ${skipped + redone} of ${edits.length} edit${edits.length === 1 ? '' : 's'} already done`);
+  if (redone) {
+    notice(`${redone} of them ${redone === 1 ? 'is' : 'are'} applied again, after the earlier edit${redone === 1 ? '' : 's'} of ${redone === 1 ? 'its playlist or group' : 'their playlists or groups'} still to do, so that the last edit wins as in one run`);
+  }
   const carriedTodo = todo.filter((e) => state.carried.has(e.key)).length;
   if (carriedTodo) {
     notice(

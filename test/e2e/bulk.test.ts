@@ -361,6 +361,30 @@ describe('playlist apply', () => {
   }, 60_000);
 });
 
+describe('a resumed run keeps each playlist\'s and group\'s edits in input order', () => {
+  it('an edit that failed is applied on resume before the later edits of its group, which are applied again: the last wins', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1, p2] = sb.info.examples.playlistIds;
+    const gid = hexId(0xfeed01);
+    const dir = tempDir();
+    const file = join(dir, 'order.ndjson');
+    // line 1 fails the first time (no such group yet); line 2 makes the group
+    writeFileSync(file, ndjson([
+      { op: 'group-add', groupId: gid, playlistIds: [p1] },
+      { op: 'group-replace', groupId: gid, name: 'Final', playlistIds: [p2] },
+    ]));
+    const first = await run(['playlist', 'apply', file]);
+    expect(first.exitCode, first.stderr).toBe(3);
+    expect((await groupOf(run, gid)).playlists.map((p: any) => p.id)).toEqual([p2]);
+    const again = await run(['playlist', 'apply', file, '--resume']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/1 of them is applied again, after the earlier edit of its playlist or group still to do/);
+    // in input order: the add, then the replace, as one run that met no failure would leave it
+    expect((await groupOf(run, gid)).playlists.map((p: any) => p.id)).toEqual([p2]);
+  });
+});
+
 describe('playlist export', () => {
   it('export then apply into an empty user reproduces every playlist', async () => {
     const sb = await sandbox();
