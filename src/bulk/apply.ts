@@ -90,6 +90,8 @@ export interface ApplyResult {
   created: CreatedPlaylist[];
   /** ifMissing edits that replaced the playlist an earlier run of these edits created (not created again) */
   carried: CarriedPlaylist[];
+  /** playlists earlier sessions of this journal created (a resumed run's), by edit key: what --verify reads for those edits */
+  createdBefore?: { key: string; playlistId: string }[];
   /** playlists that carry this run's marker but belong to no edit: a lost create that took effect twice */
   orphans: string[];
   journalPath: string;
@@ -302,7 +304,10 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const { journal, state } = opened;
   for (const n of opened.notes) notice(n);
   const runId = journal.runId;
-  const base = { total: edits.length, failed: [], pending: [], interrupted: false, created: [], carried: [], orphans: [], journalPath: opts.journalPath, runId, resumed: opened.resumed };
+  // the playlists earlier sessions created (read before this session adds to the journal)
+  const createdBefore: { key: string; playlistId: string }[] = [];
+  for (const [key, d] of state.done) if (d.created && d.playlistId) createdBefore.push({ key, playlistId: d.playlistId });
+  const base = { total: edits.length, failed: [], pending: [], interrupted: false, created: [], carried: [], orphans: [], journalPath: opts.journalPath, runId, resumed: opened.resumed, createdBefore };
   if (opened.complete) {
     await journal.close();
     notice(`the journal ${opts.journalPath} shows all ${edits.length} edits applied: nothing to do`);
@@ -678,7 +683,9 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   }
   failed.sort((a, b) => a.index - b.index);
   created.sort((a, b) => a.line - b.line);
+  const createdNow = new Set(created.map((c) => c.key));
   return {
+    createdBefore: createdBefore.filter((c) => !createdNow.has(c.key)),
     total: edits.length,
     applied,
     skipped,

@@ -385,6 +385,30 @@ describe('a resumed run keeps each playlist\'s and group\'s edits in input order
   });
 });
 
+describe('--verify of a resumed run', () => {
+  it('reads the playlists earlier sessions created where they are: no false "not found", every create checked', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1] = sb.info.examples.playlistIds;
+    const t = sb.info.examples.trackIds;
+    const gid = hexId(0xfeed02);
+    const dir = tempDir();
+    const file = join(dir, 'vr.ndjson');
+    writeFileSync(file, ndjson([
+      { op: 'replace', playlistId: hexId(0xab), ifMissing: 'create', name: 'VR copy', tracks: [{ trackId: t[0] }] },
+      { op: 'create', name: 'VR new', tracks: [{ trackId: t[1] }] },
+      { op: 'group-add', groupId: gid, playlistIds: [p1] },
+    ]));
+    const first = await run(['playlist', 'apply', file, '--verify']);
+    expect(first.exitCode, first.stderr).toBe(3);
+    expect((await run(['group', 'replace', gid, '--name', 'G'])).exitCode).toBe(0);
+    const again = await run(['playlist', 'apply', file, '--resume', '--verify']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/not found|differs/);
+    expect(again.stderr).toMatch(/verified 2 playlists/);
+  });
+});
+
 describe('playlist export', () => {
   it('export then apply into an empty user reproduces every playlist', async () => {
     const sb = await sandbox();

@@ -195,7 +195,9 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   if (reportError !== undefined) throw reportError;
 
   if (flags.verify && !result.interrupted) {
-    const v = await bulk.verifyEdits({ api, edits, created: result.created, carried: result.carried, country: q.country, userId: q.userId });
+    // (a resumed run's playlists created by its earlier sessions too: read where they are)
+    const created = [...result.created, ...(result.createdBefore ?? [])];
+    const v = await bulk.verifyEdits({ api, edits, created, carried: result.carried, country: q.country, userId: q.userId });
     // a playlist some failed edit should have changed is expected to differ: the failure was reported
     const touchedByFailures = new Set(result.failed.flatMap((f) => [f.playlistId, 'playlistId' in f.edit ? f.edit.playlistId : undefined]).filter(Boolean));
     const bad = v.mismatches.filter((m) => !touchedByFailures.has(m.playlistId));
