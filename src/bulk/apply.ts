@@ -310,7 +310,7 @@ export async function applyEdits(opts: ApplyOptions): Promise<ApplyResult> {
   const base = { total: edits.length, failed: [], pending: [], interrupted: false, created: [], carried: [], orphans: [], journalPath: opts.journalPath, runId, resumed: opened.resumed, createdBefore };
   if (opened.complete) {
     await journal.close();
-    notice(`the journal ${opts.journalPath} shows all ${edits.length} edits applied: nothing to do`);
+    notice(`the journal ${opts.journalPath} shows ${edits.length === 1 ? 'the one edit' : `all ${edits.length} edits`} applied: nothing to do`);
     return { ...base, applied: 0, skipped: edits.length, elapsedMs: now() - t0 };
   }
   const q: PlaylistQuery = userId ? { country, userId } : { country };

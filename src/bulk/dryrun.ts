@@ -21,6 +21,8 @@ export interface DryRunPlan {
   error?: { error: string; message: string; code?: number; httpStatus?: number };
   /** human lines describing the plan */
   lines: string[];
+  /** the error of a read that failed (the service unreachable, the credentials refused): no plan could be made */
+  readFailure?: unknown;
 }
 
 export interface DryRunOptions {
@@ -121,7 +123,7 @@ export async function dryRunEdits(o: DryRunOptions): Promise<DryRunPlan[]> {
       }
       if ('failed' in f) {
         const d = describeError(f.failed);
-        plans.push({ ...base, action: 'fail', error: d, lines: [`could not read playlist ${id}: ${d.message}`] });
+        plans.push({ ...base, action: 'fail', error: d, lines: [`could not read playlist ${id}: ${d.message}`], readFailure: f.failed });
         continue;
       }
       state.set(id, 'playlist' in f ? f.playlist : undefined);
@@ -187,12 +189,12 @@ async function readEach(ids: string[], o: DryRunOptions, read: (id: string) => P
 }
 
 /** What a group-add would do to the group as it is (or as earlier edits of the file leave it). */
-function planGroupAdd(groups: Map<string, GroupState>, groupId: string, playlistIds: string[]): Pick<DryRunPlan, 'action' | 'lines' | 'error'> {
+function planGroupAdd(groups: Map<string, GroupState>, groupId: string, playlistIds: string[]): Pick<DryRunPlan, 'action' | 'lines' | 'error' | 'readFailure'> {
   const g = groups.get(groupId);
   if (!g) return { action: 'fail', error: { error: 'Interrupted', message: 'not read (interrupted)' }, lines: ['not read: interrupted'] };
   if ('failed' in g) {
     const d = describeError(g.failed);
-    return { action: 'fail', error: d, lines: [`could not read group ${groupId}: ${d.message}`] };
+    return { action: 'fail', error: d, lines: [`could not read group ${groupId}: ${d.message}`], readFailure: g.failed };
   }
   if ('missing' in g) {
     const d = describeError(g.missing);
@@ -221,7 +223,7 @@ export function formatDryRun(plans: DryRunPlan[], fileName = 'input', scope?: st
   }
   const count = (a: PlanAction) => plans.filter((p) => p.action === a).length;
   out.push(
-    `dry run: ${scope ?? `${plans.length} edits`}: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edits, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
+    `dry run: ${scope ?? `${plans.length} edit${plans.length === 1 ? '' : 's'}`}: ${count('change')} would change, ${count('create')} would create, ${count('group')} group edit${count('group') === 1 ? '' : 's'}, ${count('no-change')} unchanged, ${count('fail')} would fail; nothing was sent`,
   );
   return out;
 }

@@ -265,6 +265,16 @@ describe('playlist apply', () => {
     expect(JSON.parse(j.stdout).map((p: any) => p.action)).toEqual(['change', 'create', 'fail']);
     expect(await allPlaylists(run)).toEqual(before);
     expect(readdirSync(d)).toEqual(['dry.ndjson']);
+    // a state it could not read is no plan: refused credentials exit 4, an unreachable service 1; stdout empty
+    const refused = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json'], { env: { MCAT_TOKEN: 'tok-bogus', MCAT_TOKEN_SECRET: 'x' } });
+    expect(refused.exitCode, refused.stderr).toBe(4);
+    expect(refused.stdout).toBe('');
+    const c = sb.info.consumers.find((x: any) => x.countries.length > 1)!;
+    const down = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json', '--retries', '0'], {
+      env: { MCAT_BASE_URL: 'http://127.0.0.1:9', MCAT_CONSUMER_KEY: c.key, MCAT_CONSUMER_SECRET: c.secret, ...userEnv(sb, '10001'), MCAT_COUNTRY: 'GB' },
+    });
+    expect(down.exitCode, down.stderr).toBe(1);
+    expect(down.stdout).toBe('');
   }, 60_000);
 
   it('killed with SIGKILL part-way and resumed: every edit applied exactly once in effect', async () => {

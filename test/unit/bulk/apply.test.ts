@@ -135,7 +135,7 @@ describe('applyEdits', () => {
     const notices: string[] = [];
     const again = await run(api, a.edits, { inputHash: a.inputHash, resume: true, notice: (l) => notices.push(l) });
     expect(again).toMatchObject({ applied: 0, skipped: 1, resumed: true, failed: [] });
-    expect(notices.join('\n')).toMatch(/shows all 1 edits applied: nothing to do/);
+    expect(notices.join('\n')).toMatch(/shows the one edit applied: nothing to do/);
     expect(fs.readFileSync(journalPath)).toEqual(bytes);
     // the same edits again (nightly): a new run over the finished one
     const nightly = await run(api, a.edits, { inputHash: a.inputHash });

@@ -118,6 +118,14 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
     // as the run would: the ifMissing edits whose playlists the last run of these edits for this user created replace them
     const carried = bulk.carriedForDryRun(journalPath, edits, { inputHash: parsed.inputHash, target, ...(label ? { shard: label } : {}) });
     const plans = await bulk.dryRunEdits({ api, edits, country: q.country, userId: q.userId, concurrency: Math.min(concurrency ?? 4, 16), signal, carried });
+    // a state that could not be read (unreachable, credentials refused) is no plan: the error and
+    // its exit code (1, 4), nothing on stdout, as for any read; a CI gate on --dry-run then fails
+    const unread = plans.find((p) => p.readFailure !== undefined);
+    if (unread && !signal.aborted) {
+      const e = unread.readFailure as Error & { hint?: string };
+      if (e instanceof Error) e.message = `dry run: ${e.message}`;
+      throw e;
+    }
     if (fmt === 'table') {
       await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n', 'lines'); // text for people: bidi controls shown
     } else {
