@@ -137,12 +137,36 @@ function addPath(root: Node, steps: Step[]): void {
   delete n.index;
 }
 
+/** Two nodes as one: what either picks (a leaf takes the whole value). */
+function mergeNodes(a: Node | undefined, b: Node | undefined): Node | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.leaf || b.leaf) return { leaf: true };
+  const out: Node = {};
+  if (a.keys || b.keys) {
+    out.keys = new Map(a.keys);
+    for (const [k, child] of b.keys ?? []) out.keys.set(k, mergeNodes(out.keys.get(k), child)!);
+  }
+  const each = mergeNodes(a.each, b.each);
+  if (each) out.each = each;
+  if (a.index || b.index) {
+    out.index = new Map(a.index);
+    for (const [i, child] of b.index ?? []) out.index.set(i, mergeNodes(out.index.get(i), child)!);
+  }
+  return out;
+}
+
 function project(v: unknown, n: Node): unknown {
   if (n.leaf) return v === undefined ? null : v;
   if (n.each || n.index) {
     if (!Array.isArray(v)) return null;
-    if (n.each) return v.map((e) => project(e, n.each!));
-    return [...n.index!.entries()].filter(([i]) => at(v, i) !== undefined).map(([i, child]) => project(at(v, i), child));
+    // each element once, in the array's order, with what `[]` and its own `[n]` (or `[-n]`) pick of it
+    const byPosition = new Map<number, Node>();
+    for (const [i, child] of n.index ?? []) {
+      const j = i < 0 ? v.length + i : i;
+      if (j >= 0 && j < v.length) byPosition.set(j, mergeNodes(byPosition.get(j), child)!);
+    }
+    if (n.each) return v.map((e, j) => project(e, mergeNodes(n.each, byPosition.get(j))!));
+    return [...byPosition.keys()].sort((x, y) => x - y).map((j) => project(v[j], byPosition.get(j)!));
   }
   const out: Record<string, unknown> = {};
   for (const [k, child] of n.keys ?? []) define(out, k, project(own(v, k), child));

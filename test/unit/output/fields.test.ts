@@ -46,6 +46,15 @@ describe('array paths', () => {
     expect(getPath(pl, 'id[]')).toBeUndefined();
     expect(getPath({ g: [[1, 2], [3]] }, 'g[][]')).toEqual([1, 2, 3]);
   });
+  it('an array picked whole and by position: each element once, in its order, with every pick of it', () => {
+    const links = { links: [{ rel: 'self', href: 'h0' }, { rel: 'next', href: 'h1' }, { rel: 'last', href: 'h2' }] };
+    expect(pickFields(links, ['links[].rel', 'links[0].href'])).toEqual({ links: [{ rel: 'self', href: 'h0' }, { rel: 'next' }, { rel: 'last' }] });
+    expect(pickFields(links, ['links[].rel', 'links[-1].href'])).toEqual({ links: [{ rel: 'self' }, { rel: 'next' }, { rel: 'last', href: 'h2' }] });
+    // positions alone: in the array's order, whatever the order of the paths; one element named twice is one
+    expect(pickFields(links, ['links[-1].href', 'links[0].rel'])).toEqual({ links: [{ rel: 'self' }, { href: 'h2' }] });
+    expect(pickFields({ a: [{ x: 1, y: 2 }] }, ['a[0].x', 'a[-1].y'])).toEqual({ a: [{ x: 1, y: 2 }] });
+  });
+
   it('never reads inherited properties', () => {
     expect(getPath(pl, 'constructor')).toBeUndefined();
     expect(getPath(pl, 'tags.constructor')).toBeUndefined();
