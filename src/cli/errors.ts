@@ -96,7 +96,8 @@ function accessDenied(err: AuthError): { line: string; hint: string } | undefine
   const who = wanted ?? 'ID';
   const tokens = scope.sandbox ? "; the sandbox's tokens: 'mcat sandbox info'" : '';
   const perCall = scope.noTokenFlag ? 'MCAT_TOKEN and MCAT_TOKEN_SECRET' : '--user-token-from-stdin';
-  const hint = `for user ${who}'s data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or ${perCall}${tokens}`;
+  const whose = wanted ? `user ${wanted}'s` : "another user's";
+  const hint = `for ${whose} data use their token: a profile per customer ('mcat auth login --profile cust-${who} --user-id ${who} …') or ${perCall}${tokens}`;
   return { line, hint };
 }
 

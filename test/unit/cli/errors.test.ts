@@ -121,6 +121,8 @@ describe('a bulk run every edit of which was refused: exit 4, how many, then the
     const err = new RunRefusedError('none of the 2 edits could be applied', 'Access to resource denied', 401);
     err.hint = "check the profile's credentials and country with 'mcat auth status'; then run again with --resume";
     expect(single[0]).toMatch(/^mcat: access denied: .*the credentials are fine \(HTTP 401\)$/);
+    // no user asked for by id: the hint says another user's, its command shows where an id goes
+    expect(single[1]).toMatch(/^hint: for another user's data use their token: a profile per customer \('mcat auth login --profile cust-ID --user-id ID …'\)/);
     expect(lines(err)).toEqual([`mcat: none of the 2 edits could be applied: ${single[0].slice('mcat: '.length)}`, single[1]]);
     expect(exitCodeFor(err)).toBe(4);
   });
