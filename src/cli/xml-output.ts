@@ -8,6 +8,7 @@ import { callXml, type Call } from '../client/call';
 import { paginate, Unread } from '../client/paging';
 import { parseApiXml } from '../client/xml';
 import { ResponseError } from '../client/errors';
+import { enveloped } from '../client/interpret';
 import { print, stdoutClosed } from '../output/streams';
 import { prettyXmlFragment, renderXml } from '../output/xml';
 import { mergeXmlPages, splitXmlPage, xmlItemKey, xmlListOf, type XmlList, type XmlPage } from '../output/xml-pages';
@@ -50,22 +51,24 @@ export async function printXml(text: string): Promise<void> {
  * An answer asked for as XML: as received; rendered from JSON (by the API's convention) only
  * when the service answered JSON all the same, having no XML for it.
  */
-export function asXml(text: string): string {
+export function asXml(text: string, envelope?: string): string {
   // told without a copy of the text (a page of a big locker is some 350 kB)
   if (!JSON_START.test(text)) return text;
-  return renderXml(JSON.parse(text.replace(/^\uFEFF/, '').trimStart()));
+  const body: unknown = JSON.parse(text.replace(/^\uFEFF/, '').trimStart());
+  // a resource sent bare (a playlist, a group) is rendered in its element, as the JSON path reads it
+  return renderXml(envelope ? enveloped(body, envelope) : body);
 }
 
 const JSON_START = /^\uFEFF?\s*[{[]/;
 
 /** A call's answer as XML (see asXml). */
-export async function xmlOfCall(c: ApiClient, call: Call): Promise<string> {
-  return asXml(await callXml(c, call));
+export async function xmlOfCall(c: ApiClient, call: Call, envelope?: string): Promise<string> {
+  return asXml(await callXml(c, call), envelope);
 }
 
-/** A call's answer as XML, and the same read into its JSON shape (for notices on stderr). */
-export async function fetchXml(c: ApiClient, call: Call): Promise<{ text: string; body: Record<string, unknown> | undefined }> {
-  const text = await xmlOfCall(c, call);
+/** A call's answer as XML, and the same read into its JSON shape (for notices on stderr); `envelope`: the element of a resource that may come bare. */
+export async function fetchXml(c: ApiClient, call: Call, envelope?: string): Promise<{ text: string; body: Record<string, unknown> | undefined }> {
+  const text = await xmlOfCall(c, call, envelope);
   return { text, body: text.trim() === '' ? undefined : parseApiXml(text).body };
 }
 

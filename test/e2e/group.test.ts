@@ -1,5 +1,7 @@
 // End to end: playlist groups from the terminal (replace, add, show), against a sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startTestSandbox } from '../helpers/sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
 import { hostileEnv, hostilePerTest, jsonOf } from '../helpers/hostile-server';
@@ -172,5 +174,21 @@ describe('a group sent bare (the sandbox before 2026-11, api-decisions.md: the c
     expect(t.exitCode, t.stderr).toBe(0);
     expect(t.stdout).toContain(gid);
     expect(t.stdout).toContain(pid);
+    // -o xml: rendered in its element, the id an attribute, as an enveloped answer is
+    const x = await mcat(['group', 'show', gid, '-o', 'xml'], { env });
+    expect(x.exitCode, x.stderr).toBe(0);
+    expect(x.stdout).toContain(`<playlistGroup id="${gid}">`);
+    expect(x.stdout).not.toMatch(/^  <id>/m);
+  });
+
+  it('a playlist sent bare (the real samples\' own no-envelope case): -o xml renders it in its <playlist> element', async () => {
+    const s = await hostile();
+    const bareText = readFileSync(join(import.meta.dirname, '../fixtures/real-api/playlists-id__test-authored-no-envelope__schema.json'), 'utf8');
+    const id = JSON.parse(bareText).id as string;
+    s.on(`/1.2/playlists/${id}`, (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(bareText));
+    const x = await mcat(['playlist', 'show', id, '-o', 'xml'], { env: hostileEnv(s) });
+    expect(x.exitCode, x.stderr).toBe(0);
+    expect(x.stdout).toContain(`<playlist id="${id}">`);
+    expect(x.stdout.split('\n')[1]).toBe('<response status="ok" version="1.2">');
   });
 });

@@ -74,7 +74,7 @@ function sayIgnored(body: unknown): void {
 export async function sendAndPrint(ctx: CommandContext, s: Session, q: GroupQuery, call: Call, { changes }: { changes: boolean }): Promise<void> {
   if (outputFormat(ctx) === 'xml') {
     const { fetchXml, printXml } = await import('../../xml-output');
-    const { text, body } = await fetchXml(s.client, call);
+    const { text, body } = await fetchXml(s.client, call, 'playlistGroup');
     sayIgnored(body);
     return printXml(text);
   }

@@ -51,7 +51,7 @@ export function queryOf(s: Session, user: string | undefined): { country: string
  * playlist body as far as it goes (read from the XML, not checked: notices only print it).
  */
 export async function xmlOf(s: Session, call: Call): Promise<{ text: string; body: Partial<PlaylistBody> | undefined }> {
-  return (await import('../../xml-output')).fetchXml(s.client, call);
+  return (await import('../../xml-output')).fetchXml(s.client, call, 'playlist');
 }
 
 /** One playlist body: a sheet of its fields and its tracks in a table; json/ndjson/csv/xml as the output sink prints them. */

@@ -62,7 +62,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     const { mergeXmlBatch } = await import('../../../output/xml-pages');
     const { asXml, printXml } = await import('../../xml-output');
     const { parseApiXml } = await import('../../../client/xml');
-    const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map(asXml), ids);
+    const doc = mergeXmlBatch((await releaseDetailsBatchXml(s.client, opts)).map((text) => asXml(text)), ids);
     // read before it is printed: a document mcat cannot read (an element its reader refuses)
     // fails the run with stdout empty, not after the whole document went out (exit 1 on a full stdout)
     // an empty <errors/> reads as '': only error elements count
