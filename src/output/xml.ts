@@ -75,6 +75,22 @@ class Writer {
 
 function renderValue(w: Writer, depth: number, key: string, value: unknown, parentName: string): void {
   if (value === undefined) return;
+  // a playlist's annotations are the caller's own keys, which need not be XML names: each is an
+  // <annotation key="…">value</annotation>, as the service's XML (and the sandbox's) has them
+  if (key === 'annotations' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) {
+      w.line(depth, '<annotations/>');
+      return;
+    }
+    w.line(depth, '<annotations>');
+    for (const [k, v] of entries) {
+      const t = v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : text(v);
+      w.line(depth + 1, t === '' ? `<annotation key="${escapeAttr(k)}"/>` : `<annotation key="${escapeAttr(k)}">${escapeText(t)}</annotation>`);
+    }
+    w.line(depth, '</annotations>');
+    return;
+  }
   const effectiveKey = key === 'disc' && isPrimitive(value) ? 'discNumber' : key;
   if (Array.isArray(value)) {
     const item = singular(effectiveKey);

@@ -35,6 +35,16 @@ describe('renderXml: the envelope by the API convention', () => {
   });
 });
 
+describe('renderXml: annotations', () => {
+  it('each an <annotation key="…">, as the service writes them (a key need not be an XML name); read back the same', () => {
+    const xml = renderXml({ status: 'ok', version: '1.2', playlist: { id: 'p1', annotations: { key: 'value', 'another key': 'another value', '1st<': 'x&y' } } });
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('<annotation key="another key">another value</annotation>');
+    expect(xml).toContain('<annotation key="1st&lt;">x&amp;y</annotation>');
+    expect(parseApiXml(xml).body).toMatchObject({ playlist: { id: 'p1', annotations: { key: 'value', 'another key': 'another value', '1st<': 'x&y' } } });
+  });
+});
+
 describe('renderXml', () => {
   const body = {
     status: 'ok',
@@ -111,7 +121,7 @@ describe('renderXml', () => {
     expect(doc.response.playlist['@id']).toBe('ab"c<1>');
     expect(doc.response.playlist.tags.tag).toEqual(['a', 'b']);
     expect(doc.response.playlist.embeddings.embedding).toEqual(['0.5', '-1']);
-    expect(doc.response.playlist.annotations.my_key).toEqual({ '#text': 'v', '@key': 'my key' });
+    expect(doc.response.playlist.annotations.annotation).toEqual([{ '#text': 'v', '@key': 'my key' }, { '#text': 'w', '@key': '1st' }, { '#text': 'x', '@key': 'xmlish' }]);
     expect(doc.response.playlist.note).toBe('bell\\u0007 and tab\t here');
   });
 
