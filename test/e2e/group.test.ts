@@ -178,7 +178,7 @@ describe('a group sent bare (the sandbox before 2026-11, api-decisions.md: the c
     const x = await mcat(['group', 'show', gid, '-o', 'xml'], { env });
     expect(x.exitCode, x.stderr).toBe(0);
     expect(x.stdout).toContain(`<playlistGroup id="${gid}">`);
-    expect(x.stdout).not.toMatch(/^  <id>/m);
+    expect(x.stdout).not.toMatch(/^ {2}<id>/m);
   });
 
   it('a playlist sent bare (the real samples\' own no-envelope case): -o xml renders it in its <playlist> element', async () => {
