@@ -38,8 +38,9 @@ export function playlistToEdit(p: Playlist): ReplaceEdit {
   const visibility = lower(p.visibility);
   if (visibility) e.visibility = visibility as Visibility;
   if (typeof p.description === 'string') e.description = p.description;
+  // no image is written as "" (clear it), so that applying the export restores a playlist given an image since
   const image = p.image ?? p.imageUrl;
-  if (typeof image === 'string' && image !== '') e.imageUrl = image;
+  e.imageUrl = typeof image === 'string' ? image : '';
   const annotations: Record<string, string> = {};
   for (const [k, v] of Object.entries(p.annotations ?? {})) {
     if (v === null || v === undefined) continue;

@@ -420,6 +420,25 @@ describe('--verify of a resumed run', () => {
 });
 
 describe('playlist export', () => {
+  it('a restore clears an image given since the export (no image is exported as "")', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const dir = tempDir();
+    const backup = join(dir, 'backup.ndjson');
+    expect((await run(['playlist', 'create', '--name', 'No image'])).exitCode).toBe(0);
+    const exp = await run(['playlist', 'export']);
+    expect(exp.exitCode, exp.stderr).toBe(0);
+    writeFileSync(backup, exp.stdout);
+    const lines = exp.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const plain = lines.find((l) => l.imageUrl === '');
+    expect(plain, 'a playlist with no image').toBeDefined();
+    expect((await run(['playlist', 'details', plain.playlistId, '--image-url', 'https://img.example/new.jpg'])).exitCode).toBe(0);
+    const restore = await run(['playlist', 'apply', backup, '--verify']);
+    expect(restore.exitCode, restore.stderr).toBe(0);
+    const shown = JSON.parse((await run(['playlist', 'show', plain.playlistId, '-o', 'json'])).stdout).playlist;
+    expect(shown.image ?? '').toBe('');
+  });
+
   it('export then apply into an empty user reproduces every playlist', async () => {
     const sb = await sandbox();
     const owner = runner(sb);
