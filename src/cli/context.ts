@@ -366,12 +366,12 @@ export function outputFormat(cmd: Command | CommandContext): Format {
     const flag = g.jq !== undefined ? '--jq' : '--json';
     // with --jq an NDJSON listing becomes one JSON document, as with -o json
     if (f !== undefined && f !== 'json' && !(f === 'ndjson' && flag === '--jq')) {
-      throw new UsageError(`${flag} prints JSON, not ${f}`, flag === '--jq' ? 'leave out -o' : `for ${f}, pick fields with --fields`);
+      throw new UsageError(`${flag} prints JSON, not ${f}`, flag === '--jq' ? 'leave out -o' : f === 'xml' ? 'leave out -o (xml prints the whole document: --fields does not apply to it)' : `for ${f}, pick fields with --fields`);
     }
     return 'json';
   }
   // -o xml prints the service's XML as received: there are no columns to pick
-  if (f === 'xml' && g.fields !== undefined) throw new UsageError('--fields does not apply to -o xml', 'use --fields with table, csv, tsv or ndjson');
+  if (f === 'xml' && g.fields !== undefined) throw new UsageError('--fields does not apply to -o xml', 'use --fields with table, json, ndjson, csv or tsv');
   return f ?? (runContext().io.stdout.isTTY ? 'table' : 'json');
 }
 

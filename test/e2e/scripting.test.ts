@@ -170,6 +170,12 @@ describe('--jq', () => {
   it('goes only with JSON output, and only on commands that print JSON', async () => {
     const csv = await run(['playlist', 'list', '-o', 'csv', '--jq', '.']);
     expect([csv.exitCode, csv.stdout, csv.stderr.split('\n')[0]]).toEqual([2, '', 'mcat: --jq prints JSON, not csv']);
+    // the hints say what does apply: --fields goes with json, and not with xml
+    const xml = await run(['playlist', 'list', '--json', 'id', '-o', 'xml']);
+    expect([xml.exitCode, xml.stdout]).toEqual([2, '']);
+    expect(xml.stderr).not.toMatch(/pick fields with --fields/);
+    const fieldsXml = await run(['playlist', 'list', '--fields', 'id', '-o', 'xml']);
+    expect(fieldsXml.stderr).toMatch(/^hint: use --fields with table, json, ndjson, csv or tsv$/m);
     const none = await run(['completion', 'bash', '--jq', '.']);
     expect([none.exitCode, none.stdout, none.stderr]).toEqual([2, '', "mcat: --jq: 'mcat completion' prints no JSON\n"]);
   });
