@@ -127,18 +127,7 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       throw e;
     }
     if (fmt === 'table') {
-      // text for people, no line wider than the terminal: each plan line cleaned (controls and bidi
-      // shown), then cut with … (a value, as a table cuts it); the summary, last, wrapped whole
-      const { clean } = await import('../../../output/clean');
-      const { cut } = await import('../../../output/width');
-      const { wrapWords } = await import('../../help-text');
-      const { terminalWidth } = await import('../../../output/tty');
-      const width = terminalWidth(ctx.io.stdout, ctx.env);
-      const all = bulk.formatDryRun(plans, name, scope);
-      const summary = all.pop() ?? '';
-      const lines = all.map((l) => cut(clean(l, 'line'), width));
-      lines.push(...wrapWords(summary.split(' '), width));
-      await print(lines.join('\n') + '\n', 'lines');
+      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n', 'lines'); // text for people: bidi controls shown
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
       if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));
