@@ -11,7 +11,7 @@
 // Nothing here retries: every request goes through the client's one retry and rate policy; the
 // run only decides how many edits are in flight. An edit whose request failed for good is
 // recorded as failed, and `--resume` applies it again.
-import { ApiError, AuthError, HttpError, McatError, RateLimitError, ResponseError, InputError } from '../client/errors';
+import { ApiError, AuthError, definitelyNotApplied, HttpError, McatError, RateLimitError, ResponseError, InputError } from '../client/errors';
 import type { CreateEdit, Edit, ParsedEdit, ReplaceEdit } from './edits';
 import { hashEdits, targetOf } from './edits';
 import { isPlaylistId } from './input';
@@ -195,14 +195,6 @@ export function isMissingPlaylist(err: unknown): boolean {
   if (err instanceof ApiError) return err.code === 2001 || (err.code === undefined && err.httpStatus === 404);
   if (err instanceof AuthError) return /access to resource denied/i.test(err.reason);
   if (err instanceof HttpError) return err.httpStatus === 404;
-  return false;
-}
-
-/** True when the request was refused before it could change anything (so a create is known not to exist). */
-export function definitelyNotApplied(err: unknown): boolean {
-  if (err instanceof ApiError) return err.httpStatus >= 400 && err.httpStatus < 500 && err.code !== 9001;
-  if (err instanceof AuthError || err instanceof RateLimitError) return true;
-  if (err instanceof HttpError) return err.httpStatus >= 400 && err.httpStatus < 500;
   return false;
 }
 

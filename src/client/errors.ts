@@ -271,3 +271,11 @@ export function describeFsError(err: unknown): string {
   if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
   return code ? `${e?.message ?? code}` : String((e as Error | undefined)?.message ?? err);
 }
+
+/** True when the request was refused before it could change anything (so a create is known not to exist). */
+export function definitelyNotApplied(err: unknown): boolean {
+  if (err instanceof ApiError) return err.httpStatus >= 400 && err.httpStatus < 500 && err.code !== 9001;
+  if (err instanceof AuthError || err instanceof RateLimitError) return true;
+  if (err instanceof HttpError) return err.httpStatus >= 400 && err.httpStatus < 500;
+  return false;
+}

@@ -166,15 +166,8 @@ function throwIt(e: Error): never {
   throw scrubError(e, maskSecretsInText);
 }
 
-/**
- * A resource object sent without its envelope (the sandbox until 2026-11, some samples:
- * api-decisions.md, Resources) as `{ [key]: body }`, so that it is checked, and printed, as the
- * enveloped form is.
- */
-export function enveloped(body: unknown, key: string): unknown {
-  if (body && typeof body === 'object' && !(key in body) && 'id' in body) return { [key]: body };
-  return body;
-}
+// (a resource sent bare, read as enveloped: schemas/transforms.ts, with the schemas that use it)
+export { enveloped } from './schemas/transforms';
 
 /** The output of `schema` for a body, or a ResponseError naming the first field that does not fit. */
 export function validate(data: unknown, schema: ZodMiniType | undefined, what: string | undefined, status?: number): unknown {

@@ -1,5 +1,6 @@
 import * as z from './zod';
 import { int, paging, preprocess, stringId } from './common';
+import { enveloped } from './transforms';
 
 export const playlistTrack = z.looseObject({
   id: z.optional(stringId),
@@ -45,7 +46,4 @@ export type PlaylistGroupBody = z.infer<typeof playlistGroupEnveloped>;
  * A group call's answer: enveloped, or the group bare as the sandbox sent it until 2026-11
  * (api-decisions.md, Resources), read as enveloped (and so printed).
  */
-export const playlistGroupBody = preprocess(
-  (b: unknown) => (b !== null && typeof b === 'object' && !Array.isArray(b) && !('playlistGroup' in b) && 'id' in b ? { playlistGroup: b } : b),
-  playlistGroupEnveloped,
-);
+export const playlistGroupBody = preprocess((b: unknown) => enveloped(b, 'playlistGroup'), playlistGroupEnveloped);

@@ -19,3 +19,13 @@ export function servicePriceAlias(v: unknown): unknown {
   }
   return v;
 }
+
+/**
+ * A resource object sent without its envelope (the sandbox until 2026-11, some samples:
+ * api-decisions.md, Resources) as `{ [key]: body }`, so that it is checked, and printed, as the
+ * enveloped form is.
+ */
+export function enveloped(body: unknown, key: string): unknown {
+  if (body && typeof body === 'object' && !(key in body) && 'id' in body) return { [key]: body };
+  return body;
+}

@@ -63,12 +63,12 @@ async function runCreate(flags: CreateFlags, ctx: CommandContext): Promise<void>
   await printAfterChange(() => printPlaylist(ctx, res, s, user));
 }
 
-/** Whether a failed create may have reached the service and been made: its answer was lost or unreadable, not refused. */
+/**
+ * Whether a failed create may have been made: not refused (the rule bulk apply's creates follow,
+ * definitelyNotApplied), and sent (a connection never made sends nothing).
+ */
 async function mayHaveCreated(e: unknown): Promise<boolean> {
-  const { AbortedError, BodyTooLargeError, HttpError, NetworkError, ResponseError, TimeoutError } = await import('../../../client/errors');
-  if (e instanceof TimeoutError) return e.phase !== 'connect';
-  if (e instanceof NetworkError) return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(e.causeCode ?? '');
-  if (e instanceof ResponseError || e instanceof BodyTooLargeError) return true;
-  if (e instanceof HttpError) return e.httpStatus >= 500 && e.httpStatus !== 503;
-  return e instanceof AbortedError;
+  const { definitelyNotApplied, NetworkError, TimeoutError } = await import('../../../client/errors');
+  const neverSent = (e instanceof TimeoutError && e.phase === 'connect') || (e instanceof NetworkError && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(e.causeCode ?? ''));
+  return !definitelyNotApplied(e) && !neverSent;
 }
