@@ -60,6 +60,11 @@ function envelopeOf(body: BatchBody): Record<string, unknown> {
   return { ...(body as Record<string, unknown>), items };
 }
 
+/** Whether a type or package filter is set: the service then leaves out the releases it does not keep, which is no failure. */
+export function filtersLeaveOut(o: Pick<CatalogueFilters, 'type' | 'packageIds'>): boolean {
+  return o.type !== undefined || (o.packageIds !== undefined && o.packageIds.length > 0);
+}
+
 function filterQuery(o: CatalogueFilters) {
   return {
     country: o.country,
@@ -143,8 +148,7 @@ export async function* releaseDetailsBatchParts(c: ApiClient, o: BatchOptions): 
   }
   const late: BatchError[] = [];
   const missing: number[] = [];
-  // a filter (type, packages) leaves out the releases it does not keep: those are no failure
-  const filtered = o.type !== undefined || (o.packageIds !== undefined && o.packageIds.length > 0);
+  const filtered = filtersLeaveOut(o);
   for (const id of unanswered) {
     const e = errorById.get(id);
     if (e) late.push(e);

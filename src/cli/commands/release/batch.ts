@@ -38,7 +38,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   }
   const out = await output(ctx);
   const s = await session(ctx);
-  const { releaseDetailsBatch, releaseDetailsBatchParts, releaseDetailsBatchXml } = await import('../../../client/catalogue');
+  const { filtersLeaveOut, releaseDetailsBatch, releaseDetailsBatchParts, releaseDetailsBatchXml } = await import('../../../client/catalogue');
   const opts = { ids, country: s.country, ...filters, concurrency };
   let errors: BatchError[];
   let missing: number[] = [];
@@ -75,8 +75,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
       .map((e) => batchErrorAliases(e) as BatchError);
     const answered = new Set<number>(errors.map((e) => Number(e.itemId)));
     for (const r of [read?.releases ?? []].flat()) if (r !== null && typeof r === 'object') answered.add(Number((r as { id?: unknown }).id));
-    // (a type or package filter leaves releases out by design)
-    missing = filters.type !== undefined || filters.packageIds?.length ? [] : ids.filter((id) => !answered.has(id));
+    missing = filtersLeaveOut(filters) ? [] : ids.filter((id) => !answered.has(id));
     await printXml(doc);
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
