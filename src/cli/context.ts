@@ -6,6 +6,7 @@ import type { CommandContext } from './command';
 import type { ApiClient } from '../client/http';
 import type { Output } from '../output/sink';
 import type { Format } from '../output/types';
+import type { JqOptions } from '../output/jq';
 import type { Settings } from '../config/settings';
 import { UsageError } from './errors';
 import { InputError, McatError } from '../client/errors';
@@ -409,6 +410,11 @@ export function holdMemory(): number | undefined {
   return sizeOption(v === undefined || v.trim() === '' ? undefined : v, 'MCAT_HOLD_MEMORY');
 }
 
+/** How --jq runs in this run: its messages through say(), signals ending a program that never does. */
+export function jqOptions(): JqOptions {
+  return { warn: say, blocking: runContext().blocking };
+}
+
 export async function output(cmd: CommandContext, opts: { format?: Format } = {}): Promise<Output> {
   const g = globalsOf(cmd);
   const { createOutput } = await import('../output/sink');
@@ -421,7 +427,7 @@ export async function output(cmd: CommandContext, opts: { format?: Format } = {}
   const jqProgram = g.jq;
   const jq = jqProgram === undefined
     ? undefined
-    : async (doc: unknown) => (await import('../output/jq')).runJq(jqProgram, doc, { warn: say });
+    : async (doc: unknown) => (await import('../output/jq')).runJq(jqProgram, doc, jqOptions());
   return createOutput({
     format,
     fields: fields !== undefined ? parseFields(fields) : undefined,

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from './errors';
 import type { View } from '../output/types';
 import { computedNames } from '../output/fields';
-import { fieldsSpec, formatNamed, globalsOf, outputFormat, setQuiet } from './context';
+import { fieldsSpec, formatNamed, globalsOf, jqOptions, outputFormat, setQuiet } from './context';
 import { madeOf } from './registry';
 
 /** What `--json` alone lists: the view's computed names, its documented fields, its columns. */
@@ -66,5 +66,5 @@ export async function checkGlobals(action: Command): Promise<void> {
   }
   fieldsSpec(action);
   outputFormat(action);
-  if (g.jq !== undefined) await (await import('../output/jq')).checkJq(g.jq);
+  if (g.jq !== undefined) await (await import('../output/jq')).checkJq(g.jq, jqOptions());
 }

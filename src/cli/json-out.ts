@@ -1,6 +1,6 @@
 // JSON printed by commands that write it themselves (not through the output sink): pretty, or
 // through --jq when it is given.
-import { globalsOf, say } from './context';
+import { globalsOf, jqOptions } from './context';
 import { print } from '../output/streams';
 import type { CommandContext } from './command';
 
@@ -18,5 +18,5 @@ export async function printJson(ctx: CommandContext, value: unknown): Promise<vo
     return;
   }
   const { runJq } = await import('../output/jq');
-  await print(await runJq(program, value, { warn: say }));
+  await print(await runJq(program, value, jqOptions()));
 }

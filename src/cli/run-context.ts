@@ -31,6 +31,12 @@ export interface CliContext {
   env: Env;
   /** Ctrl-C, SIGTERM and SIGHUP: `fn` is called on each; returns the unsubscribe */
   onInterrupt(fn: () => void): () => void;
+  /**
+   * Runs `fn`, which holds the thread until it returns (a --jq program in WebAssembly: no listener
+   * could run), with Ctrl-C, SIGTERM and SIGHUP doing what they do to a process that does not listen:
+   * end it. Without it such a run could only be stopped by SIGKILL. A test's context just calls `fn`.
+   */
+  blocking?<T>(fn: () => T): T;
   /** ends the process at once with `code` (a second Ctrl-C); a test's context records it */
   exitNow(code: number): void;
   /** the process ends when the run does (the launcher's): what only the process holds (idle sockets) is left to its exit */

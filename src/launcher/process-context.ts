@@ -34,6 +34,17 @@ export function processContext(): CliContext {
         for (const signal of INTERRUPTS) process.off(signal, fn);
       };
     },
+    blocking(fn) {
+      // with no listener left Node gives a signal back its default (the process ends, as killed by
+      // it: a shell's 130 for Ctrl-C); the listeners are back once fn returns
+      const held = INTERRUPTS.map((signal) => [signal, process.listeners(signal)] as const);
+      for (const [signal] of held) process.removeAllListeners(signal);
+      try {
+        return fn();
+      } finally {
+        for (const [signal, fns] of held) for (const f of fns) process.on(signal, f);
+      }
+    },
     exitNow: (code) => process.exit(code),
     // the launcher exits once the run has ended (boot.ts)
     endsWithRun: true,

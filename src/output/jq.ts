@@ -21,6 +21,18 @@ interface Jq {
   raw(input: string, query: string, flags?: string[]): JqResult;
 }
 
+/**
+ * How the run lets signals end the process while jq holds the thread (CliContext.blocking): a
+ * program that never ends is still stopped by Ctrl-C.
+ */
+type Blocking = <T>(fn: () => T) => T;
+
+/** warn: where the program's debug and stderr lines go; blocking: see Blocking */
+export interface JqOptions {
+  warn?: (line: string) => void;
+  blocking?: Blocking;
+}
+
 let engine: Promise<Jq> | undefined;
 
 function jq(): Promise<Jq> {
@@ -33,9 +45,10 @@ function jq(): Promise<Jq> {
  * the engine (a RuntimeError, after the runtime printed 'Aborted()' itself: held here), which is
  * then dead; the next run loads a new one.
  */
-async function runEngine(input: string, program: string): Promise<JqResult> {
+async function runEngine(input: string, program: string, blocking?: Blocking): Promise<JqResult> {
   const e = await jq();
-  const r = withConsoleHeld(() => e.raw(input, program, ['-c']));
+  const run = () => e.raw(input, program, ['-c']);
+  const r = withConsoleHeld(() => (blocking ? blocking(run) : run()));
   if (r.error === undefined) return r.value!;
   engine = undefined;
   if ((r.error as Error | undefined)?.name === 'RuntimeError' || /^Aborted\(/.test(String((r.error as Error | undefined)?.message))) {
@@ -59,9 +72,9 @@ function message(stderr: string): string {
 const MANUAL = "jq's manual: https://jqlang.org/manual/";
 
 /** Compiles the program with no input: a syntax error (or an unknown function) is a usage error. */
-export async function checkJq(program: string): Promise<void> {
+export async function checkJq(program: string, opts: JqOptions = {}): Promise<void> {
   if (program.trim() === '') throw new InputError('--jq needs a jq program', "e.g. --jq '.playlists.playlist[].id'");
-  const r = await runEngine('', program);
+  const r = await runEngine('', program, opts.blocking);
   if (r.exitCode !== 0) throw new InputError(`--jq: ${message(r.stderr)}`, MANUAL);
 }
 
@@ -69,8 +82,8 @@ export async function checkJq(program: string): Promise<void> {
  * The program's outputs for one document: strings raw, other values as compact JSON, one a line
  * (for stdout's writer, which cleans them).
  */
-export async function runJq(program: string, document: unknown, opts: { warn?: (line: string) => void } = {}): Promise<string> {
-  const r = await runEngine(JSON.stringify(document ?? null), program);
+export async function runJq(program: string, document: unknown, opts: JqOptions = {}): Promise<string> {
+  const r = await runEngine(JSON.stringify(document ?? null), program, opts.blocking);
   if (r.exitCode !== 0) {
     const e = new McatError(`--jq: ${message(r.stderr) || `jq stopped with status ${r.exitCode}`}`);
     e.hint = 'the request succeeded; the jq program failed on its answer, so nothing was printed';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { sandboxProfileEnv, startTestSandbox } from '../helpers/sandbox';
-import { repoRoot } from '../helpers/mcat';
+import { repoRoot, spawnMcat } from '../helpers/mcat';
 import { mcatIn as mcat } from '../helpers/mcat-in';
 
  
@@ -158,6 +158,20 @@ describe('--jq', () => {
     const f = await run(['release', 'batch', '100001', '--jq', 'nosuchfunction(1)'], { env: { MCAT_BASE_URL: 'http://127.0.0.1:9' } });
     expect(f.exitCode).toBe(2);
     expect(f.stderr).toMatch(/^mcat: --jq: nosuchfunction\/1 is not defined/);
+  });
+
+  it('a program that never ends is stopped by Ctrl-C (jq holds the thread: the signal ends the process)', async () => {
+    const child = spawnMcat(['release', 'batch', '100001', '--jq', 'last(range(1e12))'], { env: sandboxProfileEnv(sb), timeout: 30_000 });
+    // the answer is in and jq is running long before this (a run with no signal takes hours)
+    await new Promise((res) => setTimeout(res, 2500));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.timedOut, 'Ctrl-C did not stop the run').toBe(false);
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    // killed by the signal (a shell's 130), or, had it come before jq ran, mcat's own exit 130
+    expect(r.signal === 'SIGINT' || r.exitCode === 130, `exit ${r.exitCode}, signal ${r.signal}`).toBe(true);
+    expect(r.stdout).toBe('');
   });
 
   it('an error while it runs is exit 1 with nothing on stdout', async () => {
