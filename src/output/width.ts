@@ -148,3 +148,57 @@ export function cut(s: string, max: number): string {
   if (measure(s, Infinity).width <= max) return s;
   return s.slice(0, measure(s, max - 1).end) + '…';
 }
+
+/**
+ * s wrapped at its spaces to at most `first` cells on its first line and `max` on the others, the
+ * text kept as it is (a run of spaces stays, but where a line breaks); a word wider than a line (an
+ * id list, a URL) is broken across lines, never cut.
+ */
+export function wrapAtSpaces(s: string, max: number, first = max): string[] {
+  const lines: string[] = [];
+  let cur: string | undefined;
+  const room = () => (lines.length ? max : first);
+  for (const word of s.split(' ')) {
+    let rest = word;
+    for (;;) {
+      if (cur === undefined) {
+        // a line's first word: as much of it as the line holds
+        const [head] = breakCells(rest, Math.max(1, room()));
+        cur = head;
+        rest = rest.slice(head.length);
+      } else if (textWidth(cur) + 1 + textWidth(rest) <= room()) {
+        cur += ' ' + rest;
+        rest = '';
+      } else {
+        lines.push(cur);
+        cur = undefined;
+        continue;
+      }
+      if (rest === '') break;
+      lines.push(cur);
+      cur = undefined;
+    }
+  }
+  lines.push(cur ?? '');
+  return lines;
+}
+
+/**
+ * Lines of text for people (a plan, a list) fitted to `width` cells: a wider line is wrapped, its
+ * later lines indented under it by `more` cells past its own indent, so that what it says stays
+ * whole (no … cut off an id) and reads as one item.
+ */
+export function fitLines(lines: readonly string[], width: number, more = 4): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    if (textWidth(line) <= width) {
+      out.push(line);
+      continue;
+    }
+    const lead = /^ */.exec(line)![0].slice(0, Math.floor(width / 4));
+    const next = lead + ' '.repeat(more);
+    const wrapped = wrapAtSpaces(line.slice(lead.length), Math.max(1, width - next.length), Math.max(1, width - lead.length));
+    wrapped.forEach((l, i) => out.push((i === 0 ? lead : next) + l));
+  }
+  return out;
+}

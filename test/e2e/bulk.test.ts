@@ -2,7 +2,7 @@
 // 1,000 edits verified, bad input refused whole, partial failure and its report, SIGKILL and
 // resume, backup and restore into an empty user, and a run through injected faults.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, promises as fsp } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, promises as fsp } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -263,6 +263,19 @@ describe('playlist apply', () => {
     expect(r.stdout).toMatch(/nothing was sent/);
     const j = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json']);
     expect(JSON.parse(j.stdout).map((p: any) => p.action)).toEqual(['change', 'create', 'fail']);
+    // the plan fits the terminal: a wide line wrapped under itself, nothing cut (every word there)
+    const wide = join(d, 'wide.ndjson');
+    const description = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    writeFileSync(wide, ndjson([{ op: 'details', playlistId: p1, description }]));
+    const narrow = await run(['playlist', 'apply', wide, '--dry-run', '-o', 'table'], { env: { COLUMNS: '60' } });
+    expect(narrow.exitCode, narrow.stderr).toBe(0);
+    const shown = narrow.stdout.trimEnd().split('\n');
+    for (const line of shown) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(narrow.stdout).not.toContain('…');
+    const joined = shown.map((l) => l.trim()).join(' ');
+    expect(joined).toContain(description);
+    expect(joined).toMatch(/dry run: 1 edit: 1 would change, .* nothing was sent$/);
+    rmSync(wide);
     expect(await allPlaylists(run)).toEqual(before);
     expect(readdirSync(d)).toEqual(['dry.ndjson']);
     // a state it could not read is no plan: refused credentials exit 4, an unreachable service 1; stdout empty

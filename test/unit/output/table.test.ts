@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cut, dimLines, renderSheet, renderTable, TableStream, textWidth } from '../../../src/output/table';
-import { breakCells } from '../../../src/output/width';
+import { breakCells, fitLines, wrapAtSpaces } from '../../../src/output/width';
 import type { Row, View } from '../../../src/output/types';
 
 const ESC = /\u001b\[/;
@@ -280,6 +280,38 @@ describe('fitting helpers', () => {
     const pieces = breakCells(long, 20);
     expect(pieces.join('')).toBe(long);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('fitLines: text for people wrapped, never cut', () => {
+  it('wraps a wide line at its spaces, its later lines indented under it; keeps narrow lines as they are', () => {
+    const ids = Array.from({ length: 6 }, (_, i) => `${i}`.repeat(24));
+    const lines = ['plan.ndjson:3: group-add group abc', `  would add 6 playlists to group abc: ${ids.join(', ')}`];
+    const out = fitLines(lines, 60);
+    expect(out[0]).toBe(lines[0]);
+    for (const l of out) expect(textWidth(l)).toBeLessThanOrEqual(60);
+    expect(out[1].startsWith('  would add')).toBe(true);
+    for (const l of out.slice(2)) expect(l.startsWith('      ')).toBe(true);
+    // every id is there whole, nothing cut off
+    const text = out.slice(1).map((l) => l.trim()).join(' ');
+    for (const id of ids) expect(text).toContain(id);
+    expect(out.join('')).not.toContain('…');
+  });
+
+  it('breaks a word wider than the line across lines and keeps every character, and a run of spaces', () => {
+    const word = 'x'.repeat(130);
+    const out = fitLines([`  name "a  b" ${word}`], 40);
+    for (const l of out) expect(textWidth(l)).toBeLessThanOrEqual(40);
+    expect(out.map((l) => l.trim()).join('')).toContain('x'.repeat(40));
+    expect(out.join('\n').replace(/\s+/g, '')).toBe(`name"ab"${word}`);
+    expect(out[0]).toContain('"a  b"');
+  });
+
+  it('wrapAtSpaces: the first line may be wider than the others; wide characters count two cells', () => {
+    expect(wrapAtSpaces('aaa bbb ccc ddd', 5, 8)).toEqual(['aaa bbb', 'ccc', 'ddd']);
+    const cjk = wrapAtSpaces('漢字漢字漢字 漢字', 6);
+    for (const l of cjk) expect(textWidth(l)).toBeLessThanOrEqual(6);
+    expect(cjk.join('')).toBe('漢字漢字漢字漢字');
   });
 });
 

@@ -127,7 +127,13 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
       throw e;
     }
     if (fmt === 'table') {
-      await print(bulk.formatDryRun(plans, name, scope).join('\n') + '\n', 'lines'); // text for people: bidi controls shown
+      // text for people, no line wider than the terminal: each line cleaned (controls and bidi
+      // shown), then wrapped, never cut (an id at the end of a group's line is what is read)
+      const { clean } = await import('../../../output/clean');
+      const { fitLines } = await import('../../../output/width');
+      const { terminalWidth } = await import('../../../output/tty');
+      const lines = bulk.formatDryRun(plans, name, scope).map((l) => clean(l, 'line'));
+      await print(fitLines(lines, terminalWidth(ctx.io.stdout, ctx.env)).join('\n') + '\n', 'lines');
     } else {
       const docs = plans.map((p) => ({ line: p.line, key: p.key, edit: bulk.canonicalEdit(p.edit), action: p.action, ...(p.diff ? { diff: p.diff } : {}), ...(p.error ? { error: p.error } : {}), lines: p.lines }));
       if (fmt === 'ndjson') await print(docs.map((d) => JSON.stringify(d) + '\n').join(''));
