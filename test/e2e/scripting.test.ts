@@ -353,6 +353,35 @@ describe('outputs feed inputs (each listing piped into the command that takes it
     }
   });
 
+  it('an empty input (the command before the pipe failed) empties nothing: exit 2, nothing sent', async () => {
+    const tracks = await trackIds(P());
+    const group = await groupIds();
+    expect(tracks.length).toBeGreaterThan(0);
+    expect(group.length).toBeGreaterThan(0);
+    const d = mkdtempSync(join(tmpdir(), 'mcat-empty-'));
+    writeFileSync(join(d, 'none.ndjson'), '\n  \n');
+    for (const [args, input] of [
+      [['playlist', 'replace', P(), '--from', '-'], ''],
+      [['playlist', 'replace', P(), '--from', '-', '--input-format', 'ndjson'], '\n'],
+      [['playlist', 'replace', P(), '--from', join(d, 'none.ndjson')], undefined],
+      [['playlist', 'create', '--name', 'From nothing', '--from', '-'], ''],
+      [['group', 'replace', G(), '--name', 'Emptied', '--playlist', '-'], ''],
+      [['group', 'add', G(), '--playlist', '-'], ' \n'],
+    ] as [string[], string | undefined][]) {
+      const r = await run(args, input === undefined ? {} : { input });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(/^mcat: (standard input|.*none\.ndjson): empty input, expected .*nothing was sent\n/);
+    }
+    expect(await trackIds(P())).toEqual(tracks);
+    expect(await groupIds()).toEqual(group);
+    expect((await json(['playlist', 'list', '--all'])).playlists.playlist.map((p: any) => p.name)).not.toContain('From nothing');
+    // emptying a playlist on purpose: a file that says so
+    const r = await run(['playlist', 'replace', P2(), '--from', '-'], { input: '[]' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await trackIds(P2())).toEqual([]);
+  });
+
   it('a listing that names no tracks is refused with the file and line, nothing sent', async () => {
     const r = await run(['playlist', 'replace', P(), '--from', '-', '--input-format', 'csv'], { input: 'release.id,title\r\n100001,X\r\n' });
     expect(r.exitCode).toBe(2);

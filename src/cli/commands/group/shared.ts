@@ -38,6 +38,11 @@ export async function playlistIds(values: string[] | undefined): Promise<string[
       const { readTextInput } = await import('../../ids');
       const { playlistIdsFromText } = await import('../../rows-in');
       const text = await readTextInput('-');
+      // nothing at all (a command before the pipe that failed) is not "no playlists": a group
+      // emptied by a failure upstream; a header alone (a user with none, as CSV) is
+      if (!/\S/.test(text)) {
+        throw new UsageError('standard input: empty input, expected playlist ids (one a line, or NDJSON or CSV of playlist list); nothing was sent');
+      }
       for (const { id, where } of playlistIdsFromText(text, 'standard input')) {
         try {
           add(id.trim());

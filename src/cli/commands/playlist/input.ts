@@ -144,6 +144,11 @@ export async function readPlaylistFile(
   const name = file === '-' ? 'standard input' : file;
   let text = await readTextInput(file, 'edits');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // nothing at all (a command before the pipe that failed and printed nothing, an empty file) is
+  // no tracks to set: refused whatever the format, never a playlist emptied by a failure upstream
+  if (!/\S/.test(text)) {
+    throw new UsageError(`${name}: empty input, expected a JSON playlist body or tracks (JSON, NDJSON or CSV); nothing was sent`, 'to empty a playlist on purpose, give a file holding [] (no tracks)');
+  }
   const format = opts.format ?? formatFromFileName(file) ?? sniffFormat(text, { wholeDocument: true });
   if (format === 'csv') return csvTracks(text, name, opts.playlistIdForCsv);
   if (format === 'ndjson') return ndjsonTracks(text, name);
