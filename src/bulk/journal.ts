@@ -388,7 +388,16 @@ export class Journal {
           const state = stateOf(contents.header.runId, contents.records);
           const complete = isComplete(contents, state);
           const untouched = isUntouched(state);
-          if (!opts.resume && !complete && !untouched) throw unfinished(file, contents, state, opts.inputHash, opts.shard);
+          if (!opts.resume && !complete && !untouched) {
+            // the same edits, whose stopped run made no playlist (nor may have): applying them all
+            // again is what a nightly run of an unchanged file asks, and safe (replaces, details and
+            // groups set what they set); one that made playlists would make them again: --resume
+            if (!rerunnable(contents, state, opts)) throw unfinished(file, contents, state, opts.inputHash, opts.shard);
+            const h = contents.header;
+            notes.push(
+              `the last run of these edits did not finish (${state.done.size} of ${h.total} done${state.failed.size ? `, ${state.failed.size} failed` : ''}) and made no playlists: this run applies every edit again (--resume would apply only what is left)`,
+            );
+          }
           if (!opts.resume) {
             // where its replaces went, for this run to replace the playlists its ifMissing edits
             // created rather than create them again (the same edits, the same account and user)
@@ -756,6 +765,25 @@ function readOrRefuse(file: string): JournalContents {
   } catch (err) {
     throw new InputError(`cannot read the journal ${file}: ${describeFsError(err)}`, 'check its permissions, or give another --journal');
   }
+}
+
+/**
+ * Playlists a run made, or may have (a create sent, its answer not recorded): its done creates and
+ * ifMissing replaces that created, and the creates it began and did not finish.
+ */
+export function playlistsMade(st: JournalState): number {
+  let n = 0;
+  for (const r of st.done.values()) if (r.created || r.op === 'create') n++;
+  for (const key of new Set([...st.created.keys(), ...st.markers.keys()])) if (!st.done.has(key)) n++;
+  return n;
+}
+
+/** Whether an unfinished run may be run again whole: the same edits, shard and target, no playlist made (see Journal.open). */
+function rerunnable(contents: JournalContents, state: JournalState, o: OpenJournalOptions): boolean {
+  const h = contents.header!;
+  if (h.inputHash !== o.inputHash || h.shard !== o.shard || h.version !== JOURNAL_VERSION) return false;
+  if (h.target !== undefined && o.target !== undefined && h.target !== o.target) return false;
+  return playlistsMade(state) === 0;
 }
 
 function splitOf(shard: string | undefined): string {

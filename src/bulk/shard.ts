@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../client/errors';
 import type { ParsedEdit } from './edits';
-import { isComplete, isUntouched, readJournal, stateOf, type JournalState } from './journal';
+import { isComplete, isUntouched, playlistsMade, readJournal, stateOf } from './journal';
 import { lockHolder } from './lock';
 
 /** Shard `index` (1 to `count`) of `count`. */
@@ -160,14 +160,6 @@ export function checkOtherSplits(journalPath: string, shard: Shard | undefined, 
     `an unfinished run of these edits split them another way (${first.split}: ${first.path}${others.length > 1 ? `, and ${others.length - 1} more` : ''}); running now could apply its edits twice`,
     `finish that run first (mcat playlist apply ${input}${how} --resume), or remove its journal to abandon it`,
   );
-}
-
-/** Playlists a run made, or may have (a create sent, its outcome not recorded): its creates and its ifMissing edits that created. */
-function playlistsMade(st: JournalState): number {
-  let n = 0;
-  for (const r of st.done.values()) if (r.created || r.op === 'create') n++;
-  for (const key of new Set([...st.created.keys(), ...st.markers.keys()])) if (!st.done.has(key)) n++;
-  return n;
 }
 
 /** `<base>-<16 hex>[.shard-K-of-N].journal`: the base name of the input the default journal is named after */

@@ -153,6 +153,26 @@ describe('applyEdits', () => {
     await expect(run(api, a.edits, { inputHash: a.inputHash, journalPath: path.join(dir, 'c.journal') })).rejects.toThrow(/unfinished run of other edits/);
   });
 
+  it('an unchanged nightly file whose last run failed an edit and made no playlist runs again whole (not only with --resume)', async () => {
+    const api = new FakeApi();
+    api.seed('u1', { id: hex(1), name: 'a' });
+    const n = parse([{ op: 'details', playlistId: hex(1), name: 'nightly' }, { op: 'details', playlistId: hex(2), name: 'missing' }]);
+    const journalPath = path.join(dir, 'nightly.journal');
+    const night1 = await run(api, n.edits, { inputHash: n.inputHash, journalPath });
+    expect(night1.failed).toHaveLength(1);
+    // changed by day; the next night's run of the same file sets it again
+    api.playlists.get(hex(1))!.name = 'changed by day';
+    const notices: string[] = [];
+    const night2 = await run(api, n.edits, { inputHash: n.inputHash, journalPath, notice: (l) => notices.push(l) });
+    expect(night2).toMatchObject({ applied: 1, resumed: false });
+    expect(night2.failed).toHaveLength(1);
+    expect(api.playlists.get(hex(1))!.name).toBe('nightly');
+    expect(notices.join('\n')).toMatch(/the last run of these edits did not finish \(1 of 2 done, 1 failed\) and made no playlists: this run applies every edit again/);
+    // not when that run was of other edits, or for another shard
+    const other = parse([{ op: 'details', playlistId: hex(1), name: 'other' }]);
+    await expect(run(api, other.edits, { inputHash: other.inputHash, journalPath })).rejects.toThrow(/unfinished run of other edits/);
+  });
+
   it('needs a user for group edits', async () => {
     const { edits } = parse([{ op: 'group-add', groupId: hex(1), playlistIds: [hex(2)] }]);
     await expect(run(new FakeApi(), edits, { userId: undefined })).rejects.toThrow(/group edits need a user/);

@@ -126,12 +126,28 @@ describe('journal', () => {
       { applied: 0, failed: 0, interrupted: true },
       { applied: 0, failed: 1, interrupted: false },
     ]) {
-      const file = path.join(dir, `j${end.failed}`);
-      const o = Journal.open(file, { inputHash: 'h', total: 1, resume: false });
-      o.journal.append({ type: 'started', key: '1:a', line: 1, op: 'details', at: 't' });
-      o.journal.append({ type: 'end', skipped: 0, at: 't', ...end });
-      await o.journal.close();
-      expect(() => Journal.open(file, { inputHash: 'h', total: 1, resume: false })).toThrow(/unfinished run/);
+      for (const op of ['create', 'details'] as const) {
+        const file = path.join(dir, `j${end.failed}-${op}`);
+        const o = Journal.open(file, { inputHash: 'h', total: 1, resume: false });
+        o.journal.append({ type: 'started', key: '1:a', line: 1, op, ...(op === 'create' ? { marker: 'm' } : {}), at: 't' });
+        o.journal.append({ type: 'end', skipped: 0, at: 't', ...end });
+        await o.journal.close();
+        if (op === 'create') {
+          // a create sent, its answer not recorded: a new run could make it twice
+          expect(() => Journal.open(file, { inputHash: 'h', total: 1, resume: false })).toThrow(/unfinished run/);
+          continue;
+        }
+        // no playlist made: the same edits run again whole, said in a note
+        const again = Journal.open(file, { inputHash: 'h', total: 1, resume: false });
+        expect(again.resumed).toBe(false);
+        expect(again.notes.join()).toMatch(/did not finish \(0 of 1 done.*\) and made no playlists: this run applies every edit again/);
+        await again.journal.close();
+        // other edits are still refused
+        const o2 = Journal.open(file, { inputHash: 'h', total: 1, resume: false });
+        o2.journal.append({ type: 'started', key: '1:a', line: 1, op, at: 't' });
+        await o2.journal.close();
+        expect(() => Journal.open(file, { inputHash: 'other', total: 1, resume: false })).toThrow(/unfinished run of other edits/);
+      }
     }
   });
 
