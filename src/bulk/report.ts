@@ -155,9 +155,10 @@ function removeLeftovers(dir: string, stem: string): void {
  * Writes the NDJSON report (`--report FILE`); an empty file when nothing failed. Written 0600
  * to a new file beside it, then renamed into place: never through a symbolic link (nor a hard
  * link), and a reader never sees half a report. A device or pipe (/dev/null) is written as such.
+ * `line`: a record as its line (the CLI's escapes the C1 characters JSON.stringify leaves raw).
  */
-export function runReport(file: string, result: ApplyResult): void {
-  const text = reportLines(result).map((l) => JSON.stringify(l) + '\n').join('');
+export function runReport(file: string, result: ApplyResult, line: (record: unknown) => string = (r) => JSON.stringify(r)): void {
+  const text = reportLines(result).map((l) => line(l) + '\n').join('');
   try {
     const st = fs.lstatSync(file, { throwIfNoEntry: false });
     if (st?.isSymbolicLink()) throw linkRefused(file);

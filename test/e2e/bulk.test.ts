@@ -204,6 +204,17 @@ describe('playlist apply', () => {
     expect(lines[0].edit.playlistId).toBe(missing);
     expect(lines[0].message).toBeTruthy();
 
+    // text from the file (and the server) in the report: C1 escaped as on stdout, the value kept
+    const hostileName = 'Missing \u001b[2J\u009b31m';
+    const c1 = join(d, 'c1.ndjson');
+    writeFileSync(c1, ndjson([{ op: 'replace', playlistId: missing, name: hostileName, tracks: [] }]));
+    const c1Report = join(d, 'c1-report.ndjson');
+    expect((await run(['playlist', 'apply', c1, '--report', c1Report])).exitCode).toBe(1);
+    const raw = readFileSync(c1Report, 'utf8');
+    expect(raw).not.toMatch(/[\u0080-\u009f\u001b]/);
+    expect(raw).toContain('\\u009b');
+    expect(JSON.parse(raw).edit.name).toBe(hostileName);
+
     // all fail: exit 1
     const file2 = join(d, 'none.ndjson');
     writeFileSync(file2, ndjson([{ op: 'details', playlistId: missing, name: 'x' }]));

@@ -194,7 +194,9 @@ async function runApply(flags: ApplyFlags, ctx: CommandContext): Promise<void> {
   let reportError: unknown;
   if (flags.report) {
     try {
-      bulk.runReport(flags.report, result);
+      // NDJSON read by people too (cat): C1 escaped as on stdout (CONVENTIONS, Text from elsewhere)
+      const { clean } = await import('../../../output/clean');
+      bulk.runReport(flags.report, result, (r) => clean(JSON.stringify(r), 'json'));
     } catch (e) {
       reportError = e;
     }
