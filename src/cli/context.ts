@@ -105,6 +105,15 @@ export function progressLine(): StatusLine {
 /** The longest a Node timer waits, ms (2^31 - 1, ~24.8 days): a longer one fires at once, with a warning. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** The longest a whole download may take (MCAT_DOWNLOAD_TIMEOUT, locker download's --download-timeout), ms. */
+const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** The download deadline of a run: the flag, else MCAT_DOWNLOAD_TIMEOUT, else 10 minutes (a usage error when malformed). */
+export function downloadDeadlineMs(flag?: string): number {
+  const deadline = flagOrEnv(flag, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
+  return intOption(deadline.value, deadline.name, { min: 1, max: MAX_TIMER_MS }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+}
+
 /** A whole non-negative integer flag value, or a usage error naming the flag. */
 export function intOption(value: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
   if (value === undefined) return undefined;

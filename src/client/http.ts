@@ -13,6 +13,7 @@ import { parseRetryAfter, RateLimiter, RETRY_STATUSES, RetryPolicy, type Attempt
 import { interpret, validate, xmlReady } from './interpret';
 import { maskOauth, maskSecretsInText, scrubError, scrubSignature, Tracer } from './trace';
 import { checkPrecompiled, precompiled, type NamedSchema } from './schemas/named';
+import { isMediaType } from './media-type';
 
 export type { Credentials } from './oauth';
 export { DEFAULT_MAX_BODY_BYTES } from './transport';
@@ -106,6 +107,11 @@ export interface RawResponse {
   takeBytes?(): Buffer;
   /** masks the credentials and the request's signature in a text that quotes the answer */
   scrub?(text: string): string;
+  /**
+   * The body's bytes as received (`mcat api` prints them): asked for before text, they are kept,
+   * and text decodes them; asked for after, they are text's UTF-8 (invalid bytes then lost).
+   */
+  bytes(): Buffer;
 }
 
 /** requestLater's reader of one answer; `take`, for a 2xx JSON body, hands its bytes to a reader elsewhere instead. */
@@ -291,6 +297,16 @@ export class ApiClient {
     return res;
   }
 
+  /**
+   * The answer as received, as requestRaw's (4xx/5xx returned, not thrown), but a 2xx body of a
+   * media type (audio, video, image, application/octet-stream: see media-type.ts) comes as a
+   * stream, exempt from the cap as a download is, within opts.deadlineMs. The API's JSON, XML and
+   * text are read whole up to the cap, a safe request retried on a reset midway as any read is.
+   */
+  async requestRawOrMedia(req: RawRequest & StreamRequestOptions): Promise<RawResponse | StreamResponse> {
+    return this.send(req.method, req.path, req, 'media');
+  }
+
   /** The typed error a raw answer stands for, as requestRaw would have thrown it (undefined for one that reads as a success). */
   async errorOf(res: RawResponse): Promise<Error | undefined> {
     try {
@@ -348,9 +364,10 @@ export class ApiClient {
     return { url: this.origin + requestPath(this.base, this.basePath, path), params };
   }
 
-  private async send(method: string, path: string, opts: StreamRequestOptions, stream: true): Promise<StreamResponse | RawResponse>;
+  /** stream: a 2xx body as a stream (true), read whole (false), or as a stream when it is of a media type ('media') */
+  private async send(method: string, path: string, opts: StreamRequestOptions, stream: true | 'media'): Promise<StreamResponse | RawResponse>;
   private async send(method: string, path: string, opts: RequestOptions, stream: false): Promise<RawResponse>;
-  private async send(method: string, path: string, opts: StreamRequestOptions, stream: boolean): Promise<StreamResponse | RawResponse> {
+  private async send(method: string, path: string, opts: StreamRequestOptions, stream: boolean | 'media'): Promise<StreamResponse | RawResponse> {
     const started = Date.now();
     method = method.toUpperCase();
     const safe = opts.idempotent ?? SAFE_METHODS.includes(method);
@@ -416,7 +433,11 @@ export class ApiClient {
         const a = await (stream ? this.transport.send(out) : this.transport.sendBuffered(out));
         // a safe request's body is part of its attempt: a connection reset halfway through it is
         // retried as a reset before the headers is (an answer to be retried anyway is dropped unread)
-        if (safe && a.complete && !RETRY_STATUSES.has(a.status)) await a.complete();
+        if (safe && !RETRY_STATUSES.has(a.status)) {
+          if (a.complete) await a.complete();
+          // (send()'s answer: the body read now, and kept for bytes() below)
+          else if (stream === 'media' && !streamsMedia(a)) await a.bytes();
+        }
         // the status line of the trace: nothing else shows it
         // the signature it carried: an answer that quotes it bare has it masked (BufferedResponse.scrub)
         return Object.assign(a, { label: this.tracer.on ? `${a.status} ${method} ${shown()} ${a.ms} ms${retryNote}` : '', signature: oauth.oauth_signature });
@@ -448,7 +469,7 @@ export class ApiClient {
       );
     }
 
-    if (stream && a.status >= 200 && a.status < 300) {
+    if (stream === 'media' ? streamsMedia(a) : stream && a.status >= 200 && a.status < 300) {
       this.tracer.line(`${a.label} (streaming)`);
       const len = a.headers['content-length'];
       return {
@@ -525,6 +546,8 @@ class BufferedResponse implements RawResponse {
   readonly size: number;
   private raw: Buffer | undefined;
   private decodedText = '';
+  /** the bytes, once bytes() has been asked for */
+  private kept: Buffer | undefined;
 
   constructor(
     readonly status: number,
@@ -565,6 +588,10 @@ class BufferedResponse implements RawResponse {
     this.raw = undefined;
     this.decodedText = '';
     return b;
+  }
+
+  bytes(): Buffer {
+    return (this.kept ??= this.raw ?? Buffer.from(this.decodedText, 'utf8'));
   }
 
   get text(): string {
@@ -626,6 +653,11 @@ function quotingClean(res: RawResponse, what: string | undefined, text: string, 
   // the same kind of error, or (an answer that reads only as it came) the first one
   const out = again instanceof McatError && again.constructor === err.constructor ? again : err;
   return scrubError(out, scrub);
+}
+
+/** A 2xx answer of a media type: a file, streamed (requestRawOrMedia). */
+function streamsMedia(a: { status: number; headers: Record<string, string> }): boolean {
+  return a.status >= 200 && a.status < 300 && isMediaType(a.headers['content-type']);
 }
 
 function withQuery(url: string, params: Params): string {

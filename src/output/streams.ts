@@ -254,6 +254,14 @@ export function printCleaned(chunk: string | Uint8Array): Promise<void> {
   return out().send(chunk);
 }
 
+/**
+ * A body's bytes as received (`mcat api` into a pipe or a file), not text: nothing cleaned, nothing
+ * added. Never for a terminal: the caller shows text there (print) and says what a file is.
+ */
+export function printRaw(bytes: Uint8Array): Promise<void> {
+  return out().send(bytes);
+}
+
 /** true once stdout's reader has gone: a streaming command stops there (and fetches no more). */
 export function stdoutClosed(): boolean {
   return out().closed || Boolean(stdout().destroyed);
@@ -424,17 +432,20 @@ export function statusLine(opts: { off?: boolean } = {}): StatusLine {
 }
 
 /**
- * Bytes (a downloaded file, with `-o -`) piped to stdout as they are: not text, and refused
- * on a terminal before this is called. A reader that went away ends it quietly.
+ * Bytes (a downloaded file, with `-o -`; a media body of `mcat api`) piped to stdout as they are,
+ * through `through` if given: not text, and refused on a terminal before this is called. A reader
+ * that went away ends it quietly.
  */
 export async function pipeToStdout(
   source: NodeJS.ReadableStream,
-  through: NodeJS.ReadWriteStream,
+  through?: NodeJS.ReadWriteStream,
   opts: { signal?: AbortSignal } = {},
 ): Promise<void> {
   const { pipeline } = await import('node:stream/promises');
+  stdoutUsed = true;
   try {
-    await pipeline(source, through, stdout(), { signal: opts.signal, end: false });
+    if (through) await pipeline(source, through, stdout(), { signal: opts.signal, end: false });
+    else await pipeline(source, stdout(), { signal: opts.signal, end: false });
   } catch (e) {
     if (isClosedPipe(e) || stdoutClosed()) return;
     throw e;

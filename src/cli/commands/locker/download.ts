@@ -1,7 +1,7 @@
 // `mcat locker download ID`: a purchased track to a file (or standard output), using one download.
 import { ApiError, HttpError, McatError, ResponseError } from '../../../client/errors';
 import { UsageError } from '../../errors';
-import { flagOrEnv, intOption, MAX_TIMER_MS, notice, progressLine, say, type Session } from '../../context';
+import { downloadDeadlineMs, notice, progressLine, say, type Session } from '../../context';
 import { oneId, parseIntegerId } from '../../ids';
 import { userSession, USER_TOKEN_OPTION } from '../../user-token';
 import type { TrackHit } from '../../locker-walk';
@@ -65,17 +65,13 @@ async function downloadsLeftAfter(ctx: CommandContext, s: Session, trackId: numb
   return `${left} download${left === 1 ? '' : 's'} left`;
 }
 
-/** The longest a whole download may take (MCAT_DOWNLOAD_TIMEOUT, --download-timeout), ms. */
-export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
-
 async function runDownload(flags: DownloadFlags, ctx: CommandContext): Promise<void> {
   // the file writer brings node:crypto and streams: loaded when a download runs, not for the locker's help
   const { checkTarget, PartFile } = await import('../../part-file');
   const { Transform } = await import('node:stream');
   const trackId = await oneId(flags.trackId, 'track');
   const formatId = flags.format !== undefined ? parseIntegerId(flags.format, 'format') : undefined;
-  const deadline = flagOrEnv(flags.downloadTimeout, '--download-timeout', 'MCAT_DOWNLOAD_TIMEOUT');
-  const deadlineMs = intOption(deadline.value, deadline.name, { min: 1, max: MAX_TIMER_MS }) ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+  const deadlineMs = downloadDeadlineMs(flags.downloadTimeout);
   const clobber = Boolean(flags.clobber);
   const g = ctx.globals;
   let dest = flags.outputFile;
