@@ -233,16 +233,19 @@ async function openSession(cmd: CommandContext, overrides: SessionOverrides): Pr
     }
     baseUrl = url;
     const consumer = info.consumers.find((c) => c.countries.length > 1) ?? info.consumers[0];
+    // what was given stands (CONVENTIONS: flags > environment > profile > the sandbox): a secret
+    // given for the demo key signs with that secret (a wrong one is refused, exit 4), never dropped;
+    // a demo key or token given without its secret gets the sandbox's
     if (!consumerKey) {
       consumerKey = consumer.key;
-      consumerSecret = consumer.secret;
-    }
+      if (!consumerSecret) consumerSecret = consumer.secret;
+    } else if (!consumerSecret) consumerSecret = info.consumers.find((c) => c.key === consumerKey)?.secret ?? consumerSecret;
     if (!token) {
       // MCAT_USER_ID (or the profile's user) with no token: that demo user's token
       const u = info.users.find((x) => x.userId === userId) ?? info.users.find((x) => x.userId === info.examples.lockerUser) ?? info.users[0];
       token = u.token;
-      tokenSecret = u.tokenSecret;
-    }
+      if (!tokenSecret) tokenSecret = u.tokenSecret;
+    } else if (!tokenSecret) tokenSecret = info.users.find((x) => x.token === token)?.tokenSecret ?? tokenSecret;
     // the sandbox knows whose its tokens are: that user, whatever MCAT_USER_ID says
     userId = info.users.find((x) => x.token === token)?.userId ?? userId;
     country ??= consumer.countries[0];

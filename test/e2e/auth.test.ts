@@ -174,6 +174,31 @@ describe('auth status', () => {
     expect(t.stdout).toMatch(/^token secret: +not set/m);
   });
 
+  it('the built-in sandbox fills in only what was not given: a secret from the environment stands (a wrong one is refused), a demo key or token alone gets its secret', async () => {
+    const home = tempHome();
+    const first = await mcat(['auth', 'status', '-o', 'json'], { home });
+    expect(first.exitCode, first.stderr).toBe(0);
+    for (const name of ['MCAT_CONSUMER_SECRET', 'MCAT_TOKEN_SECRET']) {
+      const env = { [name]: 'wrong-secret' };
+      const r = await mcat(['locker', '--page-size', '1', '-o', 'json'], { home, env });
+      expect(r.exitCode, `${name}: ${r.stderr}`).toBe(4);
+      expect(r.stdout).toBe('');
+      const st = await mcat(['auth', 'status', '-o', 'json', '--no-verify'], { home, env });
+      const v = JSON.parse(st.stdout);
+      expect(v.sources[name === 'MCAT_CONSUMER_SECRET' ? 'consumerSecret' : 'tokenSecret']).toBe('env');
+    }
+    // a demo key (another country's) or a demo token given alone: signed with its own secret
+    const info = JSON.parse((await mcat(['sandbox', 'info', '--json'], { home })).stdout);
+    const us = info.consumers.find((c: any) => c.countries.length === 1 && c.countries[0] === 'US') ?? info.consumers.find((c: any) => c.countries.length === 1);
+    const other = info.users.find((u: any) => u.userId !== info.examples.lockerUser);
+    const k = await mcat(['locker', '--page-size', '1', '-o', 'json', '--country', us.countries[0]], { home, env: { MCAT_CONSUMER_KEY: us.key } });
+    expect(k.exitCode, k.stderr).toBe(0);
+    const t = await mcat(['locker', '--page-size', '1', '-o', 'json'], { home, env: { MCAT_TOKEN: other.token } });
+    expect(t.exitCode, t.stderr).toBe(0);
+    const ts = JSON.parse((await mcat(['auth', 'status', '-o', 'json', '--no-verify'], { home, env: { MCAT_TOKEN: other.token } })).stdout);
+    expect([ts.tokenSecret, ts.sources.token, ts.sources.tokenSecret]).toEqual(['set', 'env', 'sandbox']);
+  });
+
   it('a password in a base URL is never shown: auth status, profile list, errors', async () => {
     const home = tempHome();
     const PW = 'URLPASS-5e6f7a';

@@ -22,6 +22,9 @@ export interface SandboxDefaults {
   token?: string;
   tokenSecretSet?: boolean;
   userId?: string;
+  /** the sandbox's consumer keys and tokens, whose secrets it fills in when only they are given */
+  knownKeys?: string[];
+  knownTokens?: string[];
 }
 
 export interface StatusView {
@@ -66,15 +69,18 @@ export function statusView(settings: Settings, configFile: string, sandbox?: San
     r.value === undefined && v !== undefined ? { value: v, source: 'sandbox' } : sb === undefined && r.source === 'sandbox' ? { value: r.value, source: 'default' } : r;
 
   const baseUrl = fill(settings.baseUrl, sb?.baseUrl);
-  // the sandbox fills key and secret together, token and token secret together (as context.ts does)
+  // the sandbox fills in what was not given (as context.ts does): its key and that key's secret, or
+  // a given demo key's secret; a secret given stands, whoever's key it signs with
   const keyFromSandbox = !has(settings.consumerKey.value) && has(sb?.consumerKey);
   const consumerKey = keyFromSandbox ? { value: sb!.consumerKey, source: 'sandbox' as Source } : fill(settings.consumerKey, undefined);
-  const consumerSecretSet = keyFromSandbox ? Boolean(sb?.consumerSecretSet) : has(settings.consumerSecret.value);
-  const consumerSecretSource: Source = keyFromSandbox ? 'sandbox' : fill(settings.consumerSecret, undefined).source;
+  const secretFromSandbox = !has(settings.consumerSecret.value) && (keyFromSandbox ? Boolean(sb?.consumerSecretSet) : Boolean(sb?.knownKeys?.includes(consumerKey.value ?? '')));
+  const consumerSecretSet = secretFromSandbox || has(settings.consumerSecret.value);
+  const consumerSecretSource: Source = secretFromSandbox ? 'sandbox' : fill(settings.consumerSecret, undefined).source;
   const tokenFromSandbox = !has(settings.token.value) && has(sb?.token);
   const token = tokenFromSandbox ? { value: sb!.token, source: 'sandbox' as Source } : fill(settings.token, undefined);
-  const tokenSecretSet = tokenFromSandbox ? Boolean(sb?.tokenSecretSet) : has(settings.tokenSecret.value);
-  const tokenSecretSource: Source = tokenFromSandbox ? 'sandbox' : fill(settings.tokenSecret, undefined).source;
+  const tokenSecretFromSandbox = !has(settings.tokenSecret.value) && (tokenFromSandbox ? Boolean(sb?.tokenSecretSet) : Boolean(sb?.knownTokens?.includes(token.value ?? '')));
+  const tokenSecretSet = tokenSecretFromSandbox || has(settings.tokenSecret.value);
+  const tokenSecretSource: Source = tokenSecretFromSandbox ? 'sandbox' : fill(settings.tokenSecret, undefined).source;
   const userId = settings.userId.value === undefined && tokenFromSandbox ? { value: sb?.userId, source: 'sandbox' as Source } : fill(settings.userId, undefined);
 
   let countries: string[] = [];

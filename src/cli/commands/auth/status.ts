@@ -51,6 +51,8 @@ async function sandboxDefaults(env: CommandContext['env']): Promise<SandboxDefau
       token: user?.token,
       tokenSecretSet: Boolean(user?.tokenSecret),
       userId: user?.userId,
+      knownKeys: info.consumers.map((c) => c.key),
+      knownTokens: info.users.map((u) => u.token),
     };
   } catch {
     // no sandbox data yet (or none readable): status shows what settings alone say
