@@ -5,6 +5,7 @@ import { createHash, hash as digestOf } from 'node:crypto';
 import { hasLoneSurrogate, JsonReader, JsonSyntaxError, LineIndex, type JsonValue } from './json';
 import { parseCsv } from './csv';
 import { TRACK_METADATA_FIELDS, type TrackInput } from '../client/playlists';
+import { InputError } from '../client/errors';
 import { CSV_COLUMNS, describe, formatFromFileName, isPlainObject, isPlaylistId, playlistEditAsIs, sniffFormat, validateEditWithZod, validateTrack, type Edit, type InputFormat } from './input';
 
 export { OPS, isPlaylistId, formatFromFileName, validateEdit, validateTrack } from './input';
@@ -57,6 +58,9 @@ export const EDIT_KEY_ORDER = [
  * Reads and validates bulk input. `input` is the file's bytes (preferred: invalid UTF-8 is found
  * and reported per line) or its text. Nothing is thrown for bad input: every problem is returned.
  */
+/** More lines than this that are not UTF-8, and the input is taken for binary data, said once. */
+const BINARY_LINES = 5;
+
 export function parseEdits(input: string | Uint8Array, opts: { fileName: string; format?: InputFormat }): ParseResult {
   const fileName = opts.fileName;
   const errors: InputProblem[] = [];
@@ -69,6 +73,11 @@ export function parseEdits(input: string | Uint8Array, opts: { fileName: string;
     text = input;
   } else {
     text = decodeUtf8(input, (line) => problem(errors, line, 'not valid UTF-8 text (binary data or another encoding)'));
+    // a file of binary data (a NUL byte, which no text of edits holds, or bad bytes on many lines)
+    // is one problem, said once, not a line of it per "line" of the data
+    if (input.includes(0) || errors.length > BINARY_LINES) {
+      throw new InputError(`${fileName} is not UTF-8 text (binary data or another encoding); nothing was sent`, 'give playlist apply a file of edits: NDJSON, a JSON array or CSV, in UTF-8');
+    }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 

@@ -16,6 +16,8 @@ interface Case {
   exit: number;
   stderr?: string;
   stderrMatch?: string;
+  /** at most this many lines on stderr (a binary file said once, not a line of it per line of data) */
+  maxStderrLines?: number;
   stdin?: string;
   stdinHex?: string;
   files?: Record<string, FileSpec>;
@@ -107,6 +109,7 @@ describe('bad-input corpus', () => {
       expect({ exit: r.exitCode, stdout: r.stdout, first: lines[0] }).toMatchObject({ exit: c.exit, stdout: '' });
       if (c.stderr !== undefined) expect(lines[0]).toBe(c.stderr);
       if (c.stderrMatch !== undefined) expect(lines[0]).toMatch(new RegExp(c.stderrMatch));
+      if (c.maxStderrLines !== undefined) expect(lines.length, r.stderr).toBeLessThanOrEqual(c.maxStderrLines);
       for (const l of lines) {
         expect(l, 'every stderr line is a message, a hint or a located input problem').toMatch(/^(mcat: |hint: |\S+:\d+: )/);
         expect(l).not.toMatch(/^\s+at /);
