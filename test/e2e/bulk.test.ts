@@ -565,6 +565,29 @@ describe('playlist export', () => {
     expect(await ids(other)).toEqual(after);
   }, 60_000);
 
+  it('Ctrl-C in export exits 130 and says the backup is cut short (whole lines on stdout, their number said)', async () => {
+    // each answer 1.5 s late: the playlists (three, four at a time) still coming at the stop, at 2.5 s
+    const sb = await sandbox({ faults: 'latency=1500ms' });
+    const child = execa(cliNode, [binPath, 'playlist', 'export'], {
+      env: mcatEnv({ sandboxDir: sb.dataDir }) as Record<string, string>,
+      extendEnv: true,
+      reject: false,
+      stripFinalNewline: false,
+      timeout: 60_000,
+    });
+    await new Promise((res) => setTimeout(res, 2500));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    const m = /^mcat: interrupted: playlist export was stopped: the output is incomplete: it stops after (\d+) playlists?$/m.exec(String(r.stderr));
+    expect(m, String(r.stderr)).not.toBeNull();
+    const out = String(r.stdout);
+    const lines = out.split('\n').filter(Boolean);
+    expect(lines.length).toBe(Number(m![1]));
+    if (lines.length) expect(out.endsWith('\n')).toBe(true);
+    for (const l of lines) expect(JSON.parse(l).op).toBe('replace');
+  }, 60_000);
+
   it('export writes NDJSON only; other output formats are refused', async () => {
     const sb = await sandbox();
     const run = runner(sb);

@@ -57,7 +57,12 @@ async function runExport(flags: ExportFlags, ctx: CommandContext): Promise<void>
     }
     throw e;
   }
-  if (signal.aborted) return;
+  if (signal.aborted) {
+    // stopped (Ctrl-C): exit 130, and said, so a backup cut short is not taken for a whole one
+    const { AbortedError } = await import('../../../client/errors');
+    const kept = asArray ? 'nothing was printed' : `the output is incomplete: it stops after ${n.toLocaleString('en-GB')} playlist${n === 1 ? '' : 's'}`;
+    throw new AbortedError(`playlist export was stopped: ${kept}`);
+  }
   if (asArray) await (await import('../../json-out')).printJson(ctx, all);
   notice(`mcat: exported ${n} playlist${n === 1 ? '' : 's'}${shard ? ` (shard ${bulk.shardLabel(shard)})` : ''}`);
 }
