@@ -219,4 +219,22 @@ describe('media delivery', () => {
     expect(tracks(await all(), (x) => x.track.id === t.track.id)[0].remainingDownloads).toBe(before);
     expect((await get('download', t.track.id, { formatId: '999' })).status).toBe(400);
   });
+
+  it('a country given is held to the key’s entitlements (403, 2002), as on every endpoint; none given, none asked', async () => {
+    const t = tracks(await all(), (t, r) => r.available && t.remainingDownloads > 0)[0];
+    const lockerUser = w.sb.info.examples.lockerUser;
+    const u = w.sb.info.users.find((x) => x.userId === lockerUser)!;
+    const creds = { consumerKey: w.single.key, consumerSecret: w.single.secret, token: u.token, tokenSecret: u.tokenSecret };
+    const other = ['GB', 'US', 'DE', 'FR'].find((c) => !w.single.countries.includes(c))!;
+    const before = t.remainingDownloads;
+    for (const kind of ['download', 'stream'] as const) {
+      const r = await call('GET', `${w.sb.baseUrl}/media/${kind}/${t.track.id}?country=${other}`, { creds });
+      expect(r.status, `${kind}: ${r.text}`).toBe(403);
+      expect(r.text).toContain('2002');
+      const own = await call('GET', `${w.sb.baseUrl}/media/stream/${t.track.id}?country=${w.single.countries[0]}`, { creds });
+      expect(own.status, kind).toBe(200);
+    }
+    expect((await call('GET', `${w.sb.baseUrl}/media/stream/${t.track.id}`, { creds })).status).toBe(200);
+    expect(tracks(await all(), (x) => x.track.id === t.track.id)[0].remainingDownloads).toBe(before);
+  });
 });

@@ -1,7 +1,7 @@
 // Media delivery: downloads count against remainingDownloads (atomically, in SQLite);
 // streams never do. Failures are short HTML pages, as the real service sends.
 import { ACCESS_DENIED, OAuthFailure } from '../auth';
-import { authenticate, HtmlFail, param, type Ctx, type Reply } from '../http';
+import { authenticate, country, HtmlFail, param, type Ctx, type Reply } from '../http';
 import { escapeXml } from '../render-xml';
 
 export function htmlPage(status: number, title: string): Reply {
@@ -32,6 +32,10 @@ export function media(ctx: Ctx, kind: 'download' | 'stream', idText: string): Re
   const userId = param(ctx, 'userId');
   // a 401 is the real service's OAuth refusal (text/plain), here as on every other endpoint
   if (userId !== undefined && userId.trim() !== '' && userId.trim() !== user.userId) throw new OAuthFailure(ACCESS_DENIED);
+  // the locker's downloadUrls carry no country; one given is held to the key's entitlements as on
+  // every other endpoint (api-decisions.md: 403, API error 2002)
+  const c = param(ctx, 'country');
+  if (c !== undefined && c.trim() !== '') country(ctx, auth);
   if (!/^\d+$/.test(idText) || Number(idText) < 1) throw new HtmlFail(400, 'Invalid track id');
   const trackId = Number(idText);
   const locker = ctx.demo.locker(user.userId);
