@@ -66,6 +66,8 @@ interface UserScope {
   sandbox?: boolean;
   /** the command has no --user-token-from-stdin (mcat api): the hint does not offer it */
   noTokenFlag?: boolean;
+  /** a catalogue read: it carries no user, so a refusal is of the key, not of another user's data */
+  catalogue?: boolean;
 }
 const SCOPE = Symbol('user scope');
 
@@ -87,6 +89,12 @@ function accessDenied(err: AuthError): { line: string; hint: string } | undefine
   if (!/^\s*access to resource denied\s*$/i.test(err.reason)) return undefined;
   const scope = userScope();
   const status = err.httpStatus ? ` (HTTP ${err.httpStatus})` : '';
+  if (scope.catalogue) {
+    return {
+      line: `access denied: the service refused this catalogue resource to the consumer key in use; its signature was accepted${status}`,
+      hint: 'a catalogue read carries no user: the key itself is not allowed it (a resource or country outside its entitlements); ask the service, or try another --country',
+    };
+  }
   const holder = scope.tokenUser ? `user ${scope.tokenUser}'s` : "another user's";
   const from = scope.tokenFrom ? ` (from ${scope.tokenFrom})` : '';
   const wanted = scope.requestedUser && scope.requestedUser !== scope.tokenUser ? scope.requestedUser : undefined;

@@ -208,6 +208,24 @@ describe('an answer nested past any stack', () => {
   });
 });
 
+describe('"Access to resource denied" on a catalogue read', () => {
+  it('is the key refused (a catalogue read carries no user), not another user\'s data: exit 4, one line and its hint', async () => {
+    const s = await hostile();
+    const denied = (_req: IncomingMessage, res: import('node:http').ServerResponse) =>
+      void res.writeHead(401, { 'content-type': 'text/plain' }).end('OAuth authentication error: Access to resource denied');
+    for (const path of ['/1.2/release/tracks', '/1.2/release/details/batch', '/1.2/artist/releases', '/track/by-id/1/metadata/enhanced']) s.on(path, denied);
+    for (const args of [['release', 'tracks', '1'], ['release', 'batch', '1'], ['artist', 'releases', '1'], ['track', 'metadata', '1']]) {
+      const r = await run(s, args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(4);
+      expect(r.stdout).toBe('');
+      const [line, hint] = r.stderr.trimEnd().split('\n');
+      expect(line, args.join(' ')).toBe('mcat: access denied: the service refused this catalogue resource to the consumer key in use; its signature was accepted (HTTP 401)');
+      expect(hint).toMatch(/^hint: a catalogue read carries no user: the key itself/);
+      expect(r.stderr).not.toMatch(/another user|token's user/);
+    }
+  });
+});
+
 const TRACK = 7000001;
 const DOWNLOAD = `/media/download/${TRACK}`;
 

@@ -28,6 +28,7 @@ export default defineCommand<CatalogueFlags & PagingFlags & { artistId: string }
     const { artistReleasesView } = await import('../../views/catalogue');
     const { ApiError } = await import('../../../client/errors');
     const s = await ctx.session();
+    (await import('../../errors')).noteUserScope({ catalogue: true });
     const { artistReleasesCall } = await import('../../../client/catalogue');
     const { callUnread } = await import('../../../client/call');
     const { xmlOfCall } = await import('../../xml-output');

@@ -1,5 +1,5 @@
 // `mcat release batch IDS`: details of up to 50,000 releases, 500 ids a call.
-import { UsageError } from '../../errors';
+import { noteUserScope, UsageError } from '../../errors';
 import type { BatchError } from '../../../client/schemas/release';
 import { serverWords } from '../../../client/errors';
 import { USAGE_TYPES_OPTION, catalogueFilters, typeOption, type CatalogueFlags } from '../../catalogue-options';
@@ -38,6 +38,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   }
   const out = await output(ctx);
   const s = await session(ctx);
+  noteUserScope({ catalogue: true });
   const { filtersLeaveOut, releaseDetailsBatch, releaseDetailsBatchParts, releaseDetailsBatchXml } = await import('../../../client/catalogue');
   const opts = { ids, country: s.country, ...filters, concurrency };
   let errors: BatchError[];

@@ -17,6 +17,7 @@ export default defineCommand<CatalogueFlags & PagingFlags & { releaseId: string 
     const { about } = await import('../../context');
     const { releaseTracksView } = await import('../../views/catalogue');
     const s = await ctx.session();
+    (await import('../../errors')).noteUserScope({ catalogue: true });
     const { releaseTracksCall } = await import('../../../client/catalogue');
     const { callUnread } = await import('../../../client/call');
     const { xmlOfCall } = await import('../../xml-output');

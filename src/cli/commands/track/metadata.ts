@@ -120,6 +120,7 @@ async function runTrackMetadata(flags: MetadataFlags, ctx: CommandContext): Prom
   const format = outputFormat(ctx);
   const out = await output(ctx);
   const s = await session(ctx);
+  (await import('../../errors')).noteUserScope({ catalogue: true });
   const { trackMetadata, trackMetadataCall } = await import('../../../client/catalogue');
   if (format === 'xml') {
     const { printXml, xmlOfCall } = await import('../../xml-output');
