@@ -3,6 +3,7 @@
 import type { Command, Option } from 'commander';
 import type { Completion } from './command';
 import { madeOf, optionCompletion } from './registry';
+import { optionNames, VERSION_OPTION } from './global-options';
 
 /** What the scripts complete a value with: words, or one of the kinds ('@file', '@playlist', '@profile'). */
 type Values = string[] | Exclude<Completion, readonly string[]>;
@@ -40,6 +41,8 @@ export function commandTree(program: Command): CmdSpec[] {
   const visit = (cmd: Command, path: string) => {
     const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
     const options = cmd.options.filter((o) => !o.hidden).map((o) => optionSpec(o));
+    // the program's -V is read before commander (main.ts), so it is no option of the program's
+    if (!path) options.unshift({ flags: optionNames(VERSION_OPTION.flags), takesValue: false, description: VERSION_OPTION.description });
     options.push({ flags: ['-h', '--help'], takesValue: false, description: 'display help' });
     const args = argsSpec(cmd);
     out.push({ path, description: cmd.description(), subcommands: subs.map((c) => ({ name: c.name(), description: c.description() })), options, args });
