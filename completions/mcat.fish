@@ -301,7 +301,7 @@ complete -c mcat -n '__mcat_path_is '\''auth'\''' -a 'logout' -d 'remove a store
 complete -c mcat -n '__mcat_path_in '\''auth'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l user-id -x -d 'the user id that goes with the token (used by locker and pla'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l with-secrets-from-stdin -d 'read four lines from standard input: consumer key, consumer '
-complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l use -d 'make this the current profile (a first profile always become'
+complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l use -d 'make this the current profile (without it only a first profi'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l no-verify -d 'save without checking the credentials against the service'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''auth status'\''' -l no-verify -d 'show the settings only: no request to check the credentials'
