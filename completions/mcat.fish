@@ -332,7 +332,7 @@ complete -c mcat -n '__mcat_path_in '\''sandbox reset'\''' -l data -r -F -d 'dat
 complete -c mcat -n '__mcat_path_in '\''sandbox reset'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s f -l field -x -d 'a parameter: query for GET/DELETE, form body otherwise (repe'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l input -r -F -d 'a JSON request body from a file ('\''-'\'' for standard input)'
-complete -c mcat -n '__mcat_path_in '\''api'\''' -l xml -d 'ask for XML (Accept: application/xml)'
+complete -c mcat -n '__mcat_path_in '\''api'\''' -l xml -d 'ask for XML (Accept: application/xml); not with -o json, --j'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s i -l include -d 'print the HTTP status line and response headers before the b'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l no-auto-country -d 'do not add the profile'\''s country parameter'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l consumer-only -d 'sign with the consumer key only (no user token)'

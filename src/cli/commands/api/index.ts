@@ -22,7 +22,7 @@ export default defineGroup({
   options: [
     { flags: '-f, --field <key=value>', description: 'a parameter: query for GET/DELETE, form body otherwise (repeatable)', repeatable: true, default: [] },
     { flags: '--input <file>', description: "a JSON request body from a file ('-' for standard input)", complete: '@file' },
-    { flags: '--xml', description: 'ask for XML (Accept: application/xml)' },
+    { flags: '--xml', description: 'ask for XML (Accept: application/xml); not with -o json, --json or --jq' },
     { flags: '-i, --include', description: 'print the HTTP status line and response headers before the body' },
     { flags: '--no-auto-country', description: "do not add the profile's country parameter" },
     { flags: '--consumer-only', description: 'sign with the consumer key only (no user token)' },
