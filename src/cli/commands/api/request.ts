@@ -6,9 +6,8 @@ import { readTextInput } from '../../ids';
 import { formatNamed, session } from '../../context';
 import { print } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
-import type { ApiFlags } from './index';
+import { METHODS, type ApiFlags } from './index';
 
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 type Method = (typeof METHODS)[number];
 
 /**
