@@ -3,7 +3,7 @@
 
 _mcat_subs() {
   case "$1" in
-    '') echo 'release artist track locker playlist group auth profile sandbox api version completion' ;;
+    '') echo 'release artist track locker playlist group auth profile sandbox api version completion help' ;;
     'release') echo 'batch tracks' ;;
     'artist') echo 'releases' ;;
     'track') echo 'metadata' ;;
@@ -13,12 +13,27 @@ _mcat_subs() {
     'auth') echo 'login status logout' ;;
     'profile') echo 'list use' ;;
     'sandbox') echo 'start info reset' ;;
+    'help') echo 'release artist track locker playlist group auth profile sandbox api version completion globals' ;;
+    'help release') echo 'batch tracks' ;;
+    'help artist') echo 'releases' ;;
+    'help track') echo 'metadata' ;;
+    'help locker') echo 'summary find check download stream-check' ;;
+    'help playlist') echo 'list show create details replace apply export' ;;
+    'help group') echo 'replace add show' ;;
+    'help auth') echo 'login status logout' ;;
+    'help profile') echo 'list use' ;;
+    'help sandbox') echo 'start info reset' ;;
   esac
+}
+
+# the program's own options: before any command word only
+_mcat_own() {
+  echo '-V --version'
 }
 
 _mcat_opts() {
   case "$1" in
-    '') echo '-V --version -o --output --fields --json --jq -q --quiet --no-color --no-pager -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
+    '') echo '-o --output --fields --json --jq -q --quiet --no-color --no-pager -v --verbose -p --profile --base-url --country --auth-in --timeout --retries --max-body -h --help' ;;
     'release') echo '-h --help' ;;
     'release batch') echo '--ids-file --usage-types --type --packages --image-size --concurrency -h --help' ;;
     'release tracks') echo '--usage-types --page --page-size --all --limit -h --help' ;;
@@ -58,6 +73,16 @@ _mcat_opts() {
     'api') echo '-f --field --input --xml -i --include --no-auto-country --consumer-only -h --help' ;;
     'version') echo '-h --help' ;;
     'completion') echo '-h --help' ;;
+    'help') echo '' ;;
+    'help release') echo '' ;;
+    'help artist') echo '' ;;
+    'help track') echo '' ;;
+    'help locker') echo '' ;;
+    'help playlist') echo '' ;;
+    'help group') echo '' ;;
+    'help auth') echo '' ;;
+    'help profile') echo '' ;;
+    'help sandbox') echo '' ;;
   esac
 }
 
@@ -172,26 +197,52 @@ _mcat_vals() {
   esac
 }
 
-_mcat_args() {
+# "<command path>|<flag>" -> many (a variadic option: the words after it are its values too) or list (comma-separated)
+_mcat_form() {
   case "$1" in
-    'playlist show') echo '@playlist' ;;
-    'playlist details') echo '@playlist' ;;
-    'playlist replace') echo '@playlist' ;;
-    'playlist apply') echo '@file' ;;
-    'profile use') echo '@profile' ;;
-    'completion') echo 'bash zsh fish' ;;
+    'release batch|--usage-types') echo list ;;
+    'release tracks|--usage-types') echo list ;;
+    'artist releases|--usage-types') echo list ;;
+    'group replace|--playlist') echo many ;;
+    'group add|--playlist') echo many ;;
     *) return 1 ;;
   esac
 }
 
-_mcat_value_of() {
-  # the values of a flag in the command path or any of its parents (global options)
-  local path="$1" flag="$2"
+# "<command path>|<argument position>" -> its values; no match = a file name
+_mcat_args() {
+  case "$1" in
+    'playlist show|0') echo '@playlist' ;;
+    'playlist show|'*) echo '' ;;
+    'playlist details|0') echo '@playlist' ;;
+    'playlist details|'*) echo '' ;;
+    'playlist replace|0') echo '@playlist' ;;
+    'playlist replace|'*) echo '' ;;
+    'playlist apply|0') echo '@file' ;;
+    'playlist apply|'*) echo '' ;;
+    'profile use|0') echo '@profile' ;;
+    'profile use|'*) echo '' ;;
+    'api|0') echo 'GET POST PUT DELETE PATCH' ;;
+    'api|1') echo '' ;;
+    'api|'*) echo '' ;;
+    'completion|0') echo 'bash zsh fish' ;;
+    'completion|'*) echo '' ;;
+    *) return 1 ;;
+  esac
+}
+
+_mcat_up() {
+  # what the function $1 says of a flag in the command path or any of its parents (global options)
+  local fn="$1" path="$2" flag="$3"
   while :; do
-    _mcat_vals "$path|$flag" && return 0
+    "$fn" "$path|$flag" && return 0
     [[ -z "$path" ]] && return 1
     if [[ "$path" == *" "* ]]; then path="${path% *}"; else path=""; fi
   done
+}
+
+_mcat_value_of() {
+  _mcat_up _mcat_vals "$1" "$2"
 }
 
 _mcat_complete() {
@@ -266,37 +317,60 @@ _mcat_session() {
   esac
 }
 
+# The value of option $1 being completed is $2: in a comma-separated list, what precedes its last item
+# goes to _mcat_pre too ('download,' of 'download,sub')
+_mcat_list_pre() {
+  [[ "$2" == *,* && "$(_mcat_up _mcat_form "$path" "$1")" == list ]] && _mcat_pre="$_mcat_pre${2%,*},"
+  return 0
+}
+
 # What the word being completed takes, in _mcat_w: a list of words, @file, @playlist or @profile; in _mcat_pre
 # what it begins with that is not the value ('--output=' of '--output=js').
 _mcat_want() {
   _mcat_rejoin
-  local cur="${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals
+  local cur="${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals nargs=0 many=""
   ((_mcat_cword > 0)) && prev="${_mcat_words[_mcat_cword-1]}"
   _mcat_g=()
   _mcat_pre=""
   for ((i = 1; i < _mcat_cword; i++)); do
     w="${_mcat_words[i]}"
     if ((skip)); then skip=0; _mcat_session "${_mcat_words[i-1]}" "$w"; continue; fi
-    if ((ended)); then continue; fi
+    if ((ended)); then nargs=$((nargs + 1)); continue; fi
     case "$w" in
-      --) ended=1 ;;
-      -*=*) _mcat_session "${w%%=*}" "${w#*=}" ;;
-      -*) _mcat_value_of "$path" "$w" >/dev/null && skip=1 ;;
-      *) [[ " $(_mcat_subs "$path") " == *" $w "* ]] && path="${path:+$path }$w" ;;
+      --) ended=1; many="" ;;
+      -) [[ -z "$many" ]] && nargs=$((nargs + 1)) ;;
+      -*=*) many=""; _mcat_session "${w%%=*}" "${w#*=}" ;;
+      -*)
+        many=""
+        if _mcat_value_of "$path" "$w" >/dev/null; then
+          skip=1
+          [[ "$(_mcat_up _mcat_form "$path" "$w")" == many ]] && many="$w"
+        fi
+        ;;
+      *)
+        # a value of a variadic option, a command word, or an argument
+        if [[ -n "$many" ]]; then :
+        elif [[ " $(_mcat_subs "$path") " == *" $w "* ]]; then path="${path:+$path }$w"; nargs=0
+        else nargs=$((nargs + 1))
+        fi
+        ;;
     esac
   done
   if ((!ended)); then
     if [[ "$cur" == --*=* ]] && vals="$(_mcat_value_of "$path" "${cur%%=*}")"; then
       _mcat_pre="${cur%%=*}="
+      _mcat_list_pre "${cur%%=*}" "${cur#*=}"
       _mcat_w="$vals"
       return 0
     fi
     if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
+      _mcat_list_pre "$prev" "$cur"
       _mcat_w="$vals"
       return 0
     fi
     if [[ "$cur" == -* ]]; then
       local all="" p="$path"
+      [[ -z "$path" ]] && all="$(_mcat_own)"
       while :; do
         all="$all $(_mcat_opts "$p")"
         [[ -z "$p" ]] && break
@@ -305,14 +379,19 @@ _mcat_want() {
       _mcat_w="$all"
       return 0
     fi
+    # --playlist A B <TAB>: another value of the variadic option
+    if [[ -n "$many" ]]; then
+      _mcat_w="$(_mcat_value_of "$path" "$many")"
+      return 0
+    fi
   fi
   local subs
   subs="$(_mcat_subs "$path")"
-  if [[ -n "$subs" ]] && ((!ended)); then
+  if [[ -n "$subs" ]] && ((!ended)) && ((nargs == 0)); then
     _mcat_w="$subs"
     return 0
   fi
-  _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
+  _mcat_w="$(_mcat_args "$path|$nargs")" || _mcat_w=@file
 }
 
 # The completion, run as the left side of || so that a shell's set -e never applies inside it (a failing

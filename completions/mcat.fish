@@ -4,7 +4,7 @@
 function __mcat_subs
     switch "$argv[1]"
         case ''
-            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'version' 'completion'
+            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'version' 'completion' 'help'
         case 'release'
             printf '%s\n' 'batch' 'tracks'
         case 'artist'
@@ -23,42 +23,114 @@ function __mcat_subs
             printf '%s\n' 'list' 'use'
         case 'sandbox'
             printf '%s\n' 'start' 'info' 'reset'
+        case 'help'
+            printf '%s\n' 'release' 'artist' 'track' 'locker' 'playlist' 'group' 'auth' 'profile' 'sandbox' 'api' 'version' 'completion' 'globals'
+        case 'help release'
+            printf '%s\n' 'batch' 'tracks'
+        case 'help artist'
+            printf '%s\n' 'releases'
+        case 'help track'
+            printf '%s\n' 'metadata'
+        case 'help locker'
+            printf '%s\n' 'summary' 'find' 'check' 'download' 'stream-check'
+        case 'help playlist'
+            printf '%s\n' 'list' 'show' 'create' 'details' 'replace' 'apply' 'export'
+        case 'help group'
+            printf '%s\n' 'replace' 'add' 'show'
+        case 'help auth'
+            printf '%s\n' 'login' 'status' 'logout'
+        case 'help profile'
+            printf '%s\n' 'list' 'use'
+        case 'help sandbox'
+            printf '%s\n' 'start' 'info' 'reset'
     end
 end
 
 set -g __mcat_value_flags '-o' '--output' '--fields' '--json' '--jq' '-p' '--profile' '--base-url' '--country' '--auth-in' '--timeout' '--retries' '--max-body' '--ids-file' '--usage-types' '--type' '--packages' '--image-size' '--concurrency' '--page' '--page-size' '--limit' '--top' '--sort' '--release' '--track' '--purchased-since' '--format' '-O' '--output-file' '--download-timeout' '--user' '--name' '--status' '--visibility' '--image-url' '--description' '--description-file' '--annotation' '--from' '--input-format' '--journal' '--report' '--shard' '--playlist' '--user-id' '--host' '--port' '--data' '--seed' '--faults' '--rate-limit' '--log' '--limits' '-f' '--field' '--input'
+set -g __mcat_many_flags '--playlist'
 
-function __mcat_path
+# what the words before the cursor say, as $argv[1] asks: path (the command words), args (how many
+# arguments of that command), many (the variadic option whose values they still are, as --playlist A B)
+function __mcat_scan
     set -l words (commandline -opc)
     set -e words[1]
     set -l path ""
     set -l skip 0
+    set -l ended 0
+    set -l nargs 0
+    set -l many ""
     for w in $words
         if test $skip = 1
             set skip 0
             continue
         end
+        if test $ended = 1
+            set nargs (math $nargs + 1)
+            continue
+        end
         switch $w
-            case '-*=*'
-            case '-*'
+            case '--'
+                set ended 1
+                set many ""
+            case '-?*=*'
+                set many ""
+            case '-?*'
+                set many ""
                 if contains -- $w $__mcat_value_flags
                     set skip 1
+                    if contains -- $w $__mcat_many_flags
+                        set many $w
+                    end
                 end
             case '*'
-                if contains -- $w (__mcat_subs "$path")
+                if test -n "$many"
+                    continue
+                else if test $nargs = 0; and contains -- $w (__mcat_subs "$path")
                     if test -z "$path"
                         set path $w
                     else
                         set path "$path $w"
                     end
+                else
+                    set nargs (math $nargs + 1)
                 end
         end
     end
-    echo $path
+    switch $argv[1]
+        case path
+            echo $path
+        case args
+            echo $nargs
+        case many
+            echo $many
+    end
 end
 
-function __mcat_path_is
-    test (__mcat_path) = "$argv[1]"
+function __mcat_path
+    __mcat_scan path
+end
+
+# completing argument $argv[2] (from 0; with a third word, that one or any after) of the command $argv[1]
+function __mcat_arg
+    set -l p (__mcat_scan path)
+    test "$p" = "$argv[1]"; or return 1
+    set -l many (__mcat_scan many)
+    test -z "$many"; or return 1
+    set -l n (__mcat_scan args)
+    test "$n" = "$argv[2]"; or begin; set -q argv[3]; and test "$n" -gt "$argv[2]"; end
+end
+
+# completing another value of the variadic option $argv[1] (--playlist A B <TAB>)
+function __mcat_many_is
+    set -l many (__mcat_scan many)
+    test "$many" = "$argv[1]"
+end
+
+# the items $argv after what the comma-separated value being typed holds up to its last comma
+function __mcat_list_items
+    set -l t (commandline -ct)
+    set -l pre (string replace -ra -- '^--[^=]*=|[^,]*$' '' "$t")
+    printf '%s\n' $pre$argv
 end
 
 function __mcat_path_in
@@ -112,19 +184,20 @@ function __mcat_profiles
 end
 
 complete -c mcat -f
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'release' -d 'catalogue releases: details in batch, tracks'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'artist' -d 'catalogue artists'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'track' -d 'catalogue tracks'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'locker' -d 'a user'\''s locker: purchased releases and tracks, what is avai'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'playlist' -d 'a user'\''s playlists: list, show, create, change details, repl'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'group' -d 'a user'\''s playlist groups: replace, add playlists, show'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'auth' -d 'credentials of a profile: log in, show what is in use (never'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'profile' -d 'stored profiles and the current one (the built-in sandbox is'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'sandbox' -d 'the built-in sandbox: a local, stateful implementation of th'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'api' -d 'a signed request to any path of the API with the current pro'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'version' -d 'print the version (as --version)'
-complete -c mcat -n '__mcat_path_is '\'''\''' -a 'completion' -d 'print a shell completion script (bash, zsh or fish)'
-complete -c mcat -s V -l version -d 'print the version'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'release' -d 'catalogue releases: details in batch, tracks'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'artist' -d 'catalogue artists'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'track' -d 'catalogue tracks'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'locker' -d 'a user'\''s locker: purchased releases and tracks, what is avai'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'playlist' -d 'a user'\''s playlists: list, show, create, change details, repl'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'group' -d 'a user'\''s playlist groups: replace, add playlists, show'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'auth' -d 'credentials of a profile: log in, show what is in use (never'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'profile' -d 'stored profiles and the current one (the built-in sandbox is'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'sandbox' -d 'the built-in sandbox: a local, stateful implementation of th'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'api' -d 'a signed request to any path of the API with the current pro'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'version' -d 'print the version (as --version)'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'completion' -d 'print a shell completion script (bash, zsh or fish)'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -a 'help' -d 'display help for command'
+complete -c mcat -n '__mcat_arg '\'''\'' 0' -s V -l version -d 'print the version'
 complete -c mcat -s o -l output -x -a 'table json ndjson csv tsv xml' -d 'output format: table, json, ndjson, csv, tsv, xml (default: '
 complete -c mcat -l fields -x -d 'comma-separated fields to show: dotted paths (artist.name, t'
 complete -c mcat -l json -x -d 'JSON of just these fields (-o json --fields); alone: the fie'
@@ -141,25 +214,25 @@ complete -c mcat -l timeout -x -d 'timeout of each request in milliseconds (defa
 complete -c mcat -l retries -x -d 'retries of a request on 429, and of safe ones on 502/503/504'
 complete -c mcat -l max-body -x -d 'the largest response body read into memory, e.g. 256M (defau'
 complete -c mcat -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''release'\''' -a 'batch' -d 'details of many releases at once (up to 50,000 ids, sent 500'
-complete -c mcat -n '__mcat_path_is '\''release'\''' -a 'tracks' -d 'the tracks of a release'
+complete -c mcat -n '__mcat_arg '\''release'\'' 0' -a 'batch' -d 'details of many releases at once (up to 50,000 ids, sent 500'
+complete -c mcat -n '__mcat_arg '\''release'\'' 0' -a 'tracks' -d 'the tracks of a release'
 complete -c mcat -n '__mcat_path_in '\''release'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l ids-file -r -F -d 'read ids from a file ('\''-'\'' for standard input), one per line '
-complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l usage-types -x -a 'download subscriptionstreaming adsupportedstreaming' -d 'comma-separated: download, subscriptionstreaming, adsupporte'
+complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l usage-types -x -a '(__mcat_list_items download subscriptionstreaming adsupportedstreaming)' -d 'comma-separated: download, subscriptionstreaming, adsupporte'
 complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l type -x -a 'album single' -d 'release type filter: album, single'
 complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l packages -x -d 'only releases with one of these package ids (with usage type'
 complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l image-size -x -d 'image width in pixels'
 complete -c mcat -n '__mcat_path_in '\''release batch'\''' -l concurrency -x -d 'calls in flight at once for large batches'
 complete -c mcat -n '__mcat_path_in '\''release batch'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -l usage-types -x -a 'download subscriptionstreaming adsupportedstreaming' -d 'comma-separated: download, subscriptionstreaming, adsupporte'
+complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -l usage-types -x -a '(__mcat_list_items download subscriptionstreaming adsupportedstreaming)' -d 'comma-separated: download, subscriptionstreaming, adsupporte'
 complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -l page -x -d 'page number (from 1)'
 complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -l page-size -x -d 'items per page (at most 50)'
 complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -l all -d 'every page, streamed'
 complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -l limit -x -d 'stop after N items (walks pages as needed)'
 complete -c mcat -n '__mcat_path_in '\''release tracks'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''artist'\''' -a 'releases' -d 'an artist'\''s releases, page by page or all of them'
+complete -c mcat -n '__mcat_arg '\''artist'\'' 0' -a 'releases' -d 'an artist'\''s releases, page by page or all of them'
 complete -c mcat -n '__mcat_path_in '\''artist'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l usage-types -x -a 'download subscriptionstreaming adsupportedstreaming' -d 'comma-separated: download, subscriptionstreaming, adsupporte'
+complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l usage-types -x -a '(__mcat_list_items download subscriptionstreaming adsupportedstreaming)' -d 'comma-separated: download, subscriptionstreaming, adsupporte'
 complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l type -x -a 'album single video' -d 'release type filter: album, single, video'
 complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l packages -x -d 'only releases with one of these package ids (with usage type'
 complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l image-size -x -d 'image width in pixels'
@@ -168,16 +241,16 @@ complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l page-size -x -d 
 complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l all -d 'every page, streamed'
 complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -l limit -x -d 'stop after N items (walks pages as needed)'
 complete -c mcat -n '__mcat_path_in '\''artist releases'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''track'\''' -a 'metadata' -d 'enhanced metadata of a track: identity, bpm, key, moods, gen'
+complete -c mcat -n '__mcat_arg '\''track'\'' 0' -a 'metadata' -d 'enhanced metadata of a track: identity, bpm, key, moods, gen'
 complete -c mcat -n '__mcat_path_in '\''track'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''track metadata'\''' -l embeddings -d 'include the embedding vector in the table view'
 complete -c mcat -n '__mcat_path_in '\''track metadata'\''' -l top -x -d 'how many of the strongest tag strengths to show'
 complete -c mcat -n '__mcat_path_in '\''track metadata'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''locker'\''' -a 'summary' -d 'how the locker stands: releases, tracks, unavailable, no dow'
-complete -c mcat -n '__mcat_path_is '\''locker'\''' -a 'find' -d 'releases and tracks whose title, artist, release or ISRC con'
-complete -c mcat -n '__mcat_path_is '\''locker'\''' -a 'check' -d 'can this user download or stream this track, and if not, why'
-complete -c mcat -n '__mcat_path_is '\''locker'\''' -a 'download' -d 'download a purchased track (uses one of its remaining downlo'
-complete -c mcat -n '__mcat_path_is '\''locker'\''' -a 'stream-check' -d 'check that a purchased track can be streamed (never changes '
+complete -c mcat -n '__mcat_arg '\''locker'\'' 0' -a 'summary' -d 'how the locker stands: releases, tracks, unavailable, no dow'
+complete -c mcat -n '__mcat_arg '\''locker'\'' 0' -a 'find' -d 'releases and tracks whose title, artist, release or ISRC con'
+complete -c mcat -n '__mcat_arg '\''locker'\'' 0' -a 'check' -d 'can this user download or stream this track, and if not, why'
+complete -c mcat -n '__mcat_arg '\''locker'\'' 0' -a 'download' -d 'download a purchased track (uses one of its remaining downlo'
+complete -c mcat -n '__mcat_arg '\''locker'\'' 0' -a 'stream-check' -d 'check that a purchased track can be streamed (never changes '
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l sort -x -a 'purchaseDate:desc purchaseDate:asc artistName:asc artistName:desc releaseTitle:asc releaseTitle:desc' -d 'sort by purchaseDate|artistName|releaseTitle, optionally :as'
 complete -c mcat -n '__mcat_path_in '\''locker'\''' -l available -d 'only available releases'
@@ -206,13 +279,13 @@ complete -c mcat -n '__mcat_path_in '\''locker download'\''' -l user-token-from-
 complete -c mcat -n '__mcat_path_in '\''locker download'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''locker stream-check'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''locker stream-check'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'list' -d 'a user'\''s playlists'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'show' -d 'one playlist with its tracks'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'create' -d 'create a playlist'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'details' -d 'change a playlist'\''s details (tracks are not affected)'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'replace' -d 'replace a playlist whole: its tracks and the fields given'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'apply' -d 'apply many playlist edits from one file: journalled, resumab'
-complete -c mcat -n '__mcat_path_is '\''playlist'\''' -a 'export' -d 'every playlist of a user as replace edits (NDJSON), for '\''pla'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'list' -d 'a user'\''s playlists'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'show' -d 'one playlist with its tracks'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'create' -d 'create a playlist'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'details' -d 'change a playlist'\''s details (tracks are not affected)'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'replace' -d 'replace a playlist whole: its tracks and the fields given'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'apply' -d 'apply many playlist edits from one file: journalled, resumab'
+complete -c mcat -n '__mcat_arg '\''playlist'\'' 0' -a 'export' -d 'every playlist of a user as replace edits (NDJSON), for '\''pla'
 complete -c mcat -n '__mcat_path_in '\''playlist'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''playlist list'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist list'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
@@ -224,7 +297,7 @@ complete -c mcat -n '__mcat_path_in '\''playlist list'\''' -s h -l help -d 'disp
 complete -c mcat -n '__mcat_path_in '\''playlist show'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist show'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''playlist show'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''playlist show'\''' -a '(__mcat_playlist_ids)'
+complete -c mcat -n '__mcat_arg '\''playlist show'\'' 0' -a '(__mcat_playlist_ids)'
 complete -c mcat -n '__mcat_path_in '\''playlist create'\''' -l name -x -d 'playlist name'
 complete -c mcat -n '__mcat_path_in '\''playlist create'\''' -l status -x -a 'draft published' -d 'draft or published'
 complete -c mcat -n '__mcat_path_in '\''playlist create'\''' -l visibility -x -a 'private public' -d 'private or public'
@@ -247,7 +320,7 @@ complete -c mcat -n '__mcat_path_in '\''playlist details'\''' -l annotation -x -
 complete -c mcat -n '__mcat_path_in '\''playlist details'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist details'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''playlist details'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''playlist details'\''' -a '(__mcat_playlist_ids)'
+complete -c mcat -n '__mcat_arg '\''playlist details'\'' 0' -a '(__mcat_playlist_ids)'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l from -r -F -d 'the new playlist: a JSON body as the API'\''s, or tracks as NDJ'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l input-format -x -a 'ndjson json csv' -d 'json, ndjson or csv (default: from the file name, else detec'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l name -x -d 'name (overrides the file)'
@@ -261,7 +334,7 @@ complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l dry-run -d 'sho
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''playlist replace'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''playlist replace'\''' -a '(__mcat_playlist_ids)'
+complete -c mcat -n '__mcat_arg '\''playlist replace'\'' 0' -a '(__mcat_playlist_ids)'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l concurrency -x -d 'edits in flight at most (default: adaptive, 32 growing to 64'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l journal -r -F -d 'journal of outcomes (default: one per input and edits under '
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l resume -d 'skip the edits the journal shows as done'
@@ -273,49 +346,51 @@ complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l shard -x -d 'appl
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''playlist apply'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''playlist apply'\''' -F
+complete -c mcat -n '__mcat_arg '\''playlist apply'\'' 0' -F
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l concurrency -x -d 'playlists read at once (default 4)'
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l shard -x -d 'only the playlists of shard K of N, split by id as '\''playlist'
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l user -x -d 'the user whose playlists these are (default: the user of the'
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''playlist export'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'replace' -d 'make a group exactly this name and these playlists (creates '
-complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'add' -d 'add playlists to a group (a playlist already there stays the'
-complete -c mcat -n '__mcat_path_is '\''group'\''' -a 'show' -d 'a group and its playlists (asked for by adding no playlists:'
+complete -c mcat -n '__mcat_arg '\''group'\'' 0' -a 'replace' -d 'make a group exactly this name and these playlists (creates '
+complete -c mcat -n '__mcat_arg '\''group'\'' 0' -a 'add' -d 'add playlists to a group (a playlist already there stays the'
+complete -c mcat -n '__mcat_arg '\''group'\'' 0' -a 'show' -d 'a group and its playlists (asked for by adding no playlists:'
 complete -c mcat -n '__mcat_path_in '\''group'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l name -x -d 'group name'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated; '\''-'\'' rea'
+complete -c mcat -n '__mcat_path_in '\''group replace'\''; and __mcat_many_is --playlist' -a '(__mcat_playlist_ids)'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''group replace'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -l playlist -x -a '(__mcat_playlist_ids)' -d 'playlist ids (repeatable, space- or comma-separated; '\''-'\'' rea'
+complete -c mcat -n '__mcat_path_in '\''group add'\''; and __mcat_many_is --playlist' -a '(__mcat_playlist_ids)'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''group add'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''group show'\''' -l user -x -d 'the group'\''s owner (default: the user of the profile'\''s token)'
 complete -c mcat -n '__mcat_path_in '\''group show'\''' -l user-token-from-stdin -d 'read the user'\''s access token and token secret (two lines) fr'
 complete -c mcat -n '__mcat_path_in '\''group show'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''auth'\''' -a 'login' -d 'save a profile: base URL, consumer key and secret, optional '
-complete -c mcat -n '__mcat_path_is '\''auth'\''' -a 'status' -d 'the profile in use and why, its base URL, key (last 4 charac'
-complete -c mcat -n '__mcat_path_is '\''auth'\''' -a 'logout' -d 'remove a stored profile and its credentials (default: the pr'
+complete -c mcat -n '__mcat_arg '\''auth'\'' 0' -a 'login' -d 'save a profile: base URL, consumer key and secret, optional '
+complete -c mcat -n '__mcat_arg '\''auth'\'' 0' -a 'status' -d 'the profile in use and why, its base URL, key (last 4 charac'
+complete -c mcat -n '__mcat_arg '\''auth'\'' 0' -a 'logout' -d 'remove a stored profile and its credentials (default: the pr'
 complete -c mcat -n '__mcat_path_in '\''auth'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l user-id -x -d 'the user id that goes with the token (used by locker and pla'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l with-secrets-from-stdin -d 'read four lines from standard input: consumer key, consumer '
-complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l use -d 'make this the current profile (a first profile always become'
+complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l use -d 'make this the current profile (without it only a first profi'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -l no-verify -d 'save without checking the credentials against the service'
 complete -c mcat -n '__mcat_path_in '\''auth login'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''auth status'\''' -l no-verify -d 'show the settings only: no request to check the credentials'
 complete -c mcat -n '__mcat_path_in '\''auth status'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''auth logout'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''profile'\''' -a 'list' -d 'every profile: current marker, base URL, key (last 4 charact'
-complete -c mcat -n '__mcat_path_is '\''profile'\''' -a 'use' -d 'make a stored profile current ('\''sandbox'\'' goes back to the bu'
+complete -c mcat -n '__mcat_arg '\''profile'\'' 0' -a 'list' -d 'every profile: current marker, base URL, key (last 4 charact'
+complete -c mcat -n '__mcat_arg '\''profile'\'' 0' -a 'use' -d 'make a stored profile current ('\''sandbox'\'' goes back to the bu'
 complete -c mcat -n '__mcat_path_in '\''profile'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''profile list'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''profile use'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''profile use'\''' -a '(__mcat_profiles)'
-complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'start' -d 'run the sandbox server in the foreground (Ctrl-C stops it)'
-complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'info' -d 'demo credentials and example ids of a sandbox data dir (and '
-complete -c mcat -n '__mcat_path_is '\''sandbox'\''' -a 'reset' -d 'put the demo state back: playlists, groups, download counter'
+complete -c mcat -n '__mcat_arg '\''profile use'\'' 0' -a '(__mcat_profiles)'
+complete -c mcat -n '__mcat_arg '\''sandbox'\'' 0' -a 'start' -d 'run the sandbox server in the foreground (Ctrl-C stops it)'
+complete -c mcat -n '__mcat_arg '\''sandbox'\'' 0' -a 'info' -d 'demo credentials and example ids of a sandbox data dir (and '
+complete -c mcat -n '__mcat_arg '\''sandbox'\'' 0' -a 'reset' -d 'put the demo state back: playlists, groups, download counter'
 complete -c mcat -n '__mcat_path_in '\''sandbox'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l host -x -d 'address to listen on'
 complete -c mcat -n '__mcat_path_in '\''sandbox start'\''' -l port -x -d 'port to listen on (0: any free port)'
@@ -332,11 +407,52 @@ complete -c mcat -n '__mcat_path_in '\''sandbox reset'\''' -l data -r -F -d 'dat
 complete -c mcat -n '__mcat_path_in '\''sandbox reset'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s f -l field -x -d 'a parameter: query for GET/DELETE, form body otherwise (repe'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l input -r -F -d 'a JSON request body from a file ('\''-'\'' for standard input)'
-complete -c mcat -n '__mcat_path_in '\''api'\''' -l xml -d 'ask for XML (Accept: application/xml)'
+complete -c mcat -n '__mcat_path_in '\''api'\''' -l xml -d 'ask for XML (Accept: application/xml); not with -o json, --j'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s i -l include -d 'print the HTTP status line and response headers before the b'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l no-auto-country -d 'do not add the profile'\''s country parameter'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -l consumer-only -d 'sign with the consumer key only (no user token)'
 complete -c mcat -n '__mcat_path_in '\''api'\''' -s h -l help -d 'display help'
+complete -c mcat -n '__mcat_arg '\''api'\'' 0' -a 'GET POST PUT DELETE PATCH'
 complete -c mcat -n '__mcat_path_in '\''version'\''' -s h -l help -d 'display help'
 complete -c mcat -n '__mcat_path_in '\''completion'\''' -s h -l help -d 'display help'
-complete -c mcat -n '__mcat_path_is '\''completion'\''' -a 'bash zsh fish'
+complete -c mcat -n '__mcat_arg '\''completion'\'' 0' -a 'bash zsh fish'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'release' -d 'catalogue releases: details in batch, tracks'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'artist' -d 'catalogue artists'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'track' -d 'catalogue tracks'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'locker' -d 'a user'\''s locker: purchased releases and tracks, what is avai'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'playlist' -d 'a user'\''s playlists: list, show, create, change details, repl'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'group' -d 'a user'\''s playlist groups: replace, add playlists, show'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'auth' -d 'credentials of a profile: log in, show what is in use (never'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'profile' -d 'stored profiles and the current one (the built-in sandbox is'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'sandbox' -d 'the built-in sandbox: a local, stateful implementation of th'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'api' -d 'a signed request to any path of the API with the current pro'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'version' -d 'print the version (as --version)'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'completion' -d 'print a shell completion script (bash, zsh or fish)'
+complete -c mcat -n '__mcat_arg '\''help'\'' 0' -a 'globals' -d 'the global options'
+complete -c mcat -n '__mcat_arg '\''help release'\'' 0' -a 'batch' -d 'details of many releases at once (up to 50,000 ids, sent 500'
+complete -c mcat -n '__mcat_arg '\''help release'\'' 0' -a 'tracks' -d 'the tracks of a release'
+complete -c mcat -n '__mcat_arg '\''help artist'\'' 0' -a 'releases' -d 'an artist'\''s releases, page by page or all of them'
+complete -c mcat -n '__mcat_arg '\''help track'\'' 0' -a 'metadata' -d 'enhanced metadata of a track: identity, bpm, key, moods, gen'
+complete -c mcat -n '__mcat_arg '\''help locker'\'' 0' -a 'summary' -d 'how the locker stands: releases, tracks, unavailable, no dow'
+complete -c mcat -n '__mcat_arg '\''help locker'\'' 0' -a 'find' -d 'releases and tracks whose title, artist, release or ISRC con'
+complete -c mcat -n '__mcat_arg '\''help locker'\'' 0' -a 'check' -d 'can this user download or stream this track, and if not, why'
+complete -c mcat -n '__mcat_arg '\''help locker'\'' 0' -a 'download' -d 'download a purchased track (uses one of its remaining downlo'
+complete -c mcat -n '__mcat_arg '\''help locker'\'' 0' -a 'stream-check' -d 'check that a purchased track can be streamed (never changes '
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'list' -d 'a user'\''s playlists'
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'show' -d 'one playlist with its tracks'
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'create' -d 'create a playlist'
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'details' -d 'change a playlist'\''s details (tracks are not affected)'
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'replace' -d 'replace a playlist whole: its tracks and the fields given'
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'apply' -d 'apply many playlist edits from one file: journalled, resumab'
+complete -c mcat -n '__mcat_arg '\''help playlist'\'' 0' -a 'export' -d 'every playlist of a user as replace edits (NDJSON), for '\''pla'
+complete -c mcat -n '__mcat_arg '\''help group'\'' 0' -a 'replace' -d 'make a group exactly this name and these playlists (creates '
+complete -c mcat -n '__mcat_arg '\''help group'\'' 0' -a 'add' -d 'add playlists to a group (a playlist already there stays the'
+complete -c mcat -n '__mcat_arg '\''help group'\'' 0' -a 'show' -d 'a group and its playlists (asked for by adding no playlists:'
+complete -c mcat -n '__mcat_arg '\''help auth'\'' 0' -a 'login' -d 'save a profile: base URL, consumer key and secret, optional '
+complete -c mcat -n '__mcat_arg '\''help auth'\'' 0' -a 'status' -d 'the profile in use and why, its base URL, key (last 4 charac'
+complete -c mcat -n '__mcat_arg '\''help auth'\'' 0' -a 'logout' -d 'remove a stored profile and its credentials (default: the pr'
+complete -c mcat -n '__mcat_arg '\''help profile'\'' 0' -a 'list' -d 'every profile: current marker, base URL, key (last 4 charact'
+complete -c mcat -n '__mcat_arg '\''help profile'\'' 0' -a 'use' -d 'make a stored profile current ('\''sandbox'\'' goes back to the bu'
+complete -c mcat -n '__mcat_arg '\''help sandbox'\'' 0' -a 'start' -d 'run the sandbox server in the foreground (Ctrl-C stops it)'
+complete -c mcat -n '__mcat_arg '\''help sandbox'\'' 0' -a 'info' -d 'demo credentials and example ids of a sandbox data dir (and '
+complete -c mcat -n '__mcat_arg '\''help sandbox'\'' 0' -a 'reset' -d 'put the demo state back: playlists, groups, download counter'

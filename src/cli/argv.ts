@@ -1,7 +1,7 @@
 // Which command a command line names, read without commander: the launcher keys its code cache
 // by it and picks the bundle, and main registers only that command group. Loads nothing but the
 // global options' list.
-import { GLOBAL_OPTIONS, optionNames, takesValue } from './global-options';
+import { GLOBAL_OPTIONS, optionNames, takesValue, VERSION_OPTION } from './global-options';
 
 /** Global options that take a value (`-o json`): their value is not a command word. */
 export const GLOBAL_OPTIONS_WITH_VALUE: readonly string[] = GLOBAL_OPTIONS.filter((o) => takesValue(o.flags)).flatMap((o) => optionNames(o.flags));
@@ -64,6 +64,55 @@ export function topHelp(args: readonly string[]): 'asked' | 'missing' | undefine
     i++;
   }
   return asked ? 'asked' : 'missing';
+}
+
+/** A negative number, which commander takes as an optional value (`--json -5`). */
+const negativeNumber = (arg: string) => /^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg);
+const VERSION_NAMES = new Set(optionNames(VERSION_OPTION.flags));
+const HELP_NAMES = new Set(['-h', '--help']);
+
+/**
+ * True when -V or --version is the program's own option: before any command word, read as
+ * commander reads the program's options (a value taken by a global option is no option). After a
+ * command word it is the command's (an unknown option unless the command has one) or an option's
+ * value (`playlist create --name -V`), never the version: commander, which reads a program's
+ * options anywhere on the line, is not given it (main.ts).
+ */
+export function asksForVersion(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i];
+    for (;;) {
+      if (VERSION_NAMES.has(a)) return true;
+      // a command word, the end of options, or a lone '-': the program's options are behind
+      if (!looksLikeOption(a) || a === '--') return false;
+      if (HELP_NAMES.has(a)) break;
+      const o = GLOBAL_BY_NAME.get(a);
+      if (o) {
+        if (!takesValue(o.flags)) break;
+        const value = args[i + 1];
+        // a required value is the next word whatever it is; an optional one unless it looks like an option
+        if (!o.flags.includes('[') || (value !== undefined && (!looksLikeOption(value) || negativeNumber(value)))) i++;
+        break;
+      }
+      // --output=json
+      const eq = /^--[^=]+=/.test(a) ? GLOBAL_BY_NAME.get(a.slice(0, a.indexOf('='))) : undefined;
+      if (eq && takesValue(eq.flags)) break;
+      // -qV: a flag, then the rest as an option of its own; -ojson: an option and its value
+      if (a.length > 2 && a[1] !== '-') {
+        const short = `-${a[1]}`;
+        if (VERSION_NAMES.has(short)) return true;
+        const s = GLOBAL_BY_NAME.get(short);
+        if (s && takesValue(s.flags)) break;
+        if (s || HELP_NAMES.has(short)) {
+          a = `-${a.slice(2)}`;
+          continue;
+        }
+      }
+      // an option the program does not know: the line is commander's to refuse
+      return false;
+    }
+  }
+  return false;
 }
 
 /**

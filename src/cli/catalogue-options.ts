@@ -16,6 +16,7 @@ export const USAGE_TYPES_OPTION: OptionDef = {
   description: `comma-separated: ${USAGE_TYPES.join(', ')}`,
   default: 'download',
   complete: USAGE_TYPES,
+  list: true,
 };
 
 /** --type, one of `types` (any case), or a usage error. */

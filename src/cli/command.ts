@@ -25,6 +25,8 @@ export interface OptionDef {
   required?: boolean;
   /** what the shell completes for its value (choices complete by themselves) */
   complete?: Completion;
+  /** its value is a comma-separated list: the shell completes each item */
+  list?: boolean;
 }
 
 export interface ArgumentDef {

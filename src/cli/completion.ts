@@ -2,7 +2,8 @@
 // and each command's arguments from the registry's definitions (tree in, script out).
 import type { Command, Option } from 'commander';
 import type { Completion } from './command';
-import { madeOf, optionCompletion } from './registry';
+import { madeOf, optionCompletion, optionIsList } from './registry';
+import { optionNames, VERSION_OPTION } from './global-options';
 
 /** What the scripts complete a value with: words, or one of the kinds ('@file', '@playlist', '@profile'). */
 type Values = string[] | Exclude<Completion, readonly string[]>;
@@ -12,6 +13,18 @@ export interface OptSpec {
   takesValue: boolean;
   values?: Values;
   description: string;
+  /** takes every word after it up to the next option (`--playlist <ids...>`) */
+  variadic?: boolean;
+  /** its value is a comma-separated list: each item completes (`--usage-types download,<TAB>`) */
+  list?: boolean;
+  /** the program's own, before any command word only (-V: after one it is no option, main.ts) */
+  own?: boolean;
+}
+
+/** What completes each argument, by position (undefined: a file name); the last repeats when `rest`. */
+export interface ArgsSpec {
+  values: (Values | undefined)[];
+  rest: boolean;
 }
 
 export interface CmdSpec {
@@ -19,33 +32,49 @@ export interface CmdSpec {
   description: string;
   subcommands: { name: string; description: string }[];
   options: OptSpec[];
-  args?: Values;
+  args?: ArgsSpec;
 }
+
+const values = (c: Completion | undefined): Values | undefined => (c === undefined ? undefined : typeof c === 'string' ? c : [...c]);
 
 function optionSpec(o: Option): OptSpec {
   const flags = [o.short, o.long].filter((f): f is string => Boolean(f));
   const takesValue = Boolean(o.required || o.optional);
   const complete = optionCompletion(o) ?? (o.argChoices?.length ? o.argChoices : undefined);
-  return { flags, takesValue, values: complete === undefined ? undefined : typeof complete === 'string' ? complete : [...complete], description: o.description ?? '' };
+  return { flags, takesValue, values: values(complete), description: o.description ?? '', ...(o.variadic ? { variadic: true } : {}), ...(optionIsList(o) ? { list: true } : {}) };
 }
 
-/** What completes a command's arguments: its definition's first that says. */
+/** What completes a command's arguments, each in its place (none said: undefined, a file name anywhere). */
 function argsSpec(cmd: Command): CmdSpec['args'] {
-  const complete = madeOf(cmd)?.arguments.find((a) => a.complete !== undefined)?.complete;
-  return complete === undefined ? undefined : typeof complete === 'string' ? complete : [...complete];
+  const defs = madeOf(cmd)?.arguments ?? [];
+  if (!defs.some((a) => a.complete !== undefined)) return undefined;
+  return { values: defs.map((a) => values(a.complete)), rest: /\.\.\.[>\]]$/.test(defs[defs.length - 1].name) };
 }
+
+/** commander's help command, as the top-level help lists it. */
+const HELP_COMMAND = { name: 'help', description: 'display help for command' };
 
 export function commandTree(program: Command): CmdSpec[] {
   const out: CmdSpec[] = [];
   const visit = (cmd: Command, path: string) => {
     const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
     const options = cmd.options.filter((o) => !o.hidden).map((o) => optionSpec(o));
+    // the program's -V is read before commander (main.ts), so it is no option of the program's
+    if (!path) options.unshift({ flags: optionNames(VERSION_OPTION.flags), takesValue: false, description: VERSION_OPTION.description, own: true });
     options.push({ flags: ['-h', '--help'], takesValue: false, description: 'display help' });
     const args = argsSpec(cmd);
-    out.push({ path, description: cmd.description(), subcommands: subs.map((c) => ({ name: c.name(), description: c.description() })), options, args });
+    const subcommands = subs.map((c) => ({ name: c.name(), description: c.description() }));
+    // the program's help command is commander's own, in none of its lists of commands
+    if (!path) subcommands.push(HELP_COMMAND);
+    out.push({ path, description: cmd.description(), subcommands, options, args });
     for (const s of subs) visit(s, path ? `${path} ${s.name()}` : s.name());
   };
   visit(program, '');
+  // `mcat help playlist apply`, `mcat help globals` (main.ts): the words after help name a command
+  const groups = out.find((c) => c.path === '')!.subcommands.filter((c) => c !== HELP_COMMAND);
+  const helped = out.filter((c) => c.path && !c.path.includes(' ') && c.subcommands.length);
+  out.push({ path: 'help', description: HELP_COMMAND.description, subcommands: [...groups, { name: 'globals', description: 'the global options' }], options: [] });
+  for (const c of helped) out.push({ path: `help ${c.path}`, description: HELP_COMMAND.description, subcommands: c.subcommands, options: [] });
   return out;
 }
 
@@ -53,14 +82,25 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function bashScript(tree: CmdSpec[]): string {
   const subsCases = tree.filter((c) => c.subcommands.length).map((c) => `    ${q(c.path)}) echo ${q(c.subcommands.map((s) => s.name).join(' '))} ;;`);
-  const optsCases = tree.map((c) => `    ${q(c.path)}) echo ${q(c.options.flatMap((o) => o.flags).join(' '))} ;;`);
+  const optsCases = tree.map((c) => `    ${q(c.path)}) echo ${q(c.options.filter((o) => !o.own).flatMap((o) => o.flags).join(' '))} ;;`);
+  const own = tree.find((c) => c.path === '')?.options.filter((o) => o.own).flatMap((o) => o.flags) ?? [];
   const valueFlags = new Map<string, string>();
   for (const c of tree) for (const o of c.options) if (o.takesValue) {
     const v = Array.isArray(o.values) ? o.values.join(' ') : o.values ?? '';
     for (const f of o.flags) valueFlags.set(`${c.path}|${f}`, v);
   }
   const valsCases = [...valueFlags].map(([k, v]) => `    ${q(k)}) echo ${q(v)} ;;`);
-  const argCases = tree.filter((c) => c.args).map((c) => `    ${q(c.path)}) echo ${q(Array.isArray(c.args) ? c.args.join(' ') : c.args!)} ;;`);
+  const formCases: string[] = [];
+  for (const c of tree) for (const o of c.options) if (o.takesValue && (o.variadic || o.list)) {
+    for (const f of o.flags) formCases.push(`    ${q(`${c.path}|${f}`)}) echo ${o.variadic ? 'many' : 'list'} ;;`);
+  }
+  const words = (v: Values | undefined) => (v === undefined ? 'return 1' : `echo ${q(Array.isArray(v) ? v.join(' ') : v)}`);
+  const argCases = tree.flatMap((c) => {
+    if (!c.args) return [];
+    const { values: vs, rest } = c.args;
+    // each argument in its place; past the last, more of it (variadic) or nothing
+    return [...vs.map((v, i) => `    ${q(`${c.path}|${i}`)}) ${words(v)} ;;`), `    ${q(`${c.path}|`)}*) ${rest ? words(vs[vs.length - 1]) : "echo ''"} ;;`];
+  });
   return `# bash completion for mcat (generated by 'mcat completion bash'; do not edit)
 # Load it with:  source <(mcat completion bash)   or copy it to ~/.local/share/bash-completion/completions/mcat
 
@@ -68,6 +108,11 @@ _mcat_subs() {
   case "$1" in
 ${subsCases.join('\n')}
   esac
+}
+
+# the program's own options: before any command word only
+_mcat_own() {
+  echo ${q(own.join(' '))}
 }
 
 _mcat_opts() {
@@ -84,6 +129,15 @@ ${valsCases.join('\n')}
   esac
 }
 
+# "<command path>|<flag>" -> many (a variadic option: the words after it are its values too) or list (comma-separated)
+_mcat_form() {
+  case "$1" in
+${formCases.join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# "<command path>|<argument position>" -> its values; no match = a file name
 _mcat_args() {
   case "$1" in
 ${argCases.join('\n')}
@@ -91,14 +145,18 @@ ${argCases.join('\n')}
   esac
 }
 
-_mcat_value_of() {
-  # the values of a flag in the command path or any of its parents (global options)
-  local path="$1" flag="$2"
+_mcat_up() {
+  # what the function $1 says of a flag in the command path or any of its parents (global options)
+  local fn="$1" path="$2" flag="$3"
   while :; do
-    _mcat_vals "$path|$flag" && return 0
+    "$fn" "$path|$flag" && return 0
     [[ -z "$path" ]] && return 1
     if [[ "$path" == *" "* ]]; then path="\${path% *}"; else path=""; fi
   done
+}
+
+_mcat_value_of() {
+  _mcat_up _mcat_vals "$1" "$2"
 }
 
 _mcat_complete() {
@@ -173,37 +231,60 @@ _mcat_session() {
   esac
 }
 
+# The value of option $1 being completed is $2: in a comma-separated list, what precedes its last item
+# goes to _mcat_pre too ('download,' of 'download,sub')
+_mcat_list_pre() {
+  [[ "$2" == *,* && "$(_mcat_up _mcat_form "$path" "$1")" == list ]] && _mcat_pre="$_mcat_pre\${2%,*},"
+  return 0
+}
+
 # What the word being completed takes, in _mcat_w: a list of words, @file, @playlist or @profile; in _mcat_pre
 # what it begins with that is not the value ('--output=' of '--output=js').
 _mcat_want() {
   _mcat_rejoin
-  local cur="\${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals
+  local cur="\${_mcat_words[_mcat_cword]}" prev="" path="" i w skip=0 ended=0 vals nargs=0 many=""
   ((_mcat_cword > 0)) && prev="\${_mcat_words[_mcat_cword-1]}"
   _mcat_g=()
   _mcat_pre=""
   for ((i = 1; i < _mcat_cword; i++)); do
     w="\${_mcat_words[i]}"
     if ((skip)); then skip=0; _mcat_session "\${_mcat_words[i-1]}" "$w"; continue; fi
-    if ((ended)); then continue; fi
+    if ((ended)); then nargs=$((nargs + 1)); continue; fi
     case "$w" in
-      --) ended=1 ;;
-      -*=*) _mcat_session "\${w%%=*}" "\${w#*=}" ;;
-      -*) _mcat_value_of "$path" "$w" >/dev/null && skip=1 ;;
-      *) [[ " $(_mcat_subs "$path") " == *" $w "* ]] && path="\${path:+$path }$w" ;;
+      --) ended=1; many="" ;;
+      -) [[ -z "$many" ]] && nargs=$((nargs + 1)) ;;
+      -*=*) many=""; _mcat_session "\${w%%=*}" "\${w#*=}" ;;
+      -*)
+        many=""
+        if _mcat_value_of "$path" "$w" >/dev/null; then
+          skip=1
+          [[ "$(_mcat_up _mcat_form "$path" "$w")" == many ]] && many="$w"
+        fi
+        ;;
+      *)
+        # a value of a variadic option, a command word, or an argument
+        if [[ -n "$many" ]]; then :
+        elif [[ " $(_mcat_subs "$path") " == *" $w "* ]]; then path="\${path:+$path }$w"; nargs=0
+        else nargs=$((nargs + 1))
+        fi
+        ;;
     esac
   done
   if ((!ended)); then
     if [[ "$cur" == --*=* ]] && vals="$(_mcat_value_of "$path" "\${cur%%=*}")"; then
       _mcat_pre="\${cur%%=*}="
+      _mcat_list_pre "\${cur%%=*}" "\${cur#*=}"
       _mcat_w="$vals"
       return 0
     fi
     if [[ "$prev" == -* ]] && vals="$(_mcat_value_of "$path" "$prev")"; then
+      _mcat_list_pre "$prev" "$cur"
       _mcat_w="$vals"
       return 0
     fi
     if [[ "$cur" == -* ]]; then
       local all="" p="$path"
+      [[ -z "$path" ]] && all="$(_mcat_own)"
       while :; do
         all="$all $(_mcat_opts "$p")"
         [[ -z "$p" ]] && break
@@ -212,14 +293,19 @@ _mcat_want() {
       _mcat_w="$all"
       return 0
     fi
+    # --playlist A B <TAB>: another value of the variadic option
+    if [[ -n "$many" ]]; then
+      _mcat_w="$(_mcat_value_of "$path" "$many")"
+      return 0
+    fi
   fi
   local subs
   subs="$(_mcat_subs "$path")"
-  if [[ -n "$subs" ]] && ((!ended)); then
+  if [[ -n "$subs" ]] && ((!ended)) && ((nargs == 0)); then
     _mcat_w="$subs"
     return 0
   fi
-  _mcat_w="$(_mcat_args "$path")" || _mcat_w=@file
+  _mcat_w="$(_mcat_args "$path|$nargs")" || _mcat_w=@file
 }
 
 # The completion, run as the left side of || so that a shell's set -e never applies inside it (a failing
@@ -314,41 +400,97 @@ export function fishScript(tree: CmdSpec[]): string {
   }
   lines.push('    end', 'end', '');
   const valueFlags = new Set<string>();
-  for (const c of tree) for (const o of c.options) if (o.takesValue) for (const f of o.flags) valueFlags.add(f);
+  const manyFlags = new Set<string>();
+  for (const c of tree) for (const o of c.options) if (o.takesValue) for (const f of o.flags) {
+    valueFlags.add(f);
+    if (o.variadic) manyFlags.add(f);
+  }
   lines.push(
     `set -g __mcat_value_flags ${[...valueFlags].map(q).join(' ')}`,
+    `set -g __mcat_many_flags ${[...manyFlags].map(q).join(' ')}`,
     '',
-    'function __mcat_path',
+    '# what the words before the cursor say, as $argv[1] asks: path (the command words), args (how many',
+    '# arguments of that command), many (the variadic option whose values they still are, as --playlist A B)',
+    'function __mcat_scan',
     '    set -l words (commandline -opc)',
     '    set -e words[1]',
     '    set -l path ""',
     '    set -l skip 0',
+    '    set -l ended 0',
+    '    set -l nargs 0',
+    '    set -l many ""',
     '    for w in $words',
     '        if test $skip = 1',
     '            set skip 0',
     '            continue',
     '        end',
+    '        if test $ended = 1',
+    '            set nargs (math $nargs + 1)',
+    '            continue',
+    '        end',
     '        switch $w',
-    "            case '-*=*'",
-    "            case '-*'",
+    "            case '--'",
+    '                set ended 1',
+    '                set many ""',
+    "            case '-?*=*'",
+    '                set many ""',
+    "            case '-?*'",
+    '                set many ""',
     '                if contains -- $w $__mcat_value_flags',
     '                    set skip 1',
+    '                    if contains -- $w $__mcat_many_flags',
+    '                        set many $w',
+    '                    end',
     '                end',
     "            case '*'",
-    '                if contains -- $w (__mcat_subs "$path")',
+    '                if test -n "$many"',
+    '                    continue',
+    '                else if test $nargs = 0; and contains -- $w (__mcat_subs "$path")',
     '                    if test -z "$path"',
     '                        set path $w',
     '                    else',
     '                        set path "$path $w"',
     '                    end',
+    '                else',
+    '                    set nargs (math $nargs + 1)',
     '                end',
     '        end',
     '    end',
-    '    echo $path',
+    '    switch $argv[1]',
+    '        case path',
+    '            echo $path',
+    '        case args',
+    '            echo $nargs',
+    '        case many',
+    '            echo $many',
+    '    end',
     'end',
     '',
-    'function __mcat_path_is',
-    '    test (__mcat_path) = "$argv[1]"',
+    'function __mcat_path',
+    '    __mcat_scan path',
+    'end',
+    '',
+    '# completing argument $argv[2] (from 0; with a third word, that one or any after) of the command $argv[1]',
+    'function __mcat_arg',
+    '    set -l p (__mcat_scan path)',
+    '    test "$p" = "$argv[1]"; or return 1',
+    '    set -l many (__mcat_scan many)',
+    '    test -z "$many"; or return 1',
+    '    set -l n (__mcat_scan args)',
+    '    test "$n" = "$argv[2]"; or begin; set -q argv[3]; and test "$n" -gt "$argv[2]"; end',
+    'end',
+    '',
+    '# completing another value of the variadic option $argv[1] (--playlist A B <TAB>)',
+    'function __mcat_many_is',
+    '    set -l many (__mcat_scan many)',
+    '    test "$many" = "$argv[1]"',
+    'end',
+    '',
+    '# the items $argv after what the comma-separated value being typed holds up to its last comma',
+    'function __mcat_list_items',
+    '    set -l t (commandline -ct)',
+    '    set -l pre (string replace -ra -- \'^--[^=]*=|[^,]*$\' \'\' "$t")',
+    "    printf '%s\\n' $pre$argv",
     'end',
     '',
     'function __mcat_path_in',
@@ -404,30 +546,38 @@ export function fishScript(tree: CmdSpec[]): string {
     'complete -c mcat -f',
   );
   for (const c of tree) {
-    const cond = c.path === '' ? '' : `-n ${q(`__mcat_path_is '${c.path}'`)} `;
-    const here = c.path === '' ? `-n ${q("__mcat_path_is ''")} ` : cond;
+    const here = `-n ${q(`__mcat_arg '${c.path}' 0`)} `;
     for (const s of c.subcommands) lines.push(`complete -c mcat ${here}-a ${q(s.name)} -d ${q(s.description.slice(0, 60))}`);
     // options of a command apply to it and its subcommands (global options everywhere)
     const optCond = c.path === '' ? '' : `-n ${q(`__mcat_path_in '${c.path}'`)} `;
     for (const o of c.options) {
       const parts: string[] = [];
       for (const f of o.flags) parts.push(f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`);
+      const words = Array.isArray(o.values) ? (o.list ? `'(__mcat_list_items ${o.values.join(' ')})'` : q(o.values.join(' '))) : undefined;
       let val = '';
-      if (o.takesValue) {
-        if (o.values === '@file') val = ' -r -F';
-        else if (o.values === '@playlist') val = " -x -a '(__mcat_playlist_ids)'";
-        else if (o.values === '@profile') val = " -x -a '(__mcat_profiles)'";
-        else if (Array.isArray(o.values)) val = ` -x -a ${q(o.values.join(' '))}`;
-        else val = ' -x';
-      }
-      lines.push(`complete -c mcat ${optCond}${parts.join(' ')}${val} -d ${q(o.description.slice(0, 60))}`);
+      if (o.takesValue) val = o.values === '@file' ? ' -r -F' : ` -x${fishValues(o.values, words)}`;
+      lines.push(`complete -c mcat ${o.own ? `-n ${q("__mcat_arg '' 0")} ` : optCond}${parts.join(' ')}${val} -d ${q(o.description.slice(0, 60))}`);
+      // --playlist A B <TAB>: the words after a variadic option's first value are its values too
+      const long = o.flags.find((f) => f.startsWith('--'));
+      if (o.variadic && long) lines.push(`complete -c mcat -n ${q(`__mcat_path_in '${c.path}'; and __mcat_many_is ${long}`)}${o.values === '@file' ? ' -F' : fishValues(o.values, words)}`);
     }
-    if (c.args === '@playlist') lines.push(`complete -c mcat ${cond}-a '(__mcat_playlist_ids)'`);
-    else if (c.args === '@profile') lines.push(`complete -c mcat ${cond}-a '(__mcat_profiles)'`);
-    else if (c.args === '@file') lines.push(`complete -c mcat ${cond}-F`);
-    else if (Array.isArray(c.args)) lines.push(`complete -c mcat ${cond}-a ${q(c.args.join(' '))}`);
+    // each argument in its place; past the last, more of it when it repeats
+    const { values: vs = [], rest = false } = c.args ?? {};
+    vs.forEach((v, i) => {
+      const at = `-n ${q(`__mcat_arg '${c.path}' ${i}${rest && i === vs.length - 1 ? ' more' : ''}`)} `;
+      if (v === '@file') lines.push(`complete -c mcat ${at}-F`);
+      else if (v !== undefined && fishValues(v)) lines.push(`complete -c mcat ${at.trimEnd()}${fishValues(v)}`);
+    });
   }
   return lines.join('\n') + '\n';
+}
+
+/** fish's -a for values: words (`words`, else these), a playlist id or a profile name; '' for none. */
+function fishValues(v: Values | undefined, words?: string): string {
+  if (v === '@playlist') return " -a '(__mcat_playlist_ids)'";
+  if (v === '@profile') return " -a '(__mcat_profiles)'";
+  if (Array.isArray(v) && v.length) return ` -a ${words ?? q(v.join(' '))}`;
+  return '';
 }
 
 export function completionScript(shell: string, program: Command): string {

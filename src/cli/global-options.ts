@@ -23,6 +23,13 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
   { flags: '--max-body <size>', description: 'the largest response body read into memory, e.g. 256M (default 64M; env MCAT_MAX_BODY); downloads are exempt' },
 ];
 
+/**
+ * The program's version option: the program's own, so only before any command word (argv.ts
+ * asksForVersion; bin/mcat answers `mcat --version` alone before any of this loads). It is not
+ * commander's: commander reads a program option anywhere on the line, a value or a command's word too.
+ */
+export const VERSION_OPTION: OptionDef = { flags: '-V, --version', description: 'print the version' };
+
 /** An option's names as typed: '-o, --output <format>' → ['-o', '--output']. */
 export function optionNames(flags: string): string[] {
   return flags.split(/[ ,|]+/).filter((w) => w.startsWith('-'));

@@ -1,7 +1,7 @@
 // Every command group, and the program's own description: plain definitions (a group's index
 // imports none of its commands), from which the registry builds the commander program
 // (registry.ts, main.ts) and the launcher renders the top-level help without one (top-help.ts).
-import type { GroupDef, OptionDef } from './command';
+import type { GroupDef } from './command';
 import api from './commands/api/index';
 import artist from './commands/artist/index';
 import auth from './commands/auth/index';
@@ -20,6 +20,3 @@ export const GROUPS: readonly GroupDef[] = [release, artist, track, locker, play
 
 /** The program's line under its usage in `mcat --help`. */
 export const PROGRAM_DESCRIPTION = 'Music Catalogue, Locker and Playlist API from the terminal (sandbox built in)';
-
-/** The program's version option (bin/mcat answers `mcat --version` alone before any of this loads). */
-export const VERSION_OPTION: OptionDef = { flags: '-V, --version', description: 'print the version' };

@@ -1,17 +1,17 @@
 // The mcat entry point: builds the commander program, runs it, and turns every error
 // into one stderr line and an exit code. This is the only place that decides exit codes.
 import { wrapWords } from './help-text';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { McatError } from '../client/errors';
 import { exitCodeFor, formatError, UsageError } from './errors';
 import { suggestWord } from './suggest';
 import { beginRun, endOutput, endRun, inRun, interruptDefault, interrupted, runCleanups, runEnv, type CliContext } from './lifecycle';
 import { addAllCommands, addCommands, makeOption } from './registry';
-import { GLOBAL_OPTIONS } from './global-options';
-import { PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
+import { GLOBAL_OPTIONS, VERSION_OPTION } from './global-options';
+import { PROGRAM_DESCRIPTION } from './groups';
 import { commandPage, formatHelp, formatList } from './help-format';
 import { guardStreams, helpWidth, helpWritten, incompleteNote, plainDescriptors, print, printHelp, say, sayText, stopStdout, useStreams } from '../output/streams';
-import { asksForHelp, commandWords } from './argv';
+import { asksForHelp, asksForVersion, commandWords } from './argv';
 
 declare const __MCAT_VERSION__: string;
 export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ : '0.0.0-dev';
@@ -22,12 +22,20 @@ export const VERSION = typeof __MCAT_VERSION__ === 'string' ? __MCAT_VERSION__ :
  */
 export async function buildProgram(args?: readonly string[]): Promise<Command> {
   const program = new Command('mcat');
-  program.description(PROGRAM_DESCRIPTION).version(VERSION, VERSION_OPTION.flags, VERSION_OPTION.description);
+  program.description(PROGRAM_DESCRIPTION);
+  // -V is not commander's option: commander reads a program's option anywhere on the line, where -V
+  // is a value (`--name -V`) or the command's; runCli answers it where it is the program's own
+  // (asksForVersion). The help lists it first, as it would list commander's version option.
+  const versionOption = makeOption(VERSION_OPTION);
   for (const o of GLOBAL_OPTIONS) program.addOption(makeOption(o));
   program
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
+      visibleOptions(this: Help, cmd: Command) {
+        const options = Help.prototype.visibleOptions.call(this, cmd);
+        return cmd === program ? [versionOption, ...options] : options;
+      },
       // the help's one layout (the launcher's top-level help uses it too); the global options are
       // listed once, in `mcat --help`; elsewhere one line names them
       formatHelp: (cmd, helper) => formatHelp(commandPage(cmd, helper), helper.helpWidth) + (cmd.parent ? globalsLine(program) : ''),
@@ -136,6 +144,10 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   try {
     // help to pipes or files is written to the descriptor (printHelp): no stream is made to guard
     if (!(asksForHelp(args) && plainDescriptors())) guardStreams();
+    if (asksForVersion(args)) {
+      printHelp(`${VERSION}\n`);
+      return await helpOutcome(args);
+    }
     const program = await buildProgram(args);
     applyConventions(program);
     if (commandWords(args, 2).join(' ') === 'help globals') {
@@ -186,7 +198,7 @@ export async function helpOutcome(args: readonly string[]): Promise<number> {
 
 function handleError(err: unknown, program: Command, args: readonly string[]): number {
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help') return 0;
     if (err.exitCode === 0) return 0;
     // commander already printed the one line; add the hint
     const cmdName = guessCommandPath(args, program);

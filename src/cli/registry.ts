@@ -36,6 +36,11 @@ export function optionCompletion(o: Option): Completion | undefined {
   return def?.complete ?? def?.choices;
 }
 
+/** Whether an option's value is a comma-separated list (completed item by item). */
+export function optionIsList(o: Option): boolean {
+  return optionDefs.get(o)?.list === true;
+}
+
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function makeOption(def: OptionDef): Option {

@@ -5,8 +5,8 @@
 // names; every other line goes to commander (main.ts), which prints this same page for these
 // lines too (test/unit/cli/help-format.test.ts holds the two together).
 import type { ArgumentDef, OptionDef } from './command';
-import { GLOBAL_OPTIONS, takesValue } from './global-options';
-import { GROUPS, PROGRAM_DESCRIPTION, VERSION_OPTION } from './groups';
+import { GLOBAL_OPTIONS, takesValue, VERSION_OPTION } from './global-options';
+import { GROUPS, PROGRAM_DESCRIPTION } from './groups';
 import { formatHelp, type HelpPage } from './help-format';
 import { topHelp } from './argv';
 import type { CliContext } from './run-context';

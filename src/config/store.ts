@@ -14,10 +14,11 @@ export interface ProfileStore {
   path: string;
   snapshot(): StoreSnapshot;
   /**
-   * Saves a profile. `makeCurrent`: 'always' selects it, 'ifNone' only when no profile is
-   * current (in the same save). Resolves to the profile that was current before.
+   * Saves a profile. `makeCurrent`: 'always' selects it, 'ifFirst' only when no profile was stored
+   * (in the same save): not merely when none is current, which `profile use sandbox` chose.
+   * Resolves to the profile that was current before.
    */
-  setProfile(name: string, p: Profile, makeCurrent?: 'always' | 'ifNone'): Promise<string | undefined>;
+  setProfile(name: string, p: Profile, makeCurrent?: 'always' | 'ifFirst'): Promise<string | undefined>;
   removeProfile(name: string): Promise<boolean>;
   use(name: string): Promise<void>;
   current(): string | undefined;
@@ -432,8 +433,9 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env, opts: Open
       let before: string | undefined;
       await mutate((next) => {
         before = next.current;
+        const first = Object.keys(next.profiles).length === 0;
         next.profiles[name] = clean(p);
-        if (makeCurrent === 'always' || (makeCurrent === 'ifNone' && next.current === undefined)) next.current = name;
+        if (makeCurrent === 'always' || (makeCurrent === 'ifFirst' && first)) next.current = name;
         return true;
       });
       return before;

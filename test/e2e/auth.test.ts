@@ -66,6 +66,31 @@ describe('auth login', () => {
     expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBe('other');
   });
 
+  it('a later profile does not become current when the built-in sandbox was chosen (profile use sandbox); --use still switches', async () => {
+    const home = tempHome();
+    expect((await login(home, ['--profile', 'live', '--base-url', 'https://api.example.com'])).exitCode).toBe(0);
+    const use = await mcat(['profile', 'use', 'sandbox'], { home });
+    expect(use.exitCode, use.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBeUndefined();
+    // it said "'catalogue' is now the current profile" and took the sandbox's place
+    const r = await login(home, ['--profile', 'catalogue', '--base-url', 'https://api.example.com'], `${KEY}\n${SECRET}\n`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/is now the current profile/);
+    expect(r.stderr).toContain("mcat: the current profile is still the built-in 'sandbox'; switch with 'mcat profile use catalogue' (or log in with --use)");
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBeUndefined();
+    const status = await mcat(['auth', 'status', '--no-verify', '-o', 'json'], { home });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'sandbox', source: 'built-in' });
+    // the current profile logged out: the others are no first profile either
+    expect((await mcat(['profile', 'use', 'live'], { home })).exitCode).toBe(0);
+    expect((await mcat(['auth', 'logout', '--profile', 'live'], { home })).exitCode).toBe(0);
+    expect((await login(home, ['--profile', 'third', '--base-url', 'https://api.example.com'], `${KEY}\n${SECRET}\n`)).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBeUndefined();
+    const r2 = await login(home, ['--profile', 'catalogue', '--use'], `${KEY}\n${SECRET}\n`);
+    expect(r2.stderr).toContain("mcat: 'catalogue' is now the current profile");
+    expect(JSON.parse(readFileSync(cfgFile(home), 'utf8')).current).toBe('catalogue');
+  });
+
   it('refuses bad input with exit 2 and saves nothing', async () => {
     const home = tempHome();
     const cases: [string[], string | undefined, RegExp][] = [

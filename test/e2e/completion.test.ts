@@ -63,6 +63,23 @@ const CASES: { words: string[]; expect: string[]; not?: string[] }[] = [
   { words: ['--output=js'], expect: ['--output=json'] },
   { words: ['locker', '--sort', 'purchaseDate:d'], expect: ['purchaseDate:desc'] },
   { words: ['release', 'batch', '--', '-'], expect: [], not: ['--ids-file', '--type'] },
+  // commander's help command, and the words after it (main.ts: help GROUP COMMAND, help globals)
+  { words: ['h'], expect: ['help'] },
+  { words: ['help', ''], expect: ['playlist', 'release', 'globals'], not: ['help'] },
+  { words: ['help', 'playlist', ''], expect: ['apply', 'replace'] },
+  // mcat api's arguments in their places: the methods, then a path (no file name: cwd is the repository)
+  { words: ['api', ''], expect: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], not: ['package.json'] },
+  { words: ['api', 'GET', ''], expect: [], not: ['package.json', 'GET'] },
+  { words: ['completion', 'bash', ''], expect: [], not: ['zsh', 'package.json'] },
+  // a comma-separated list: the items after the comma
+  { words: ['release', 'batch', '--usage-types', 'download,'], expect: ['download,subscriptionstreaming', 'download,adsupportedstreaming'] },
+  { words: ['release', 'batch', '--usage-types', 'download,sub'], expect: ['download,subscriptionstreaming'] },
+  { words: ['release', 'batch', '--usage-types=download,sub'], expect: ['--usage-types=download,subscriptionstreaming'] },
+  // a variadic option's later values are its values, not file names (playlist ids: below, with a server)
+  { words: ['group', 'add', 'G', '--playlist', 'A', ''], expect: [], not: ['package.json'] },
+  // -V is the program's own option: before the command only
+  { words: ['--ver'], expect: ['--version', '--verbose'] },
+  { words: ['version', '--ver'], expect: ['--verbose'], not: ['--version'] },
 ];
 
 const bashCmd = (words: string[]) =>
@@ -123,6 +140,32 @@ describe.skipIf(!has('bash'))('playlist ids complete from the current profile', 
       const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' playlist show '${typed}'); COMP_CWORD=3; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
       const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env, reject: false, timeout: 15_000 });
       expect(r.stdout.split('\n').filter(Boolean), typed).toEqual([target.id]);
+    }
+  });
+
+  it('offers them for each value of a variadic option: group add G --playlist ID <TAB> (bash, zsh, fish)', async () => {
+    const ids = [...sb.info.examples.playlistIds].sort();
+    const cmd = `source completions/mcat.bash; COMP_WORDS=('${binPath}' group add G --playlist ${ids[0]} ''); COMP_CWORD=6; _mcat; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], { cwd: root, env, reject: false, timeout: 15_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(ids);
+    if (has('zsh')) {
+      const z = `source completions/_mcat >/dev/null 2>&1; _describe() { print -rl -- "\${(@P)4}"; }; words=('${binPath}' group add G --playlist ${ids[0]} ${ids[1]} ''); CURRENT=8; _mcat_zsh`;
+      const rz = await execa('zsh', ['-f', '-c', z], { cwd: root, env: { ...env, HOME: shellHome }, reject: false, timeout: 15_000 });
+      expect(rz.exitCode, rz.stderr).toBe(0);
+      expect(rz.stdout.split('\n').filter(Boolean).map((l) => l.split(':')[0]).sort()).toEqual(ids);
+    }
+    if (has('fish')) {
+      const bin = mkdtempSync(path.join(tmpdir(), 'mcat-path-'));
+      symlinkSync(binPath, path.join(bin, 'mcat'));
+      const rf = await execa('fish', ['--no-config', '-c', `source completions/mcat.fish; complete -C "mcat group add G --playlist ${ids[0]} "`], {
+        cwd: root,
+        env: { ...env, HOME: shellHome, PATH: `${bin}:${process.env.PATH}` },
+        reject: false,
+        timeout: 15_000,
+      });
+      expect(rf.exitCode, rf.stderr).toBe(0);
+      expect(rf.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort()).toEqual(ids);
     }
   });
 

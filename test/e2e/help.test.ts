@@ -84,3 +84,38 @@ describe('help fits the width tables fit', () => {
     expect(plain.stdout).toMatch(/\n {2}--concurrency <n> {8}edits in flight at most/);
   });
 });
+
+describe('-V and --version: the program\'s own option, before any command word only', () => {
+  it('before the command (or alone) print the version, exit 0; `mcat version` too', async () => {
+    const version = /^\d+\.\d+\.\d+\n$/;
+    for (const args of [['-V'], ['--version'], ['-q', '-V'], ['-o', 'json', '--version'], ['-qV'], ['--json', '-V'], ['-V', 'release', 'batch', 'x'], ['version']]) {
+      const r = await mcat(args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(version);
+      expect(r.stderr, args.join(' ')).toBe('');
+    }
+  });
+
+  it('after a command word: an unknown option (exit 2, nothing sent), or the value of the option before it', async () => {
+    for (const [args, line] of [
+      [['api', 'GET', '/1.2/release/tracks', '-f', 'releaseId=100001', '-V'], "mcat: unknown option '-V'"],
+      [['version', '-V'], "mcat: unknown option '-V'"],
+      [['version', '--version'], "mcat: unknown option '--version'"],
+      // the value of --usage-types, refused as no usage type
+      [['release', 'batch', '100001', '--usage-types', '-V'], /^mcat: unknown usage type '-v'/i],
+    ] as const) {
+      const r = await mcat([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(line);
+    }
+  });
+
+  it('is listed in the top-level help, both as the launcher renders it and as commander does', async () => {
+    for (const args of [['--help'], ['-o', '-V']]) {
+      const r = await mcat(args);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/^ {2}-V, --version +print the version$/m);
+    }
+  });
+});

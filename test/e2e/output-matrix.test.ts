@@ -12,8 +12,10 @@ import { sandboxForFile } from '../helpers/file-sandbox';
 import { mcatIn as mcat } from '../helpers/mcat-in';
 import { mcat as mcatBin } from '../helpers/mcat';
 import { hostileEnv, hostilePerTest, json } from '../helpers/hostile-server';
+import { uncalledServer } from '../helpers/uncalled-server';
 
 const box = sandboxForFile(mcat);
+const uncalled = uncalledServer();
 let home: string;
 const run = (args: string[], env: Record<string, string> = {}) =>
   mcat(args, { home, env: { ...sandboxProfileEnv(box.sb), ...env } });
@@ -143,6 +145,23 @@ describe('-o a format the command has no form of', () => {
     const jq = await run(['api', 'GET', '/1.2/release/details/batch', '-f', 'releaseIds=100001', '-f', 'usageTypes=download', '--jq', '.items.releases[0].id', '-o', 'ndjson']);
     expect(jq.exitCode, jq.stderr).toBe(0);
     expect(jq.stdout).toBe('100001\n');
+  });
+
+  it('mcat api --xml with -o json or --json: refused before any request (it printed the XML body, exit 0)', async () => {
+    const env = { MCAT_BASE_URL: uncalled.baseUrl, MCAT_CONSUMER_KEY: 'k', MCAT_CONSUMER_SECRET: 's', MCAT_COUNTRY: 'GB' };
+    for (const [flags, named] of [[['-o', 'json'], '-o json'], [['-o', 'JSON'], '-o json'], [['--json'], '--json']] as const) {
+      const r = await mcat(['api', 'GET', '/1.2/release/tracks', '-f', 'releaseId=100001', '--xml', ...flags], { home, env });
+      expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`mcat: --xml asks the service for XML: it does not go with ${named}\nhint: leave out --xml for the JSON body, or ${named} for the XML\n`);
+    }
+    expect(uncalled.requests).toBe(0);
+    // --xml alone (and with -o table, the default on a terminal) prints the XML body
+    for (const flags of [[], ['-o', 'table']]) {
+      const r = await run(['api', 'GET', '/1.2/release/tracks', '-f', 'releaseId=100001', '--xml', ...flags]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^<\?xml /);
+    }
   });
 
   it('version and completion: csv, tsv and xml refused as json is (exit 2, stdout empty)', async () => {

@@ -368,6 +368,16 @@ describe('playlist replace', () => {
     expect(d.diff.tracksRemoved.map((x: any) => x.trackId)).toEqual([cur[1]]);
     expect(await show(id)).toEqual(before);
   });
+
+  it('-V as the value of --name is the name, not the version (it printed 0.1.0 and did nothing)', async () => {
+    const id = sb.info.examples.playlistIds[0];
+    const f = file('dash-v.ndjson', `{"trackId":"${sb.info.examples.trackIds[0]}"}\n`);
+    const r = await run(['playlist', 'replace', id, '--from', f, '--dry-run', '--name', '-V', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.request.name).toBe('-V');
+    expect(d.diff.fieldsChanged).toContainEqual(expect.objectContaining({ field: 'name', to: '-V' }));
+  });
 });
 
 describe('a --fields path the answer to a change has not', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForHelp, bundleFor, CATALOGUE_GROUPS, commandWords, GLOBAL_OPTIONS_WITH_VALUE, topHelp } from '../../../src/cli/argv';
+import { asksForHelp, asksForVersion, bundleFor, CATALOGUE_GROUPS, commandWords, GLOBAL_OPTIONS_WITH_VALUE, topHelp } from '../../../src/cli/argv';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli/main';
 
@@ -61,6 +61,34 @@ describe('topHelp', () => {
       ['--json', '-5', '--help'],
     ])
       expect(topHelp(args), args.join(' ')).toBeUndefined();
+  });
+});
+
+describe('asksForVersion', () => {
+  it('is true for -V or --version where commander would read it as the program\'s own option, before any command word', () => {
+    for (const args of [['-V'], ['--version'], ['-q', '-V'], ['-qV'], ['-vqV'], ['-o', 'json', '-V'], ['-ojson', '-V'], ['--output=json', '--version'], ['--json', '-V'], ['--json', 'id', '-V'], ['-h', '-V'], ['-V', 'release', 'batch', '1'], ['--version', 'x'], ['--no-color', '-V']])
+      expect(asksForVersion(args), args.join(' ')).toBe(true);
+  });
+
+  it('is false after a command word, as an option\'s value, after an unknown option or --', () => {
+    for (const args of [
+      [],
+      ['version'],
+      ['version', '-V'],
+      ['api', 'GET', '/1.2/release/tracks', '-f', 'releaseId=100001', '-V'],
+      ['playlist', 'replace', 'x', '--name', '-V'],
+      ['help', '-V'],
+      // the values of global options that take one
+      ['-o', '-V'],
+      ['-p', '--version'],
+      ['-oV'],
+      ['--json', '-5', 'release', '-V'],
+      ['--bogus', '-V'],
+      ['-qx', '-V'],
+      ['--', '-V'],
+      ['-', '-V'],
+    ])
+      expect(asksForVersion(args), args.join(' ')).toBe(false);
   });
 });
 

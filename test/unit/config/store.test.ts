@@ -97,6 +97,19 @@ describe('openStore', () => {
     expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: {} });
   });
 
+  it("setProfile 'ifFirst' selects only the first profile stored, not a later one where none is current (the sandbox chosen)", async () => {
+    const store = await openStore(env);
+    expect(await store.setProfile('a', {}, 'ifFirst')).toBeUndefined();
+    expect(store.current()).toBe('a');
+    await store.setProfile('b', {}, 'ifFirst');
+    expect(store.current()).toBe('a');
+    await store.use('sandbox');
+    await store.setProfile('c', {}, 'ifFirst');
+    expect(store.current()).toBeUndefined();
+    await store.setProfile('c', {}, 'always');
+    expect(store.current()).toBe('c');
+  });
+
   it('rejects bad profile names', async () => {
     const store = await openStore(env);
     for (const bad of ['', 'a b', 'a.b', 'x'.repeat(41), '../x']) {

@@ -1,6 +1,9 @@
 // `mcat api METHOD PATH`: its arguments and options are the group's own (request.ts runs it).
 import { defineGroup } from '../../command';
 
+/** The methods `mcat api` sends (request.ts refuses any other). */
+export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
 export interface ApiFlags {
   method: string;
   path: string;
@@ -16,13 +19,14 @@ export default defineGroup({
   name: 'api',
   description: 'a signed request to any path of the API with the current profile; prints the raw body (like gh api)',
   arguments: [
-    { name: '<method>', description: 'HTTP method: GET, POST, PUT, DELETE or PATCH' },
-    { name: '<path>', description: 'path below the base URL, e.g. /1.2/user/locker (a query string may be included)' },
+    { name: '<method>', description: 'HTTP method: GET, POST, PUT, DELETE or PATCH', complete: METHODS },
+    // an API path is no file name: nothing to complete
+    { name: '<path>', description: 'path below the base URL, e.g. /1.2/user/locker (a query string may be included)', complete: [] },
   ],
   options: [
     { flags: '-f, --field <key=value>', description: 'a parameter: query for GET/DELETE, form body otherwise (repeatable)', repeatable: true, default: [] },
     { flags: '--input <file>', description: "a JSON request body from a file ('-' for standard input)", complete: '@file' },
-    { flags: '--xml', description: 'ask for XML (Accept: application/xml)' },
+    { flags: '--xml', description: 'ask for XML (Accept: application/xml); not with -o json, --json or --jq' },
     { flags: '-i, --include', description: 'print the HTTP status line and response headers before the body' },
     { flags: '--no-auto-country', description: "do not add the profile's country parameter" },
     { flags: '--consumer-only', description: 'sign with the consumer key only (no user token)' },

@@ -11,9 +11,8 @@ import { readTextInput } from '../../ids';
 import { downloadDeadlineMs, formatNamed, say, session } from '../../context';
 import { pipeToStdout, print, printRaw } from '../../../output/streams';
 import { defineCommand, type CommandContext } from '../../command';
-import type { ApiFlags } from './index';
+import { METHODS, type ApiFlags } from './index';
 
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 type Method = (typeof METHODS)[number];
 
 /**
@@ -56,6 +55,9 @@ async function runApi(flags: ApiFlags, ctx: CommandContext): Promise<void> {
   if (jq !== undefined && (flags.xml || flags.include)) throw new UsageError(`--jq reads a JSON body: it does not go with ${flags.xml ? '--xml' : '--include'}`);
   // the body is printed as received: -o csv, tsv, ndjson or xml printed that same JSON body
   const format = formatNamed(ctx);
+  // -o json and --json promise one JSON document: with --xml the XML body was printed under them
+  const asJson = format === 'json' ? '-o json' : ctx.globals.json !== undefined ? '--json' : undefined;
+  if (flags.xml && asJson) throw new UsageError(`--xml asks the service for XML: it does not go with ${asJson}`, `leave out --xml for the JSON body, or ${asJson} for the XML`);
   if (format !== undefined && format !== 'json' && format !== 'table' && !(format === 'ndjson' && jq !== undefined)) {
     throw new UsageError(`mcat api prints the body as received, not ${format}`, format === 'xml' ? 'ask for XML with --xml' : 'use --jq to reshape its JSON');
   }

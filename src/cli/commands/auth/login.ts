@@ -23,7 +23,7 @@ export default defineCommand<LoginFlags>({
   options: [
     { flags: '--user-id <id>', description: 'the user id that goes with the token (used by locker and playlist commands)' },
     { flags: '--with-secrets-from-stdin', description: 'read four lines from standard input: consumer key, consumer secret, token, token secret (the last two may be empty)' },
-    { flags: '--use', description: 'make this the current profile (a first profile always becomes current)' },
+    { flags: '--use', description: 'make this the current profile (without it only a first profile becomes current)' },
     { flags: '--no-verify', description: 'save without checking the credentials against the service' },
   ],
   help: [
@@ -145,15 +145,17 @@ async function runLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
 
   const profile: Profile = { baseUrl, ...secrets, country, authIn, userId };
   if (flags.verify !== false) await verifyLogin(ctx, name, profile);
-  // one save (the profile and, when asked or none is current, the selection): a Ctrl-C while it
-  // waits for another mcat's save changes nothing
-  const before = await store.setProfile(name, profile, flags.use ? 'always' : 'ifNone');
+  // one save (the profile and, with --use or as the first profile, the selection): a Ctrl-C while
+  // it waits for another mcat's save changes nothing. No current profile is a choice too (`profile
+  // use sandbox`): a later login keeps it
+  const before = await store.setProfile(name, profile, flags.use ? 'always' : 'ifFirst');
   notice(`mcat: saved profile '${name}' to ${store.path}`);
   const wasCurrent = before === name;
   if (!wasCurrent && store.current() === name) {
     notice(`mcat: '${name}' is now the current profile`);
   } else if (!wasCurrent) {
-    notice(`mcat: the current profile is still '${store.current()}'; switch with 'mcat profile use ${name}'`);
+    const current = store.current();
+    notice(`mcat: the current profile is still ${current === undefined ? `the built-in '${SANDBOX_PROFILE}'` : `'${current}'`}; switch with 'mcat profile use ${name}' (or log in with --use)`);
   }
 }
 
