@@ -119,6 +119,20 @@ describe('release batch', () => {
     expect(lines.map((l) => l.id)).toEqual(ids);
   });
 
+  it('the table\'s Released is the date of the usage type asked: download, subscription or ad-supported streaming', async () => {
+    const id = String(box.sb.info.examples.releaseIds[0]);
+    for (const [usage, key] of [['download', 'download'], ['subscriptionstreaming', 'subscriptionStreaming'], ['adsupportedstreaming', 'adSupportedStreaming']]) {
+      const j = await run(['release', 'batch', id, '--usage-types', usage, '-o', 'json']);
+      const date = String(JSON.parse(j.stdout).items.releases[0][key].releaseDate).slice(0, 10);
+      expect(date, usage).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const t = await run(['release', 'batch', id, '--usage-types', usage, '-o', 'table'], { env: { COLUMNS: '200' } });
+      expect(t.exitCode, t.stderr).toBe(0);
+      const [head, row] = t.stdout.split('\n').slice(1);
+      expect(head.trimEnd().endsWith('Released'), usage).toBe(true);
+      expect(row.trimEnd().endsWith(date), `${usage}: ${row}`).toBe(true);
+    }
+  });
+
   it('csv has a header row and one row per release', async () => {
     const ids = box.sb.info.examples.releaseIds.slice(0, 2);
     const r = await run(['release', 'batch', ...ids.map(String), '-o', 'csv']);

@@ -6,9 +6,10 @@ import { columnsOf } from './columns';
 import { day, duration, firstPackagePrice, titleWithVersion } from './format';
 
 /** The service's streaming windows of a release (not in the schema: read as received). */
-type Streaming = { subscriptionStreaming?: { releaseDate?: string } };
+type Streaming = { subscriptionStreaming?: { releaseDate?: string }; adSupportedStreaming?: { releaseDate?: string } };
 
-const releaseDate = (r: Release & Streaming) => r.download?.releaseDate ?? r.subscriptionStreaming?.releaseDate;
+/** The release date of the first usage type the answer shows (the spec: one object per usage type asked). */
+const releaseDate = (r: Release & Streaming) => r.download?.releaseDate ?? r.subscriptionStreaming?.releaseDate ?? r.adSupportedStreaming?.releaseDate;
 
 // The views' one cast each: a body handed to a view is the answer of the call it was made for,
 // as the client read it (validated against the schema in src/client/schemas/).
