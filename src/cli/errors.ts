@@ -159,10 +159,28 @@ export function withMeaning(apiMessage: string, meaning: string | undefined): st
   if (!apiMessage) return meaning || 'API error';
   if (!meaning) return apiMessage;
   const low = apiMessage.toLowerCase();
-  if (low.includes(meaning.replace(/\s*\(.*\)$/, '').toLowerCase())) return apiMessage;
+  if (says(low, meaning.replace(/\s*\(.*\)$/, ''))) return apiMessage;
   const [lead, ...rest] = meaning.split(/,\s+(?=or\b)/);
-  if (low.includes(lead.toLowerCase())) return rest.length ? `${apiMessage}, ${rest.join(', ')}` : apiMessage;
+  if (says(low, lead)) return rest.length ? `${apiMessage}, ${rest.join(', ')}` : apiMessage;
   return `${apiMessage}: ${meaning}`;
+}
+
+/**
+ * Words by which a message already says a code's meaning, in the service's own wordings ("Value of
+ * parameter userId is not valid", "No releases found with id: 5", "Missing required parameter
+ * userId") as well as the sandbox's.
+ */
+const SAID_AS: [meaning: string, words: RegExp][] = [
+  ['a required parameter is missing', /\b(missing|required)\b/],
+  ['a parameter has an invalid value', /\b(invalid|not valid)\b/],
+  ['a value is out of range', /\bout of range\b|\btoo (many|large|long|big)\b|\bexceed/],
+  ['not found', /\bnot found\b|\bno\b.*\bfound\b|\bdoes not exist\b/],
+];
+
+/** Whether the (lower-cased) message already says `meaning`. */
+function says(low: string, meaning: string): boolean {
+  const m = meaning.toLowerCase();
+  return low.includes(m) || SAID_AS.some(([said, words]) => said === m && words.test(low));
 }
 
 function suffix(parts: (string | undefined)[]): string {

@@ -99,7 +99,13 @@ describe('error lines', () => {
   it('the service message and the code meaning, nothing said twice', () => {
     expect(withMeaning('Track not found', 'not found, or owned by a label not licensed for this partner')).toBe('Track not found, or owned by a label not licensed for this partner');
     expect(withMeaning('Resource not available in current context: x', 'resource not available in current context (country not entitled)')).toBe('Resource not available in current context: x');
-    expect(withMeaning('Invalid value for sort', 'a parameter has an invalid value')).toBe('Invalid value for sort: a parameter has an invalid value');
+    expect(withMeaning('Invalid value for sort', 'a parameter has an invalid value')).toBe('Invalid value for sort');
+    // the real service's wordings (test/fixtures/real-api): said once
+    expect(withMeaning('Value of parameter userId is not valid: invalid', 'a parameter has an invalid value')).toBe('Value of parameter userId is not valid: invalid');
+    expect(withMeaning('No releases found with id: missing', 'not found, or owned by a label not licensed for this partner')).toBe('No releases found with id: missing, or owned by a label not licensed for this partner');
+    expect(withMeaning('Missing required parameter userId', 'a required parameter is missing')).toBe('Missing required parameter userId');
+    // a message that says something else keeps the meaning beside it
+    expect(withMeaning('Sort must be one of a, b', 'a parameter has an invalid value')).toBe('Sort must be one of a, b: a parameter has an invalid value');
     expect(formatError(new ApiError(2001, 'Track not found', 404))).toBe('mcat: Track not found, or owned by a label not licensed for this partner (2001, HTTP 404)');
   });
 
