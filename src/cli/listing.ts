@@ -71,6 +71,12 @@ export function checkPaging(flags: PagingFlags, max: number): { page: number; pa
  * another size, and skip or repeat items.
  */
 export function showingLine(s: Shown, walked: boolean, pageSize?: number): string | undefined {
+  // a page past the end of a list that has items: said, not an empty table that reads as none
+  if (s.shown === 0 && s.total > 0 && s.first > s.total) {
+    const size = pageSize ?? (s.page > 1 ? (s.first - 1) / (s.page - 1) : undefined);
+    const pages = size !== undefined && Number.isInteger(size) && size > 0 ? ` (${Math.ceil(s.total / size)} page${Math.ceil(s.total / size) === 1 ? '' : 's'} of ${size})` : '';
+    return `Page ${s.page} is past the end: ${s.total} in all${pages} · --all for everything`;
+  }
   if (s.shown === 0 || s.shown >= s.total) return undefined;
   const last = s.first + s.shown - 1;
   const size = pageSize !== undefined ? ` --page-size ${pageSize}` : '';

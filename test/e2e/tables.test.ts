@@ -236,6 +236,20 @@ describe.skipIf(!hasScript())('tables in a terminal', () => {
   });
 });
 
+describe('a page past the end of a list', () => {
+  it('says so with how many there are, not an empty table that reads as none (exit 0)', async () => {
+    for (const [args, total] of [
+      [['locker', '--page', '99'], 14],
+      [['release', 'tracks', '100001', '--page', '5'], 8],
+    ] as [string[], number][]) {
+      const r = await run(['-o', 'table', ...args], { env: { COLUMNS: '80' } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const last = r.stdout.trimEnd().split('\n').pop();
+      expect(last, args.join(' ')).toMatch(new RegExp(`^Page \\d+ is past the end: ${total} in all \\(\\d+ pages? of 10\\) · --all for everything$`));
+    }
+  });
+});
+
 describe('through a pipe', () => {
   it('never pages, whatever MCAT_PAGER says', async () => {
     const rec = recorder('pipe');

@@ -50,6 +50,10 @@ describe('one page of a longer list', () => {
     expect(showingLine({ first: 11, shown: 4, total: 14, page: 2 }, false)).toBe('Showing 11–14 of 14 · --all for everything');
     expect(showingLine({ first: 1, shown: 5, total: 141, page: 1 }, true)).toBe('Showing 1–5 of 141 · --all for everything');
     expect(showingLine({ first: 1, shown: 14, total: 14, page: 1 }, false)).toBeUndefined();
+    // a page past the end of a list that has items: said, with how many there are
+    expect(showingLine({ first: 981, shown: 0, total: 14, page: 99 }, false)).toBe('Page 99 is past the end: 14 in all (2 pages of 10) · --all for everything');
+    expect(showingLine({ first: 101, shown: 0, total: 14, page: 5 }, false, 25)).toBe('Page 5 is past the end: 14 in all (1 page of 25) · --all for everything');
+    expect(showingLine({ first: 1, shown: 0, total: 0, page: 1 }, false)).toBeUndefined();
     expect(showingLine({ first: 1, shown: 0, total: 0, page: 1 }, false)).toBeUndefined();
   });
   it('names the next page with the --page-size asked for', () => {
