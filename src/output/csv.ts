@@ -33,7 +33,7 @@ export function csvColumns(view: View, fields?: readonly string[]): CsvColumns {
     const readers = fieldReaders(view, fields);
     return { header: readers.map((r) => r.name), values: (item) => readers.map((r) => r.value(item)) };
   }
-  const cols = view.columns;
+  const cols = view.csvExtra ? [...view.columns, ...view.csvExtra] : view.columns;
   return {
     header: cols.map((c) => c.key),
     values: (item) => cols.map((c) => columnValue(c, item)),

@@ -57,6 +57,11 @@ export interface View {
   columns: Column[];
   /** documented paths of an item, listed by `--json` with no fields (with the computed names) */
   fields?: readonly string[];
+  /**
+   * columns CSV and TSV add after the table's (no --fields): what a row needs to be read back whole
+   * as input (a track's version and release, which the table shows inside its titles)
+   */
+  csvExtra?: Column[];
   /** the list items of a body (one ndjson line / csv row each) */
   items(body: unknown): unknown[];
   /**

@@ -314,18 +314,34 @@ describe('outputs feed inputs (each listing piped into the command that takes it
     expect(String(got[withVersion].releaseId)).toBe(String(t.release.id));
   });
 
-  it('release tracks -o csv | playlist replace --from -', async () => {
-    const tracks = (await json(['release', 'tracks', '100003'])).tracks.tracks;
-    await pipe(['release', 'tracks', '100003', '-o', 'csv'], ['playlist', 'replace', P(), '--from', '-']);
+  it('release tracks -o csv | playlist replace --from -: the metadata sent is the NDJSON\'s (version and release too)', async () => {
+    const tracks = (await json(['release', 'tracks', '100002'])).tracks.tracks;
+    const sent = async (o: string) => {
+      const a = await run(['release', 'tracks', '100002', '-o', o]);
+      const d = await run(['playlist', 'replace', P(), '--from', '-', '--dry-run', '--jq', '.request.tracks'], { input: a.stdout });
+      expect(d.exitCode, d.stderr).toBe(0);
+      // (CSV is text: a release id comes as a string, as the service takes it either way)
+      return JSON.parse(d.stdout).map((t: any) => ({ ...t, releaseId: String(t.releaseId) }));
+    };
+    const viaCsv = await sent('csv');
+    expect(viaCsv).toEqual(await sent('ndjson'));
+    expect(viaCsv.some((t: any) => t.trackVersion)).toBe(true);
+    expect(viaCsv.every((t: any) => t.releaseId && t.releaseTitle)).toBe(true);
+    await pipe(['release', 'tracks', '100002', '-o', 'csv'], ['playlist', 'replace', P(), '--from', '-']);
     expect(await trackIds(P())).toEqual(tracks.map((t: any) => String(t.id)));
   });
 
-  it('playlist show -o ndjson and -o csv | playlist replace --from - (copies the tracks)', async () => {
-    const want = await trackIds(P());
+  it('playlist show -o ndjson and -o csv | playlist replace --from - (copies the tracks, their metadata whole)', async () => {
+    // tracks whose metadata is not the catalogue's: a copy must carry it, not have it filled in
+    const own = [1, 2].map((n) => ({ trackId: String(10000100 + n), trackTitle: `T${n}`, trackVersion: `V${n}`, artistAppearsAs: `A${n}`, releaseId: '100001', releaseTitle: `R${n}`, releaseVersion: `RV${n}`, releaseArtistAppearsAs: `RA${n}` }));
+    expect((await run(['playlist', 'replace', P(), '--from', '-'], { input: JSON.stringify(own) })).exitCode).toBe(0);
+    const meta = async (id: string) => (await json(['playlist', 'show', id])).playlist.tracks.map((t: any) => Object.fromEntries(['trackId', 'trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistAppearsAs'].map((k) => [k, String(t[k] ?? '')])));
+    const want = await meta(P());
+    expect(want).toEqual(own);
     for (const o of ['ndjson', 'csv']) {
       await run(['playlist', 'replace', P2(), '--from', '-', '--input-format', 'ndjson'], { input: '{"trackId":"10000101"}\n' });
       await pipe(['playlist', 'show', P(), '-o', o], ['playlist', 'replace', P2(), '--from', '-']);
-      expect(await trackIds(P2()), o).toEqual(want);
+      expect(await meta(P2()), o).toEqual(want);
     }
   });
 

@@ -58,6 +58,15 @@ export const trackColumns: View['columns'] = columnsOf<Track>([
 
 export const releaseTracksView: View = {
   columns: trackColumns,
+  // a track's metadata as a playlist keeps it (`release tracks -o csv | playlist replace --from -`)
+  csvExtra: columnsOf<Track>([
+    { key: 'version', header: 'Version' },
+    { key: 'artist.appearsAs', header: 'Artist as' },
+    { key: 'release.id', header: 'Release ID' },
+    { key: 'release.title', header: 'Release' },
+    { key: 'release.version', header: 'Release version' },
+    { key: 'release.artist.appearsAs', header: 'Release artist' },
+  ]),
   fields: ['id', 'title', 'version', 'artist.id', 'artist.name', 'artist.appearsAs', 'trackNumber', 'discNumber', 'number', 'duration', 'explicitContent', 'isrc', 'type', 'release.id', 'release.title', 'release.version', 'release.type', 'release.artist.appearsAs', 'release.label.name', 'download.releaseDate', 'download.packages[].price.recommendedRetailPrice'],
   items: (body) => {
     const tracks = tracksBodyOf(body)?.tracks;

@@ -59,6 +59,12 @@ export const playlistTracksView: View = {
     { key: 'releaseId', header: 'Release ID', align: 'right', shrink: false, rank: 7 },
     { key: 'dateAdded', header: 'Added', shrink: false, rank: 5, get: (t) => when(t.dateAdded) },
   ]),
+  // the metadata the table shows inside its titles, so that a CSV copy is the playlist's (`playlist show -o csv | playlist create --from -`)
+  csvExtra: columnsOf<ShownTrack>([
+    { key: 'trackVersion', header: 'Version' },
+    { key: 'releaseVersion', header: 'Release version' },
+    { key: 'releaseArtistAppearsAs', header: 'Release artist' },
+  ]),
   fields: ['position', 'id', 'trackId', 'trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistAppearsAs', 'source', 'audioUrl', 'dateAdded', 'image'],
   items: (body): ShownTrack[] => tracksOf(body).map((t, i) => ({ position: i + 1, ...t })),
   // in a table, a track stored without its metadata shows its id and a dash, not blank cells
