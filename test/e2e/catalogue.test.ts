@@ -109,6 +109,13 @@ describe('release batch', () => {
     expect(r.stderr).toMatch(/larger than the 100 KiB cap/);
     expect(r.stdout).toBe(first.stdout);
     expect(r.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(10);
+    // the table streams too (issue 13: every table view): the first call's rows printed, fitted to
+    // them, before the second call's failure; memory holds the calls in flight, not every release
+    const t = await run(['--max-body', '100K', 'release', 'batch', '--ids-file', file, '-o', 'table'], { env: { COLUMNS: '100' } });
+    expect(t.exitCode).toBe(1);
+    expect(t.stderr).toMatch(/larger than the 100 KiB cap/);
+    const rows = t.stdout.split('\n').filter((l) => /^\s*\d+ /.test(l));
+    expect(rows.map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(first.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).id));
   });
 
   it('reads ids from stdin with -', async () => {

@@ -43,9 +43,11 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   const opts = { ids, country: s.country, ...filters, concurrency };
   let errors: BatchError[];
   let missing: number[] = [];
-  if (out.format === 'ndjson' || out.format === 'csv' || out.format === 'tsv') {
-    // line formats: each call's releases printed (in request order) as soon as the calls before
-    // it are in, and let go: memory holds the calls in flight, not 5,000 parsed releases
+  if (out.format === 'ndjson' || out.format === 'csv' || out.format === 'tsv' || out.format === 'table') {
+    // line formats and the table: each call's releases printed (in request order) as soon as the
+    // calls before it are in, and let go: memory holds the calls in flight, not 50,000 parsed
+    // releases (a table's columns are fitted to the first call's rows, as a long walk's are)
+    if (out.format === 'table') out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
     errors = [];
     const parts = releaseDetailsBatchParts(s.client, opts);
     await out.streamPages(
