@@ -5,7 +5,7 @@
 // top-level help through it from the registry's definitions without building a program
 // (top-help.ts). test/unit/cli/help-format.test.ts holds both to commander's own renderer.
 import type { Command, Help } from 'commander';
-import { wrapWords } from './help-text';
+import { breakList, wrapWords } from './help-text';
 
 /** One line of a list: `  term  description`. */
 export interface HelpItem {
@@ -34,7 +34,13 @@ function boxWrap(str: string, width: number): string {
   if (width < MIN_WIDTH_TO_WRAP) return str;
   const wrapped: string[] = [];
   for (const line of str.split(/\r\n|\n/)) {
-    const chunks = line.match(/[\s]*[^\s]+/g);
+    // a list wider than the column (`latency=200ms,error=0.1,…`) in pieces after its commas, which
+    // run on with nothing between them
+    const chunks = line.match(/[\s]*[^\s]+/g)?.flatMap((c) => {
+      const lead = /^\s*/.exec(c)![0];
+      const pieces = c.length - lead.length > width ? breakList(c.slice(lead.length), width) : [c.slice(lead.length)];
+      return pieces.map((p, i) => (i === 0 ? lead + p : p));
+    }) ?? null;
     if (chunks === null) {
       wrapped.push('');
       continue;

@@ -6,18 +6,37 @@
 // a command line broken in two would not run.
 
 
+/** `w` in pieces of at most `max` characters, each ending after a ',' or '|' (a piece with none stays whole). */
+export function breakList(w: string, max: number): string[] {
+  const parts = w.split(/(?<=[,|])/);
+  if (parts.length < 2) return [w];
+  const out: string[] = [];
+  let cur = '';
+  for (const p of parts) {
+    if (cur && cur.length + p.length > max) {
+      out.push(cur);
+      cur = p;
+    } else cur += p;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
 function isProse(line: string): boolean {
   return line.length > 0 && !/^\s/.test(line);
 }
 
 /**
  * Words wrapped greedily to `width`, lines after the first starting with `indent` (a word longer
- * than the width stands alone on its line; a "word" may hold spaces: it is never broken).
+ * than the width stands alone on its line; a "word" may hold spaces: it is never broken). A list
+ * with no space wider than a line (`latency=200ms,error=0.1,…`, `"a"|"b"|…`) is broken after its
+ * commas or bars, each piece as wide as a line holds: nothing is added to it, and it runs on.
  */
 export function wrapWords(words: readonly string[], width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of words) {
+  const room = Math.max(1, width - indent.length);
+  for (const word of words.flatMap((w) => (w.length > room && !/\s/.test(w) ? breakList(w, room) : [w]))) {
     if (!word) continue;
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);

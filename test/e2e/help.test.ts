@@ -62,6 +62,18 @@ describe('help fits the width tables fit', () => {
   const tooWide = (text: string, w: number) =>
     text.split('\n').filter((l) => l.length > w && !l.startsWith('Usage: ') && !/^ {2,}(mcat |printf |\{)/.test(l) && /\s/.test(l.trim()));
 
+  it('a list with no space in it (a --faults spec, the ops of an edit) is broken after its commas or bars, not run past the edge', async () => {
+    for (const [args, w] of [[['sandbox', 'start', '--help'], 100], [['sandbox', 'start', '--help'], 80], [['playlist', 'apply', '--help'], 60]] as [string[], number][]) {
+      const r = await mcat(args, { env: { COLUMNS: String(w) } });
+      expect(r.exitCode).toBe(0);
+      const wide = r.stdout.split('\n').filter((l) => l.length > w && !l.startsWith('Usage: ') && !/^ {2}mcat /.test(l));
+      expect(wide, `${args.join(' ')} at ${w}`).toEqual([]);
+    }
+    // the pieces run on: the spec reads back whole, nothing added between them
+    const r = await mcat(['sandbox', 'start', '--help'], { env: { COLUMNS: '80' } });
+    expect(r.stdout.replace(/,\n +/g, ',')).toContain('latency=200ms,error=0.1,429=0.05,retryafter=2,reset=0.02,truncate=0.02,slow=0.02');
+  });
+
   it('COLUMNS, also when stdout is no terminal; narrower than a column of descriptions, each description goes under its term', async () => {
     const lines = [['--help'], ['playlist', 'apply', '--help'], ['locker', '--help'], ['help', 'globals'], ['group', '--help']];
     for (const w of [40, 50, 60]) {
