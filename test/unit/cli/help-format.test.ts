@@ -59,7 +59,11 @@ describe('the help layout', () => {
     for (const cmd of all) {
       for (const w of WIDTHS) {
         if (stacked(pageOf(cmd, w), w)) continue;
-        expect(ours(cmd, w), `${cmd.name()} at ${w}`).toBe(commanders(cmd, w));
+        // but a list with no space wider than the column, which mcat breaks after its commas or
+        // bars (help-text.ts breakList) where commander runs it past the edge: read back whole
+        const runOn = (t: string) => t.replace(/([,|])\n +(?=\S)/g, '$1');
+        expect(runOn(ours(cmd, w)), `${cmd.name()} at ${w}`).toBe(runOn(commanders(cmd, w)));
+        for (const line of ours(cmd, w).split('\n')) if (line.length > w && !line.startsWith('Usage: ')) expect(line.trim(), `${cmd.name()} at ${w}`).not.toMatch(/[,|]./);
         compared++;
       }
     }
@@ -90,7 +94,8 @@ describe('the help layout', () => {
           if (!item.description) continue;
           const under: string[] = [];
           for (let i = at + 1; i < lines.length && lines[i].startsWith('      '); i++) under.push(lines[i].trim());
-          expect(under.join(' ').split(/\s+/), `${where}: ${item.term}`).toEqual(item.description.trim().split(/\s+/));
+          // (a list broken after its commas or bars comes back whole: compared without the spaces)
+          expect(under.join('').replace(/\s+/g, ''), `${where}: ${item.term}`).toBe(item.description.replace(/\s+/g, ''));
         }
       }
     }
