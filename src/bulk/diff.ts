@@ -1,6 +1,7 @@
-// What a playlist change would do: tracks added, removed and moved, fields changed. Used by
+// What a playlist change would do: tracks added, removed, moved and their metadata changed, fields changed. Used by
 // `playlist apply --dry-run` and `playlist replace --dry-run`.
 import type { Playlist, TrackInput } from '../client/playlist-api';
+import { TRACK_METADATA_FIELDS, type TrackMetadataField } from '../client/playlists';
 
 export const DESCRIPTION_LIMIT = 500;
 
@@ -46,6 +47,17 @@ export interface TrackMove {
   title?: string;
 }
 
+/** A kept track (matched as for moves) whose metadata the edit would change. */
+export interface TrackChange {
+  trackId: string;
+  /** 1-based position in the desired list */
+  position: number;
+  /** the track's title as it is now (or as the edit gives it) */
+  title?: string;
+  /** only the fields the edit gives: one it leaves out the service fills from the catalogue */
+  fields: Partial<Record<TrackMetadataField, { from: unknown; to: unknown }>>;
+}
+
 export type DiffField = 'name' | 'status' | 'visibility' | 'description' | 'imageUrl' | 'annotations';
 
 export interface FieldChange {
@@ -60,6 +72,8 @@ export interface PlaylistDiff {
   tracksAdded: TrackAt[];
   tracksRemoved: TrackAt[];
   tracksMoved: TrackMove[];
+  /** kept tracks whose metadata (trackTitle, releaseId, …) the edit would change */
+  tracksChanged: TrackChange[];
   fieldsChanged: FieldChange[];
   /** whether the edit sets the track list at all (details edits do not) */
   tracksCompared: boolean;
@@ -78,6 +92,46 @@ export function cutDescription(s: string, limit = DESCRIPTION_LIMIT): string {
     i += ch.length;
   }
   return s;
+}
+
+/**
+ * A metadata value as the service keeps it: strings as strings, a release id as the id it names
+ * (123, "123" and "0123" are one release); null or absent is no value.
+ */
+function metaValue(field: TrackMetadataField, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  const s = String(v);
+  return field === 'releaseId' && /^\s*\d+\s*$/.test(s) ? s.trim().replace(/^0+(?=\d)/, '') : s;
+}
+
+/**
+ * The metadata fields `want` gives that differ from `have`. A field the edit leaves out is not a
+ * change: the service fills it from the catalogue (src/sandbox/routes/playlists.ts trackEntryJson).
+ */
+export function metadataChanges(have: object, want: object): TrackChange['fields'] {
+  const out: TrackChange['fields'] = {};
+  for (const k of TRACK_METADATA_FIELDS) {
+    const to = (want as Record<string, unknown>)[k];
+    if (to === undefined || to === null) continue;
+    const from = (have as Record<string, unknown>)[k];
+    if (metaValue(k, from) !== metaValue(k, to)) out[k] = { from, to };
+  }
+  return out;
+}
+
+/**
+ * The current index each desired track is matched with (-1: added). The k-th occurrence of a
+ * track id in one list matches its k-th occurrence in the other.
+ */
+export function matchTracks(current: readonly { trackId: string | number }[], desired: readonly { trackId: string | number }[]): number[] {
+  const slots = new Map<string, number[]>();
+  current.forEach((t, i) => {
+    const id = String(t.trackId);
+    const s = slots.get(id);
+    if (s) s.push(i);
+    else slots.set(id, [i]);
+  });
+  return desired.map((t) => slots.get(String(t.trackId))?.shift() ?? -1);
 }
 
 function sameAnnotations(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
@@ -137,6 +191,7 @@ export function diffPlaylist(current: Playlist | undefined, desired: DesiredPlay
   const tracksAdded: TrackAt[] = [];
   const tracksRemoved: TrackAt[] = [];
   const tracksMoved: TrackMove[] = [];
+  const tracksChanged: TrackChange[] = [];
   const titleOf = (t: object) => {
     const v = (t as { trackTitle?: unknown }).trackTitle;
     return typeof v === 'string' ? v : undefined;
@@ -145,16 +200,19 @@ export function diffPlaylist(current: Playlist | undefined, desired: DesiredPlay
   const want = (desired.tracks ?? []).map((t) => ({ id: String(t.trackId), title: titleOf(t) }));
   if (desired.tracks !== undefined) {
     // the k-th occurrence of a track id in one list matches its k-th occurrence in the other
-    const slots = new Map<string, number[]>();
-    curTracks.forEach((t, i) => slots.set(t.id, [...(slots.get(t.id) ?? []), i]));
+    const match = matchTracks(cur.tracks ?? [], desired.tracks);
     const matchedCur = new Set<number>();
     const pairs: [number, number][] = []; // [desired index, current index]
     want.forEach((t, j) => {
-      const free = slots.get(t.id);
-      if (free?.length) {
-        const i = free.shift()!;
+      const i = match[j];
+      if (i >= 0) {
         matchedCur.add(i);
         pairs.push([j, i]);
+        const fields = metadataChanges(cur.tracks![i], desired.tracks![j]);
+        if (Object.keys(fields).length) {
+          const title = curTracks[i].title ?? t.title;
+          tracksChanged.push({ trackId: t.id, position: j + 1, ...(title ? { title } : {}), fields });
+        }
       } else tracksAdded.push({ trackId: t.id, position: j + 1, ...(t.title ? { title: t.title } : {}) });
     });
     curTracks.forEach((t, i) => {
@@ -174,11 +232,12 @@ export function diffPlaylist(current: Playlist | undefined, desired: DesiredPlay
     tracksAdded,
     tracksRemoved,
     tracksMoved,
+    tracksChanged,
     fieldsChanged,
     tracksCompared: desired.tracks !== undefined,
     currentTrackCount: curTracks.length,
     desiredTrackCount: desired.tracks !== undefined ? want.length : curTracks.length,
-    unchanged: current !== undefined && !fieldsChanged.length && !tracksAdded.length && !tracksRemoved.length && !tracksMoved.length,
+    unchanged: current !== undefined && !fieldsChanged.length && !tracksAdded.length && !tracksRemoved.length && !tracksMoved.length && !tracksChanged.length,
   };
 }
 
@@ -192,7 +251,10 @@ function track(t: { trackId: string; title?: string }): string {
   return `track ${t.trackId}${t.title ? ` ${JSON.stringify(t.title)}` : ''}`;
 }
 
-/** Human lines for a diff, e.g. `name: "Old" -> "New"`, `+ track 12 at 3`, `~ track 9 moved 5 -> 1`. */
+/**
+ * Human lines for a diff, e.g. `name: "Old" -> "New"`, `+ track 12 at 3`, `~ track 9 moved 5 -> 1`,
+ * `~ track 9 "Old" trackTitle: "Old" -> "New"`.
+ */
 export function formatDiff(d: PlaylistDiff, opts: { maxTracks?: number } = {}): string[] {
   const out: string[] = [];
   for (const f of d.fieldsChanged) {
@@ -217,9 +279,13 @@ export function formatDiff(d: PlaylistDiff, opts: { maxTracks?: number } = {}): 
   for (const t of d.tracksRemoved) lines.push(`- ${track(t)} (was at ${t.position})`);
   for (const t of d.tracksAdded) lines.push(`+ ${track(t)} at ${t.position}`);
   for (const m of d.tracksMoved) lines.push(`~ ${track(m)} moved ${m.from} -> ${m.to}`);
+  for (const c of d.tracksChanged) {
+    const parts = Object.entries(c.fields).map(([k, v]) => `${k}: ${show(v.from)} -> ${show(v.to)}`);
+    lines.push(`~ ${track(c)} ${parts.join(', ')}`);
+  }
   if (d.tracksCompared && lines.length) {
     out.push(
-      `tracks: ${d.currentTrackCount} -> ${d.desiredTrackCount} (${d.tracksAdded.length} added, ${d.tracksRemoved.length} removed, ${d.tracksMoved.length} moved)`,
+      `tracks: ${d.currentTrackCount} -> ${d.desiredTrackCount} (${d.tracksAdded.length} added, ${d.tracksRemoved.length} removed, ${d.tracksMoved.length} moved${d.tracksChanged.length ? `, ${d.tracksChanged.length} changed` : ''})`,
     );
     out.push(...lines.slice(0, max).map((l) => `  ${l}`));
     if (lines.length > max) out.push(`  … and ${lines.length - max} more track changes`);
