@@ -124,14 +124,22 @@ export function metadataChanges(have: object, want: object): TrackChange['fields
  * track id in one list matches its k-th occurrence in the other.
  */
 export function matchTracks(current: readonly { trackId: string | number }[], desired: readonly { trackId: string | number }[]): number[] {
-  const slots = new Map<string, number[]>();
-  current.forEach((t, i) => {
+  // the first free occurrence of each id, and from each occurrence the next one of its id
+  const head = new Map<string, number>();
+  const next = new Int32Array(current.length).fill(-1);
+  for (let i = current.length - 1; i >= 0; i--) {
+    const id = String(current[i].trackId);
+    const h = head.get(id);
+    if (h !== undefined) next[i] = h;
+    head.set(id, i);
+  }
+  return desired.map((t) => {
     const id = String(t.trackId);
-    const s = slots.get(id);
-    if (s) s.push(i);
-    else slots.set(id, [i]);
+    const i = head.get(id);
+    if (i === undefined || i < 0) return -1;
+    head.set(id, next[i]);
+    return i;
   });
-  return desired.map((t) => slots.get(String(t.trackId))?.shift() ?? -1);
 }
 
 function sameAnnotations(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
@@ -141,27 +149,43 @@ function sameAnnotations(a: Record<string, unknown> | undefined, b: Record<strin
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b ?? {}, k) && (a ?? {})[k] === (b ?? {})[k]);
 }
 
-/** Indexes (into `seq`) of one longest strictly increasing subsequence. */
-function longestIncreasing(seq: number[]): Set<number> {
-  const tails: number[] = [];
-  const prev: number[] = new Array(seq.length).fill(-1);
-  for (let i = 0; i < seq.length; i++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (seq[tails[mid]] < seq[i]) lo = mid + 1;
-      else hi = mid;
+/**
+ * Indexes (into `seq`, distinct non-negative integers) of one longest strictly increasing
+ * subsequence; of the longest, one holding the most indexes for which `fixed(k)` is true. O(n log n):
+ * a Fenwick tree of prefix maxima over the values, scored by length first, then by that count.
+ */
+export function longestIncreasing(seq: readonly number[], fixed: (k: number) => boolean = () => false): Set<number> {
+  const n = seq.length;
+  const size = seq.reduce((m, v) => Math.max(m, v + 1), 0);
+  // score = length * (n + 1) + fixed count: exact in a double for any playlist length
+  const unit = n + 1;
+  const best = new Float64Array(size + 1);
+  const arg = new Int32Array(size + 1).fill(-1);
+  const prev = new Int32Array(n).fill(-1);
+  const score = new Float64Array(n);
+  let top = -1;
+  for (let k = 0; k < n; k++) {
+    let s = 0;
+    let a = -1;
+    for (let p = seq[k]; p > 0; p -= p & -p) {
+      if (best[p] > s) {
+        s = best[p];
+        a = arg[p];
+      }
     }
-    if (lo > 0) prev[i] = tails[lo - 1];
-    tails[lo] = i;
+    score[k] = s + unit + (fixed(k) ? 1 : 0);
+    prev[k] = a;
+    for (let p = seq[k] + 1; p <= size; p += p & -p) {
+      if (score[k] > best[p]) {
+        best[p] = score[k];
+        arg[p] = k;
+      }
+    }
+    // of equal runs, the one ending last (as the plain patience sort picked)
+    if (top < 0 || score[k] >= score[top]) top = k;
   }
   const keep = new Set<number>();
-  let k = tails.length ? tails[tails.length - 1] : -1;
-  while (k >= 0) {
-    keep.add(k);
-    k = prev[k];
-  }
+  for (let k = top; k >= 0; k = prev[k]) keep.add(k);
   return keep;
 }
 
@@ -218,10 +242,15 @@ export function diffPlaylist(current: Playlist | undefined, desired: DesiredPlay
     curTracks.forEach((t, i) => {
       if (!matchedCur.has(i)) tracksRemoved.push({ trackId: t.id, position: i + 1, ...(t.title ? { title: t.title } : {}) });
     });
-    // tracks outside one longest run kept in the same relative order are the ones that moved
-    const keep = longestIncreasing(pairs.map(([, i]) => i));
+    // tracks outside one longest run kept in the same relative order are the ones that moved; of
+    // the longest runs, the one keeping the most tracks at their own position (a reversal of three
+    // moves the outer two, not the middle one), and a track at its own position never "moved"
+    const keep = longestIncreasing(
+      pairs.map(([, i]) => i),
+      (k) => pairs[k][0] === pairs[k][1],
+    );
     pairs.forEach(([j, i], k) => {
-      if (!keep.has(k)) {
+      if (!keep.has(k) && i !== j) {
         const title = curTracks[i].title ?? want[j].title;
         tracksMoved.push({ trackId: want[j].id, from: i + 1, to: j + 1, ...(title ? { title } : {}) });
       }

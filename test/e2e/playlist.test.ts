@@ -369,6 +369,23 @@ describe('playlist replace', () => {
     expect(await show(id)).toEqual(before);
   });
 
+  it('--dry-run of a reversed track list moves the outer two, the middle one stays (it said "moved 2 -> 2" and left one out)', async () => {
+    const id = await create('Reversed', ['--from', file('rev-a.csv', 'trackId\n10000103\n10000104\n10000105\n')]);
+    const rev = file('rev-b.csv', 'trackId\n10000105\n10000104\n10000103\n');
+    const r = await run(['playlist', 'replace', id, '--from', rev, '--dry-run', '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('tracks: 3 -> 3 (0 added, 0 removed, 2 moved)');
+    expect(r.stdout).toMatch(/~ track 10000105( "[^"]+")? moved 3 -> 1\n/);
+    expect(r.stdout).toMatch(/~ track 10000103( "[^"]+")? moved 1 -> 3\n/);
+    expect(r.stdout).not.toContain('10000104');
+    const j = await run(['playlist', 'replace', id, '--from', rev, '--dry-run', '--jq', '.diff.tracksMoved']);
+    expect(j.exitCode, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout).map((m: any) => [m.trackId, m.from, m.to])).toEqual([
+      ['10000105', 3, 1],
+      ['10000103', 1, 3],
+    ]);
+  });
+
   it('--dry-run reports track metadata the replace would change (it said "no change"); metadata left out is no change', async () => {
     const [t1, t2] = sb.info.examples.trackIds.map(String);
     const body = (title: string) => JSON.stringify({ tracks: [{ trackId: t1, trackTitle: title, trackVersion: 'Demo', artistAppearsAs: 'The Band', releaseId: 100002, releaseTitle: 'Rel' }, { trackId: t2 }] });

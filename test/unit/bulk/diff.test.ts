@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutDescription, diffPlaylist, formatDiff } from '../../../src/bulk/diff';
+import { cutDescription, diffPlaylist, formatDiff, longestIncreasing } from '../../../src/bulk/diff';
 import { dryRunEdits } from '../../../src/bulk/dryrun';
 import { parseEdits } from '../../../src/bulk/edits';
 import { verifyEdits } from '../../../src/bulk/verify';
@@ -145,5 +145,100 @@ describe('track metadata', () => {
     api.playlists.get(a)!.tracks = [{ ...full(1, 'Old') }, { ...full(2, 'Two') }];
     const bad = await verifyEdits({ api, edits: es, created: [], country: 'GB', userId: 'u1' });
     expect(bad.mismatches).toEqual([{ playlistId: a, line: 1, lines: ['tracks: 2 -> 2 (0 added, 0 removed, 0 moved, 1 changed)', '  ~ track 1 "Old" trackTitle: "Old" -> "New"'] }]);
+  });
+});
+
+describe('moved tracks', () => {
+  const ids = (d: ReturnType<typeof diffPlaylist>) => d.tracksMoved.map((m) => [m.trackId, m.from, m.to]);
+
+  it('a reversal of three moves the outer two; the middle one stays and is not said to move 2 -> 2', () => {
+    const d = diffPlaylist(pl([10000103, 10000104, 10000105]), { tracks: want([10000105, 10000104, 10000103]) });
+    expect(ids(d)).toEqual([
+      ['10000105', 3, 1],
+      ['10000103', 1, 3],
+    ]);
+    expect(formatDiff(d)).toEqual(['tracks: 3 -> 3 (0 added, 0 removed, 2 moved)', '  ~ track 10000105 "t10000105" moved 3 -> 1', '  ~ track 10000103 "t10000103" moved 1 -> 3']);
+  });
+
+  it('of the longest runs kept in order, the one keeping most tracks at their own position', () => {
+    // swap of the ends of five: 1 and 5 move, 2, 3 and 4 stay where they are
+    expect(ids(diffPlaylist(pl([1, 2, 3, 4, 5]), { tracks: want([5, 2, 3, 4, 1]) }))).toEqual([
+      ['5', 5, 1],
+      ['1', 1, 5],
+    ]);
+    // two reversals of three: the middle of each stays
+    expect(ids(diffPlaylist(pl([1, 2, 3, 4, 5, 6]), { tracks: want([3, 2, 1, 6, 5, 4]) }))).toEqual([
+      ['3', 3, 1],
+      ['1', 1, 3],
+      ['6', 6, 4],
+      ['4', 4, 6],
+    ]);
+    // a reversal of four: two of the four stay (the longest runs are one long), none at its own place
+    expect(diffPlaylist(pl([1, 2, 3, 4]), { tracks: want([4, 3, 2, 1]) }).tracksMoved).toHaveLength(3);
+  });
+
+  it('never reports a move whose from equals its to (a track at its own place outside every longest run)', () => {
+    // 3 stays third, but no longest run kept in order can hold it
+    const d = diffPlaylist(pl([1, 2, 3, 4, 5]), { tracks: want([4, 5, 3, 1, 2]) });
+    expect(d.tracksMoved.every((m) => m.from !== m.to)).toBe(true);
+    expect(d.tracksMoved.map((m) => m.trackId)).not.toContain('3');
+  });
+
+  it('repeated tracks keep their occurrence-by-occurrence matching', () => {
+    // the first 7 matches the first 7, the second the second: one move (8 down, or the second 7 up)
+    const d = diffPlaylist(pl([7, 8, 7]), { tracks: want([7, 7, 8]) });
+    expect(ids(d)).toEqual([['7', 3, 2]]);
+    expect(ids(diffPlaylist(pl([7, 8, 9, 7]), { tracks: want([7, 9, 8, 7]) }))).toEqual([['8', 2, 3]]);
+    expect(diffPlaylist(pl([7, 8, 7]), { tracks: want([7, 8, 7]) }).unchanged).toBe(true);
+  });
+
+  it('for every order of up to 7 tracks (some removed, one added): a longest run kept in order, of those the one keeping most tracks at their own place, no from = to (against brute force)', () => {
+    const rand = (() => {
+      let x = 12345;
+      return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    })();
+    for (let round = 0; round < 500; round++) {
+      const n = 1 + Math.floor(rand() * 7);
+      const cur = Array.from({ length: n }, (_, i) => i + 1);
+      const kept = cur.filter(() => rand() > 0.15);
+      for (let i = kept.length - 1; i > 0; i--) {
+        const k = Math.floor(rand() * (i + 1));
+        [kept[i], kept[k]] = [kept[k], kept[i]];
+      }
+      const desired = [...kept];
+      if (rand() < 0.3) desired.splice(Math.floor(rand() * (desired.length + 1)), 0, 100);
+      const d = diffPlaylist(pl(cur), { tracks: want(desired) });
+      // [desired index, current index] of each kept track
+      const pairs = desired.flatMap((id, j) => (id === 100 ? [] : [[j, id - 1]]));
+      const fixed = pairs.filter((p) => p[0] === p[1]).length;
+      let best = [-1, -1];
+      for (let mask = 0; mask < 1 << pairs.length; mask++) {
+        const run = pairs.filter((_, k) => mask & (1 << k));
+        if (!run.every((p, k) => k === 0 || run[k - 1][1] < p[1])) continue;
+        const key = [run.length, run.filter((p) => p[0] === p[1]).length];
+        if (key[0] > best[0] || (key[0] === best[0] && key[1] > best[1])) best = key;
+      }
+      const why = `${cur} -> ${desired}`;
+      expect(d.tracksMoved.length, why).toBe(pairs.length - best[0] - (fixed - best[1]));
+      for (const m of d.tracksMoved) {
+        expect(m.from, why).not.toBe(m.to);
+        expect([m.from, m.to], why).toEqual([Number(m.trackId), desired.indexOf(Number(m.trackId)) + 1]);
+      }
+      // the tracks not said to move, but for those at their own place, keep their order
+      const moved = new Set(d.tracksMoved.map((m) => Number(m.trackId)));
+      const still = pairs.filter((p) => !moved.has(p[1] + 1) && p[0] !== p[1]).map((p) => p[1]);
+      expect(still, why).toEqual([...still].sort((a, b) => a - b));
+    }
+  });
+
+  it('stays fast for long playlists (O(n log n)): 100,000 tracks with the last moved to the front, and shuffled', () => {
+    const n = 100_000;
+    const cur = Array.from({ length: n }, (_, i) => i + 1);
+    const t0 = performance.now();
+    const d = diffPlaylist(pl(cur), { tracks: want([n, ...cur.slice(0, -1)]) });
+    expect(d.tracksMoved).toEqual([{ trackId: String(n), from: n, to: 1, title: `t${n}` }]);
+    const seq = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    expect(longestIncreasing(seq, (k) => seq[k] === k).size).toBeGreaterThan(0);
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
