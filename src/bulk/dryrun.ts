@@ -1,7 +1,8 @@
 // `playlist apply --dry-run`: reads the current state of every playlist the edits touch and
 // says, per edit, what would change. Nothing is sent but reads. Edits of the same playlist are
 // planned in order, each against the state the earlier ones would leave.
-import { diffPlaylist, formatDiff, type PlaylistDiff } from './diff';
+import { diffPlaylist, formatDiff, matchTracks, type PlaylistDiff } from './diff';
+import { TRACK_METADATA_FIELDS } from '../client/playlists';
 import type { Edit, ParsedEdit } from './edits';
 import { describeError, isMissingPlaylist } from './apply';
 import type { Playlist, PlaylistApi, PlaylistQuery } from '../client/playlist-api';
@@ -52,7 +53,19 @@ function project(p: Playlist | undefined, e: Edit, id: string): Playlist {
   if (e.description !== undefined) next.description = e.description;
   if (e.imageUrl !== undefined) next.image = e.imageUrl;
   if (e.annotations !== undefined) next.annotations = { ...e.annotations };
-  if ((e.op === 'replace' || e.op === 'create') && e.tracks) next.tracks = e.tracks.map((t) => ({ ...t }));
+  if ((e.op === 'replace' || e.op === 'create') && e.tracks) {
+    // a kept track keeps the metadata the edit leaves out (the service fills it from the
+    // catalogue, which is what a track not given its own shows already), so a later edit of the
+    // same playlist is compared with what the service would show
+    const before = next.tracks ?? [];
+    const match = matchTracks(before, e.tracks);
+    next.tracks = e.tracks.map((t, j) => {
+      const was = match[j] >= 0 ? (before[match[j]] as Record<string, unknown>) : {};
+      const out: Record<string, unknown> = { ...t };
+      for (const k of TRACK_METADATA_FIELDS) if ((out[k] === undefined || out[k] === null) && was[k] !== undefined) out[k] = was[k];
+      return out as typeof t;
+    });
+  }
   return next;
 }
 

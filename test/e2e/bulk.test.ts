@@ -443,6 +443,54 @@ describe('--verify of a resumed run', () => {
   });
 });
 
+describe('track metadata in --dry-run and --verify', () => {
+  it('a run with metadata-carrying tracks verifies (the filled-in catalogue fields are no mismatch); a dry run then shows a title change, no change for the same file', async () => {
+    const sb = await sandbox();
+    const run = runner(sb);
+    const [p1] = sb.info.examples.playlistIds;
+    const t = sb.info.examples.trackIds.map(String);
+    const meta = { trackVersion: 'Live', artistAppearsAs: 'A', releaseId: 100002, releaseTitle: 'R', releaseArtistAppearsAs: 'RA', releaseVersion: '' };
+    const edits = (title: string) => [
+      { op: 'replace', playlistId: p1, tracks: [{ trackId: t[0], trackTitle: title, ...meta }, { trackId: Number(t[1]), releaseId: '0100003' }, { trackId: t[2] }, { trackId: t[0], trackTitle: `${title} again` }] },
+      { op: 'create', name: 'Metadata verified', tracks: [{ trackId: t[3], trackTitle: 'Mine', releaseId: '100004' }, { trackId: t[4] }] },
+    ];
+    const dir = tempDir();
+    const file = join(dir, 'meta.ndjson');
+    writeFileSync(file, ndjson(edits('T1')));
+    const r = await run(['playlist', 'apply', file, '--verify']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/differs/);
+    expect(r.stderr).toMatch(/verified 2 playlists/);
+
+    const same = await run(['playlist', 'apply', file, '--dry-run', '-o', 'json']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout)[0]).toMatchObject({ action: 'no-change', diff: { unchanged: true, tracksChanged: [] } });
+
+    const changed = join(dir, 'meta-2.ndjson');
+    writeFileSync(changed, ndjson(edits('T2').slice(0, 1)));
+    const dry = await run(['playlist', 'apply', changed, '--dry-run', '-o', 'table']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`~ track ${t[0]} "T1" trackTitle: "T1" -> "T2"`);
+    expect(dry.stdout).toContain(`~ track ${t[0]} "T1 again" trackTitle: "T1 again" -> "T2 again"`);
+    expect(dry.stdout).toMatch(/1 would change, 0 would create, 0 group edits, 0 unchanged/);
+  }, 60_000);
+
+  it('--verify reports a track title the service did not keep (it said the playlist held what the edits asked for)', async () => {
+    const s = await hostile();
+    const pid = 'ad0ed2b4b45b8d81945103f4';
+    // the service answers the replace, but shows the track with the title it had
+    const playlist = { id: pid, name: 'P', status: 'Draft', visibility: 'Private', description: '', annotations: {}, tracks: [{ id: 'e1', trackId: '10000101', trackTitle: 'Old' }] };
+    s.on(`/1.2/playlists/${pid}`, jsonOf(() => ({ status: 'ok', version: '1.2', playlist })));
+    const d = tempDir();
+    const file = join(d, 'title.ndjson');
+    writeFileSync(file, ndjson([{ op: 'replace', playlistId: pid, tracks: [{ trackId: '10000101', trackTitle: 'New' }] }]));
+    const r = await mcat(['playlist', 'apply', file, '--verify'], { env: hostileEnv(s, { MCAT_USER_ID: '10001' }), home: tempHome(), timeout: 60_000 });
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`title.ndjson:1: playlist ${pid} differs: tracks: 1 -> 1 (0 added, 0 removed, 0 moved, 1 changed);   ~ track 10000101 "Old" trackTitle: "Old" -> "New"`);
+    expect(r.stderr).toMatch(/verify: 1 of 1 playlists do not hold what the edits asked for/);
+  }, 60_000);
+});
+
 describe('playlist export', () => {
   it('a restore clears an image given since the export (no image is exported as "")', async () => {
     const sb = await sandbox();

@@ -369,6 +369,50 @@ describe('playlist replace', () => {
     expect(await show(id)).toEqual(before);
   });
 
+  it('--dry-run of a reversed track list moves the outer two, the middle one stays (it said "moved 2 -> 2" and left one out)', async () => {
+    const id = await create('Reversed', ['--from', file('rev-a.csv', 'trackId\n10000103\n10000104\n10000105\n')]);
+    const rev = file('rev-b.csv', 'trackId\n10000105\n10000104\n10000103\n');
+    const r = await run(['playlist', 'replace', id, '--from', rev, '--dry-run', '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('tracks: 3 -> 3 (0 added, 0 removed, 2 moved)');
+    expect(r.stdout).toMatch(/~ track 10000105( "[^"]+")? moved 3 -> 1\n/);
+    expect(r.stdout).toMatch(/~ track 10000103( "[^"]+")? moved 1 -> 3\n/);
+    expect(r.stdout).not.toContain('10000104');
+    const j = await run(['playlist', 'replace', id, '--from', rev, '--dry-run', '--jq', '.diff.tracksMoved']);
+    expect(j.exitCode, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout).map((m: any) => [m.trackId, m.from, m.to])).toEqual([
+      ['10000105', 3, 1],
+      ['10000103', 1, 3],
+    ]);
+  });
+
+  it('--dry-run reports track metadata the replace would change (it said "no change"); metadata left out is no change', async () => {
+    const [t1, t2] = sb.info.examples.trackIds.map(String);
+    const body = (title: string) => JSON.stringify({ tracks: [{ trackId: t1, trackTitle: title, trackVersion: 'Demo', artistAppearsAs: 'The Band', releaseId: 100002, releaseTitle: 'Rel' }, { trackId: t2 }] });
+    const id = await create('Metadata dry run', ['--from', file('meta-old.json', body('Old'))]);
+    const changed = file('meta-new.json', body('New'));
+    const r = await run(['playlist', 'replace', id, '--from', changed, '--dry-run', '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`~ track ${t1} "Old" trackTitle: "Old" -> "New"`);
+    expect(r.stdout).toContain('tracks: 2 -> 2 (0 added, 0 removed, 0 moved, 1 changed)');
+    expect(r.stdout).not.toContain('no change');
+    const j = await run(['playlist', 'replace', id, '--from', changed, '--dry-run', '--jq', '.diff']);
+    expect(j.exitCode, j.stderr).toBe(0);
+    const d = JSON.parse(j.stdout);
+    expect(d.unchanged).toBe(false);
+    expect(d.tracksChanged).toEqual([{ trackId: t1, position: 1, title: 'Old', fields: { trackTitle: { from: 'Old', to: 'New' } } }]);
+    // the same body again, and the tracks with their metadata left out (the service fills it from the catalogue): no change
+    for (const f of [file('meta-same.json', body('Old')), file('meta-none.csv', `trackId\n${t1}\n${t2}\n`)]) {
+      const same = await run(['playlist', 'replace', id, '--from', f, '--dry-run', '--jq', '.diff.unchanged']);
+      expect(same.stdout.trim(), f).toBe('true');
+    }
+    // and the replace does what the dry run said
+    expect((await run(['playlist', 'replace', id, '--from', changed, '-o', 'json'])).exitCode).toBe(0);
+    expect((await show(id)).tracks.map((t: any) => t.trackTitle)[0]).toBe('New');
+    const after = await run(['playlist', 'replace', id, '--from', changed, '--dry-run', '--jq', '.diff.unchanged']);
+    expect(after.stdout.trim()).toBe('true');
+  });
+
   it('-V as the value of --name is the name, not the version (it printed 0.1.0 and did nothing)', async () => {
     const id = sb.info.examples.playlistIds[0];
     const f = file('dash-v.ndjson', `{"trackId":"${sb.info.examples.trackIds[0]}"}\n`);
