@@ -109,10 +109,8 @@ export class StreamWriter {
     const release = owned && typeof out !== 'string' && this.stream === stdout() && std?.fds !== undefined;
     let ok: boolean;
     try {
-      ok = this.stream.write(out, (err) => {
-        if (err && isClosedPipe(err)) this.closed = true;
-        if (release) releaseBytes(out);
-      });
+      // the callback holds no reference to `out` unless it gives the bytes back: see written
+      ok = this.stream.write(out, release ? this.releasing(out as Uint8Array) : this.written);
     } catch (err) {
       if (isClosedPipe(err)) {
         this.closed = true;
@@ -131,6 +129,27 @@ export class StreamWriter {
   async writeJsonBytes(bytes: Uint8Array, owned = false): Promise<void> {
     const out = cleanJsonUtf8(bytes);
     return this.send(out, owned && out === bytes);
+  }
+
+  /**
+   * The callback of every write: one function, made once, that holds none of what was written. A
+   * write to a file (SyncWriteStream) is done at once, but its callback waits in process.nextTick's
+   * queue, which Node runs only once the microtasks are all done: a held document read back from
+   * its spool file (held.ts commit, each `await send` resolved at once) queued one callback per
+   * 1 MB chunk for the whole commit, and a callback that closed over its chunk kept all of them:
+   * the big locker's 250 MB JSON into a file peaked at ~350 MB, not ~155. With the one callback,
+   * Node counts the writes on one entry of that queue.
+   */
+  private readonly written = (err?: Error | null): void => {
+    if (err && isClosedPipe(err)) this.closed = true;
+  };
+
+  /** The callback of a write whose bytes are given back once written (a function of its own, so only this one holds them). */
+  private releasing(bytes: Uint8Array): (err?: Error | null) => void {
+    return (err) => {
+      this.written(err);
+      releaseBytes(bytes);
+    };
   }
 
   private drained(): Promise<void> {

@@ -3,7 +3,7 @@
 // (paginate's aheadBytes), so the built CLI's peak RSS stays near what one such page costs, not
 // the read-ahead window times it; a release batch's answers likewise (mapOrdered's bytes). The peak is read by GNU time (skipped without it).
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,14 +93,21 @@ function bigBatchAnswers(mb: number): Behaviour {
   };
 }
 
-/** Runs the built CLI under GNU time: its output and its peak RSS, MB. */
-async function peakOf(args: string[], env: Record<string, string>, needle?: string): Promise<{ exitCode: number; lines: number; found: number; stderr: string; peakMb: number }> {
+/**
+ * Runs the built CLI under GNU time: its output and its peak RSS, MB. stdout is a pipe, or with
+ * `stdoutFile` that file (the CLI then writes to it synchronously, as to `>/dev/null` or `> out.json`).
+ */
+async function peakOf(args: string[], env: Record<string, string>, needle?: string, stdoutFile?: string): Promise<{ exitCode: number; lines: number; found: number; stderr: string; peakMb: number }> {
+  // the file's own descriptor: execa's { file } would put a pipe between
+  const fd = stdoutFile === undefined ? undefined : openSync(stdoutFile, 'w', 0o600);
   const child = execa(TIME, ['-f', 'peak %M', cliNode, binPath, ...args], {
     reject: false,
     env: mcatEnv({ env }) as Record<string, string>,
     extendEnv: true,
     stdin: 'ignore',
     timeout: 120_000,
+    // any descriptor number works (execa's types name only 3 to 9)
+    stdout: fd === undefined ? 'pipe' : (fd as 3),
     buffer: { stdout: false, stderr: true },
   });
   // the lines counted as they come (hundreds of MB: not kept)
@@ -108,14 +115,21 @@ async function peakOf(args: string[], env: Record<string, string>, needle?: stri
   // and the times `needle` occurs (the end of the chunk before kept, for one split across two)
   let found = 0;
   let tail = '';
-  child.stdout!.on('data', (d: Buffer) => {
+  const count = (d: Buffer) => {
     for (let i = d.indexOf(10); i >= 0; i = d.indexOf(10, i + 1)) lines++;
     if (!needle) return;
     const text = tail + d.toString('latin1');
     for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) found++;
     tail = text.slice(Math.max(0, text.length - needle.length + 1));
-  });
-  const r = await child;
+  };
+  if (stdoutFile === undefined) child.stdout!.on('data', count);
+  let r;
+  try {
+    r = await child;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  if (stdoutFile !== undefined) for await (const d of createReadStream(stdoutFile)) count(d as Buffer);
   const err = String(r.stderr ?? '');
   const m = /peak (\d+)\s*$/.exec(err);
   expect(m, err).not.toBeNull();
@@ -183,6 +197,27 @@ describe.runIf(existsSync(TIME))('a walk of pages near the body cap', () => {
     expect(s.count('/1.2/artist/releases')).toBe(PAGES);
     expect(s.mostAtOnce('/1.2/artist/releases')).toBe(1);
     expect(r.peakMb).toBeLessThan(620);
+  }, 60_000);
+
+  // -o json of a walk: the document held in a spool file, then read back to stdout 1 MB at a time.
+  // Into a file (or >/dev/null) each write is done at once but its callback waits in
+  // process.nextTick's queue until the read-back is over, and a callback that held its chunk kept
+  // the whole document in memory (streams.ts StreamWriter.written): the big locker's 250 MB JSON
+  // peaked at ~350 MB, not ~155. Here a 165 MB document (160 pages of 1 MB): ~255 MB so, 137-167
+  // MB with the callback holding nothing (Node 20).
+  it('locker --all -o json into a file: the document read back from its spool file is not kept, its peak RSS under 210 MB', async () => {
+    const s = await hostile();
+    s.on('/1.2/user/locker', bigLockerPages(1, 160));
+    const dir = mkdtempSync(join(tmpdir(), 'mcat-json-mem-'));
+    try {
+      const r = await peakOf(['locker', '--all', '-o', 'json'], hostileEnv(s), '"lockerTracks": {', join(dir, 'out.json'));
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.found).toBe(160 * 50);
+      expect(s.count('/1.2/user/locker')).toBe(160);
+      expect(r.peakMb).toBeLessThan(210);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   // playlist export: the listing's pages, then each playlist read (4 at a time by default)
