@@ -9,7 +9,7 @@
 // a step on stderr, with its result and time. The exit code is the first failing step's (build,
 // types, lint, tests), 0 when all pass, 130 after Ctrl-C.
 import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+import { constants, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,11 +19,19 @@ const npm = (script) => (process.env.npm_execpath ? [process.execPath, [process.
 
 const children = new Set();
 
-function step(name, [cmd, args], { live = false } = {}) {
+function step(name, [cmd, args], { live = false, lower = false } = {}) {
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     children.add(child);
+    // (set at once: npm starts the script's process later, and it inherits the priority)
+    if (lower && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        // not allowed here: the same priority as the tests
+      }
+    }
     let out = '';
     if (!live) {
       child.stdout.on('data', (d) => (out += d));
@@ -52,9 +60,12 @@ if (build.code !== 0 || interrupted) {
   process.stderr.write(`${say(build)}\n`);
   process.exit(interrupted ? 130 : build.code);
 }
+// the type check and the lint beside the tests, below them in the CPU's favour: the tests wait on
+// mcat processes and sandboxes much of the time, which these two fill, and a test's own deadline
+// (an answer within the timeout) is not theirs to eat into on 2 cores
 const results = await Promise.all([
-  step('types', npm('typecheck')),
-  step('lint', npm('lint')),
+  step('types', npm('typecheck'), { lower: true }),
+  step('lint', npm('lint'), { lower: true }),
   step('tests', [process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)]], { live: true }),
 ]);
 process.stderr.write(`\n${[build, ...results].map(say).join('\n')}\n`);
