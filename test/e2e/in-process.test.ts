@@ -48,12 +48,22 @@ describe('runCli in one process', () => {
 
   it("Ctrl-C reaches a command through the context: the run ends 130, nothing half-printed", async () => {
     let press: () => number = () => 0;
+    let listening: () => number = () => 0;
     const big = slow.info.users.find((u) => u.userId === slow.info.examples.bigLockerUser)!;
     const env = { ...sandboxProfileEnv(slow), MCAT_TOKEN: big.token, MCAT_TOKEN_SECRET: big.tokenSecret, MCAT_USER_ID: big.userId };
-    // the big locker, each page answered in 40 ms: pressed once the walk listens for it
-    const started = mcatIn(['locker', 'summary', '-o', 'json'], { env, onStart: (interrupt) => (press = interrupt) });
+    // the big locker, each page answered in 40 ms: pressed once the walk listens for it (beside
+    // the run's default, which a context whose exitNow ends nothing would leave to walk on)
+    const started = mcatIn(['locker', 'summary', '-o', 'json'], {
+      env,
+      onStart: (interrupt, count) => {
+        press = interrupt;
+        listening = count;
+      },
+    });
     const presser = setInterval(() => {
-      if (press() > 0) clearInterval(presser);
+      if (listening() < 2) return;
+      clearInterval(presser);
+      press();
     }, 20);
     const r = await started;
     clearInterval(presser);

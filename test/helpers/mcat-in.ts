@@ -33,8 +33,11 @@ export interface McatInRun extends McatRun {
 }
 
 export interface McatInOptions extends McatOptions {
-  /** called with the context's Ctrl-C as the run starts: a press returns how many in the run were listening */
-  onStart?: (interrupt: () => number) => void;
+  /**
+   * called as the run starts with the context's Ctrl-C (a press returns how many in the run were
+   * listening) and how many listen now (the run's default listens from its start)
+   */
+  onStart?: (interrupt: () => number, listening: () => number) => void;
 }
 
 let running = false;
@@ -65,11 +68,14 @@ export async function mcatIn(args: string[], opts: McatInOptions = {}): Promise<
     },
     exitNow: (code) => void exitRequests.push(code),
   };
-  opts.onStart?.(() => {
-    const now = [...listeners];
-    for (const fn of now) fn();
-    return now.length;
-  });
+  opts.onStart?.(
+    () => {
+      const now = [...listeners];
+      for (const fn of now) fn();
+      return now.length;
+    },
+    () => listeners.size,
+  );
   // relative paths are read from the run's folder (the process's, as for the binary: mcat resolves
   // them as the OS does), and local times are in the run's time zone (JavaScript has one a process:
   // Node follows process.env.TZ as it changes)
