@@ -163,7 +163,7 @@ describe('--jq', () => {
   it('a program that never ends is stopped by Ctrl-C (jq holds the thread: the signal ends the process)', async () => {
     const child = spawnMcat(['release', 'batch', '100001', '--jq', 'last(range(1e12))'], { env: sandboxProfileEnv(sb), timeout: 30_000 });
     // the answer is in and jq is running long before this (a run with no signal takes hours)
-    await new Promise((res) => setTimeout(res, 2500));
+    await new Promise((res) => setTimeout(res, 1500));
     const sent = Date.now();
     child.kill('SIGINT');
     const r = await child;
