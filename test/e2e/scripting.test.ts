@@ -161,12 +161,15 @@ describe('--jq', () => {
   });
 
   it('a program that never ends is stopped by Ctrl-C (jq holds the thread: the signal ends the process)', async () => {
-    const child = spawnMcat(['release', 'batch', '100001', '--jq', 'last(range(1e12))'], { env: sandboxProfileEnv(sb), timeout: 30_000 });
+    // (killed for good within the test's own time whatever happens: a run Ctrl-C cannot stop would
+    // otherwise outlive the test, the worker and the suite, spinning for hours)
+    const child = spawnMcat(['release', 'batch', '100001', '--jq', 'last(range(1e12))'], { env: sandboxProfileEnv(sb), timeout: 12_000 });
+    const reaper = setTimeout(() => child.kill('SIGKILL'), 15_000);
     // the answer is in and jq is running long before this (a run with no signal takes hours)
     await new Promise((res) => setTimeout(res, 1500));
     const sent = Date.now();
     child.kill('SIGINT');
-    const r = await child;
+    const r = await child.finally(() => clearTimeout(reaper));
     expect(r.timedOut, 'Ctrl-C did not stop the run').toBe(false);
     expect(Date.now() - sent).toBeLessThan(10_000);
     // killed by the signal (a shell's 130), or, had it come before jq ran, mcat's own exit 130
