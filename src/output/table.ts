@@ -9,7 +9,7 @@ import { columnText, fieldReaders, type FieldReader } from './fields';
 import { cellText } from './cell';
 import { NOT_PLAIN_BUT_NUL } from './clean';
 import { FIELD_END, ROW_HEAD, type TableRows } from './table-rows';
-import { breakCells, cut, plainAscii, textWidth } from './width';
+import { cut, plainAscii, textWidth, wrapAtSpaces } from './width';
 
 export { cut, textWidth };
 
@@ -51,19 +51,8 @@ export function painter(color: boolean): (style: Style | undefined, s: string) =
 
 /** Words wrapped at spaces to `max` cells; a word wider than that (an id, a URL) is broken across lines, never cut. */
 function wrapWords(s: string, max: number): string[] {
-  const words = s.split(/\s+/).filter(Boolean).flatMap((w) => breakCells(w, max));
-  const lines: string[] = [];
-  let cur = '';
-  for (const word of words) {
-    if (!cur) cur = word;
-    else if (textWidth(cur) + 1 + textWidth(word) <= max) cur += ' ' + word;
-    else {
-      lines.push(cur);
-      cur = word;
-    }
-  }
-  if (cur || lines.length === 0) lines.push(cur);
-  return lines;
+  // runs of white space as one space (a sheet's value is prose), then width.ts's wrap
+  return wrapAtSpaces(s.split(/\s+/).filter(Boolean).join(' '), max);
 }
 
 // ---- the columns of a table, fitted ----

@@ -41,13 +41,14 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
   noteUserScope({ catalogue: true });
   const { filtersLeaveOut, releaseDetailsBatch, releaseDetailsBatchParts, releaseDetailsBatchXml } = await import('../../../client/catalogue');
   const opts = { ids, country: s.country, ...filters, concurrency };
+  const heading = () => about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true });
   let errors: BatchError[];
   let missing: number[] = [];
   if (out.format === 'ndjson' || out.format === 'csv' || out.format === 'tsv' || out.format === 'table') {
     // line formats and the table: each call's releases printed (in request order) as soon as the
     // calls before it are in, and let go: memory holds the calls in flight, not 50,000 parsed
     // releases (a table's columns are fitted to the first call's rows, as a long walk's are)
-    if (out.format === 'table') out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
+    if (out.format === 'table') out.heading(heading());
     errors = [];
     const parts = releaseDetailsBatchParts(s.client, opts);
     await out.streamPages(
@@ -82,7 +83,7 @@ async function runBatch(flags: BatchFlags, ctx: CommandContext): Promise<void> {
     await printXml(doc);
   } else {
     const result = await releaseDetailsBatch(s.client, opts);
-    out.heading(about(s, ids.length === 1 ? `Release ${ids[0]}` : `Releases (${ids.length} ids)`, { catalogue: true }));
+    out.heading(heading());
     // the first answer's envelope as sent (status, version, schema, …), with every call's releases and errors
     const envelope = result.envelope ?? { status: 'ok', version: '1.2', items: {} };
     const items = (envelope.items ?? {}) as Record<string, unknown>;
