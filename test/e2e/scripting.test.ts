@@ -232,6 +232,21 @@ describe('--json FIELDS, field paths, csv and tsv', () => {
     expect(hint).toMatch(/^hint: fields: discTrack, fullTitle, artistCredit, time, price, id, title, version, /);
   });
 
+  it('--json alone lists every field the rows of playlist show and playlist list have', async () => {
+    const leaves = (v: unknown, at = ''): string[] =>
+      Array.isArray(v) ? v.flatMap((x) => leaves(x, `${at}[]`)) : v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => leaves(x, at ? `${at}.${k}` : k)) : [at];
+    for (const [args, rows] of [
+      [['playlist', 'show', String(sb.info.examples.playlistIds[0])], (d: any) => d.playlist.tracks],
+      [['playlist', 'list'], (d: any) => d.playlists.playlist],
+    ] as [string[], (d: any) => any[]][]) {
+      const r = await run([...args, '--json']);
+      expect(r.exitCode).toBe(2);
+      const listed = new Set(r.stderr.split('\n')[1].replace(/^hint: fields: /, '').split(', '));
+      const there = new Set(rows(await json(args)).flatMap((row) => leaves(row)).map((p) => p.replace(/^(annotations)\..*/, '$1')));
+      for (const path of there) expect(listed.has(path) || [...listed].some((l) => path.startsWith(`${l}.`)), `${args.join(' ')}: ${path}`).toBe(true);
+    }
+  });
+
   it('a path no row has is exit 2 naming the fields there are; array paths and computed names read values', async () => {
     const bad = await run(['release', 'tracks', '100002', '-o', 'csv', '--fields', 'id,titel']);
     expect(bad.exitCode).toBe(2);

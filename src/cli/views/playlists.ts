@@ -39,7 +39,7 @@ export const playlistListView: View = {
     { key: 'trackCount', header: 'Tracks', align: 'right', shrink: false, rank: 4, value: (p) => p.trackCount ?? (Array.isArray(p.tracks) ? p.tracks.length : undefined) },
     { key: 'lastUpdated', header: 'Last updated', shrink: false, rank: 3, get: (p) => when(p.lastUpdated) },
   ]),
-  fields: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags[].name', 'annotations', 'trackCount', 'lastUpdated', 'links[].rel', 'links[].href'],
+  fields: ['id', 'name', 'status', 'visibility', 'description', 'image', 'tags[].name', 'tags[].playlistPosition', 'annotations', 'trackCount', 'lastUpdated', 'links[].rel', 'links[].href'],
   items: playlistsOf,
 };
 
@@ -65,7 +65,7 @@ export const playlistTracksView: View = {
     { key: 'releaseVersion', header: 'Release version' },
     { key: 'releaseArtistAppearsAs', header: 'Release artist' },
   ]),
-  fields: ['position', 'id', 'trackId', 'trackTitle', 'trackVersion', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistAppearsAs', 'source', 'audioUrl', 'dateAdded', 'image'],
+  fields: ['position', 'id', 'trackId', 'trackTitle', 'trackVersion', 'artistId', 'artistAppearsAs', 'releaseId', 'releaseTitle', 'releaseVersion', 'releaseArtistId', 'releaseArtistAppearsAs', 'source', 'audioUrl', 'user', 'dateAdded', 'image'],
   items: (body): ShownTrack[] => tracksOf(body).map((t, i) => ({ position: i + 1, ...t })),
   // in a table, a track stored without its metadata shows its id and a dash, not blank cells
   rows: (body: unknown) =>
